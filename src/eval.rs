@@ -1,0 +1,711 @@
+//! Tree-walking evaluator: scopes, statements, operators, calls into the builtin table.
+use crate::error::{Error, Kind, Result, cancel};
+use crate::syntax::ast::*;
+use crate::value::{Closure, Value};
+use indexmap::IndexMap;
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_traits::{Signed, ToPrimitive, Zero};
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::rc::Rc;
+
+pub type Env = Rc<Scope>;
+
+#[derive(Default)]
+pub struct Scope {
+    vars: RefCell<HashMap<Rc<str>, Value>>,
+    parent: Option<Env>,
+}
+
+impl Scope {
+    pub fn child(parent: &Env) -> Env {
+        Rc::new(Scope { vars: RefCell::default(), parent: Some(parent.clone()) })
+    }
+    pub fn lookup(&self, name: &str) -> Option<Value> {
+        match self.vars.borrow().get(name) {
+            Some(v) => Some(v.clone()),
+            None => self.parent.as_ref().and_then(|p| p.lookup(name)),
+        }
+    }
+    pub fn define(&self, name: Rc<str>, v: Value) {
+        self.vars.borrow_mut().insert(name, v);
+    }
+    /// Every name visible from here (for completion and "did you mean").
+    pub fn names(&self) -> Vec<Rc<str>> {
+        let mut out: Vec<Rc<str>> = self.vars.borrow().keys().cloned().collect();
+        if let Some(p) = &self.parent {
+            out.extend(p.names());
+        }
+        out
+    }
+}
+
+pub struct Source {
+    pub name: String,
+    pub text: Rc<str>,
+}
+
+/// A builtin: its table entry carries what `:help NAME` prints.
+pub struct Builtin {
+    pub name: &'static str,
+    pub sig: &'static str,
+    pub help: &'static str,
+    pub f: fn(&mut Interp, &mut Args) -> Result<Value>,
+}
+
+/// Arguments of a builtin call, with the span of each for precise errors.
+pub struct Args {
+    pub name: &'static str,
+    pub vals: Vec<(Value, Span)>,
+    pub kw: Vec<(Rc<str>, Value, Span)>,
+    pub span: Span,
+}
+
+impl Args {
+    pub fn len(&self) -> usize {
+        self.vals.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.vals.is_empty()
+    }
+    pub fn count(&self, min: usize, max: usize) -> Result<()> {
+        let n = self.vals.len();
+        if n < min || n > max {
+            let want = if min == max { format!("{min}") } else { format!("{min} to {max}") };
+            return Err(Error::runtime(format!("`{}` takes {want} arguments, got {n}", self.name), self.span)
+                .hint(format!("see `:help {}`", self.name)));
+        }
+        Ok(())
+    }
+    pub fn get(&self, i: usize) -> &Value {
+        &self.vals[i].0
+    }
+    pub fn span_of(&self, i: usize) -> Span {
+        self.vals.get(i).map_or(self.span, |v| v.1)
+    }
+    pub fn type_error(&self, i: usize, want: &str) -> Error {
+        Error::runtime(
+            format!("argument {} of `{}` must be {want}, not a {}", i + 1, self.name, self.get(i).type_name()),
+            self.span_of(i),
+        )
+        .hint(format!("see `:help {}`", self.name))
+    }
+    pub fn int(&self, i: usize) -> Result<i64> {
+        match self.get(i) {
+            Value::Int(x) => Ok(*x),
+            Value::Big(_) => Err(Error::runtime("this number is too large here", self.span_of(i))),
+            _ => Err(self.type_error(i, "an integer")),
+        }
+    }
+    pub fn nonneg(&self, i: usize) -> Result<u64> {
+        let x = self.int(i)?;
+        if x < 0 {
+            return Err(Error::runtime(format!("`{}` needs a non-negative number here, got {x}", self.name), self.span_of(i)));
+        }
+        Ok(x as u64)
+    }
+    pub fn str(&self, i: usize) -> Result<Rc<str>> {
+        match self.get(i) {
+            Value::Str(s) => Ok(s.clone()),
+            _ => Err(self.type_error(i, "a string")),
+        }
+    }
+    /// Remove and return a keyword argument.
+    pub fn kw(&mut self, name: &str) -> Option<(Value, Span)> {
+        let i = self.kw.iter().position(|(k, _, _)| &**k == name)?;
+        let (_, v, s) = self.kw.remove(i);
+        Some((v, s))
+    }
+    pub fn kw_int(&mut self, name: &str) -> Result<Option<i64>> {
+        match self.kw(name) {
+            None => Ok(None),
+            Some((Value::Int(x), _)) => Ok(Some(x)),
+            Some((v, s)) => Err(Error::runtime(format!("`{name}:` must be an integer, not a {}", v.type_name()), s)),
+        }
+    }
+    /// Called after a builtin took the keywords it knows: anything left is a mistake.
+    pub fn no_more_kw(&self) -> Result<()> {
+        match self.kw.first() {
+            None => Ok(()),
+            Some((k, _, s)) => Err(Error::runtime(format!("`{}` has no keyword argument `{k}`", self.name), *s)
+                .hint(format!("see `:help {}`", self.name))),
+        }
+    }
+}
+
+pub const MAX_DEPTH: usize = 2000;
+
+pub struct Interp {
+    pub sources: Vec<Source>,
+    pub globals: Env,
+    pub builtins: IndexMap<&'static str, Builtin>,
+    /// receives (line, value) for every printed value
+    pub sink: Box<dyn FnMut(usize, &Value)>,
+    pub games: crate::game::Cache,
+    /// memory cap for big searches in bytes (from `memory:` or the machine)
+    pub memory_limit: Option<u64>,
+    depth: usize,
+    loaded: HashSet<String>,
+    printing: bool,
+}
+
+/// The standard library, embedded so that gamut runs from any directory.
+pub const STDLIB: &[(&str, &str)] = &[
+    ("prelude", include_str!("../stdlib/prelude.game")),
+    ("slide", include_str!("../stdlib/slide.game")),
+    ("heaps", include_str!("../stdlib/heaps.game")),
+];
+
+impl Interp {
+    pub fn new(sink: Box<dyn FnMut(usize, &Value)>) -> Interp {
+        let mut it = Interp {
+            sources: vec![],
+            globals: Rc::new(Scope::default()),
+            builtins: IndexMap::new(),
+            sink,
+            games: Default::default(),
+            memory_limit: None,
+            depth: 0,
+            loaded: HashSet::new(),
+            printing: true,
+        };
+        crate::builtins::register(&mut it);
+        crate::group::builtins::register(&mut it);
+        crate::game::builtins::register(&mut it);
+        it.load_library("prelude", Span::default()).expect("the prelude must load");
+        it
+    }
+
+    pub fn add_builtin(&mut self, name: &'static str, sig: &'static str, help: &'static str, f: fn(&mut Interp, &mut Args) -> Result<Value>) {
+        self.builtins.insert(name, Builtin { name, sig, help, f });
+    }
+
+    pub fn add_source(&mut self, name: &str, text: &str) -> u32 {
+        self.sources.push(Source { name: name.to_string(), text: text.into() });
+        (self.sources.len() - 1) as u32
+    }
+
+    pub fn parse(&mut self, name: &str, text: &str) -> Result<Vec<Stmt>> {
+        let id = self.add_source(name, text);
+        crate::syntax::parse_program(text, id).map_err(|e| Error {
+            kind: Kind::Parse,
+            message: e.message,
+            span: Some(e.span),
+            hint: Some(e.hint),
+            at_end: e.at_end,
+        })
+    }
+
+    /// Parse and run a whole source; top-level expressions are printed through the sink.
+    pub fn run_source(&mut self, name: &str, text: &str) -> Result<()> {
+        let prog = self.parse(name, text)?;
+        let env = self.globals.clone();
+        self.exec_block(&prog, &env)
+    }
+
+    pub fn line_of(&self, span: Span) -> usize {
+        let text = &self.sources[span.src as usize].text;
+        text[..(span.start as usize).min(text.len())].matches('\n').count() + 1
+    }
+
+    fn load_library(&mut self, name: &str, span: Span) -> Result<()> {
+        if !self.loaded.insert(name.to_string()) {
+            return Ok(());
+        }
+        let Some((_, text)) = STDLIB.iter().find(|(n, _)| *n == name) else {
+            let names: Vec<&str> = STDLIB.iter().map(|(n, _)| *n).collect();
+            return Err(Error::runtime(format!("no library named \"{name}\""), span)
+                .hint(format!("libraries: {}", names.join(", "))));
+        };
+        let was = std::mem::replace(&mut self.printing, false);
+        let r = self.run_source(&format!("stdlib/{name}.game"), text);
+        self.printing = was;
+        r
+    }
+
+    pub fn exec_block(&mut self, stmts: &[Stmt], env: &Env) -> Result<()> {
+        for s in stmts {
+            cancel::check()?;
+            self.exec(s, env)?;
+        }
+        Ok(())
+    }
+
+    fn exec(&mut self, s: &Stmt, env: &Env) -> Result<()> {
+        match s {
+            Stmt::Let(name, e) | Stmt::Board(name, e) => {
+                let v = self.eval(e, env)?;
+                env.define(name.name.clone(), v);
+            }
+            Stmt::Gen(name, e) => {
+                let v = self.eval(e, env)?;
+                if !matches!(v, Value::Perm(_)) {
+                    return Err(Error::runtime(format!("`gen` needs a permutation, not a {}", v.type_name()), e.span)
+                        .hint("write cycles like (1,2,3)(4,5) or use shift/rotate on a board"));
+                }
+                env.define(name.name.clone(), v);
+            }
+            Stmt::Fn(name, lam) => {
+                let c = Closure { name: Some(name.name.clone()), lambda: lam.clone(), env: env.clone() };
+                env.define(name.name.clone(), Value::Func(Rc::new(c)));
+            }
+            Stmt::Group(name, gens) => {
+                let mut named = vec![];
+                for (i, g) in gens.iter().enumerate() {
+                    let v = self.eval(g, env)?;
+                    let Value::Perm(p) = v else {
+                        return Err(Error::runtime(format!("a group is generated by permutations, this is a {}", v.type_name()), g.span));
+                    };
+                    let label: Rc<str> = match &g.kind {
+                        ExprKind::Ident(n) => n.clone(),
+                        _ => format!("g{}", i + 1).into(),
+                    };
+                    named.push((label, (*p).clone()));
+                }
+                let grp = crate::group::GroupVal::new(named).map_err(|m| Error::runtime(m, name.span))?;
+                env.define(name.name.clone(), Value::Group(Rc::new(grp)));
+            }
+            Stmt::Game(def) => {
+                let rs = crate::game::Ruleset::script(def.clone(), env.clone());
+                env.define(def.name.name.clone(), Value::Ruleset(Rc::new(rs)));
+            }
+            Stmt::Use(name, span) => self.load_library(name, *span)?,
+            Stmt::For(var, iter, body) => {
+                let items = self.iterate(iter, env)?;
+                for item in items {
+                    cancel::check()?;
+                    let scope = Scope::child(env);
+                    scope.define(var.name.clone(), item);
+                    self.exec_block(body, &scope)?;
+                }
+            }
+            Stmt::If(cond, then, els) => {
+                let c = self.eval(cond, env)?;
+                let b = self.truth(&c, cond.span)?;
+                let scope = Scope::child(env);
+                self.exec_block(if b { then } else { els }, &scope)?;
+            }
+            Stmt::Expr(e) => {
+                let v = self.eval(e, env)?;
+                if self.printing && !matches!(v, Value::Unit) {
+                    let line = self.line_of(e.span);
+                    (self.sink)(line, &v);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub fn emit(&mut self, span: Span, v: &Value) {
+        if self.printing {
+            let line = self.line_of(span);
+            (self.sink)(line, v);
+        }
+    }
+
+    pub fn truth(&self, v: &Value, span: Span) -> Result<bool> {
+        match v {
+            Value::Bool(b) => Ok(*b),
+            _ => Err(Error::runtime(format!("expected true or false, got a {}", v.type_name()), span)
+                .hint("conditions must be booleans: compare with == or use `in`")),
+        }
+    }
+
+    fn iterate(&mut self, e: &Expr, env: &Env) -> Result<Vec<Value>> {
+        let v = self.eval(e, env)?;
+        self.items(&v, e.span)
+    }
+
+    /// The elements of an iterable value.
+    pub fn items(&self, v: &Value, span: Span) -> Result<Vec<Value>> {
+        Ok(match v {
+            Value::List(xs) => xs.to_vec(),
+            Value::Set(xs) => xs.iter().cloned().collect(),
+            Value::Range(a, b) => {
+                let n = (*b as i128 - *a as i128 + 1).max(0);
+                if n > 100_000_000 {
+                    return Err(Error::runtime(format!("this range has {n} elements, too many to list"), span));
+                }
+                (*a..=*b).map(Value::Int).collect()
+            }
+            Value::Str(s) => s.chars().map(|c| Value::str(&c.to_string())).collect(),
+            _ => return Err(Error::runtime(format!("cannot iterate over a {}", v.type_name()), span)
+                .hint("iterate over a list, a set or a range a..b")),
+        })
+    }
+
+    pub fn eval(&mut self, e: &Expr, env: &Env) -> Result<Value> {
+        Ok(match &e.kind {
+            ExprKind::Int(b) => Value::int((**b).clone()),
+            ExprKind::Str(s) => Value::Str(s.clone()),
+            ExprKind::Bool(b) => Value::Bool(*b),
+            ExprKind::Ident(name) => self.lookup(name, e.span, env)?,
+            ExprKind::List(xs) => Value::list(xs.iter().map(|x| self.eval(x, env)).collect::<Result<_>>()?),
+            ExprKind::Set(xs) => {
+                Value::Set(Rc::new(xs.iter().map(|x| self.eval(x, env)).collect::<Result<BTreeSet<_>>>()?))
+            }
+            ExprKind::Comprehension { elem, var, iter, cond } => {
+                let mut out = vec![];
+                for item in self.iterate(iter, env)? {
+                    cancel::check()?;
+                    let scope = Scope::child(env);
+                    scope.define(var.name.clone(), item);
+                    if let Some(c) = cond {
+                        let cv = self.eval(c, &scope)?;
+                        if !self.truth(&cv, c.span)? {
+                            continue;
+                        }
+                    }
+                    out.push(self.eval(elem, &scope)?);
+                }
+                Value::list(out)
+            }
+            ExprKind::Cycles(cycles) => self.eval_cycles(cycles, env)?,
+            ExprKind::Lambda(lam) => Value::Func(Rc::new(Closure { name: None, lambda: lam.clone(), env: env.clone() })),
+            ExprKind::Unary(op, x) => {
+                let v = self.eval(x, env)?;
+                match (op, &v) {
+                    (UnOp::Not, Value::Bool(b)) => Value::Bool(!b),
+                    (UnOp::Neg, Value::Int(i)) => match i.checked_neg() {
+                        Some(n) => Value::Int(n),
+                        None => Value::int(-BigInt::from(*i)),
+                    },
+                    (UnOp::Neg, Value::Big(b)) => Value::int(-(**b).clone()),
+                    _ => {
+                        let o = if *op == UnOp::Not { "not" } else { "-" };
+                        return Err(Error::runtime(format!("`{o}` does not apply to a {}", v.type_name()), e.span));
+                    }
+                }
+            }
+            ExprKind::Binary(BinOp::And, a, b) => {
+                let av = self.eval(a, env)?;
+                if !self.truth(&av, a.span)? {
+                    return Ok(Value::Bool(false));
+                }
+                let bv = self.eval(b, env)?;
+                Value::Bool(self.truth(&bv, b.span)?)
+            }
+            ExprKind::Binary(BinOp::Or, a, b) => {
+                let av = self.eval(a, env)?;
+                if self.truth(&av, a.span)? {
+                    return Ok(Value::Bool(true));
+                }
+                let bv = self.eval(b, env)?;
+                Value::Bool(self.truth(&bv, b.span)?)
+            }
+            ExprKind::Binary(op, a, b) => {
+                let av = self.eval(a, env)?;
+                let bv = self.eval(b, env)?;
+                self.binary(*op, av, bv, e.span, a.span, b.span)?
+            }
+            ExprKind::Call { callee, args, kwargs } => {
+                let f = self.eval(callee, env)?;
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args {
+                    vals.push((self.eval(a, env)?, a.span));
+                }
+                let mut kw = vec![];
+                for (k, a) in kwargs {
+                    kw.push((k.name.clone(), self.eval(a, env)?, k.span.to(a.span)));
+                }
+                self.call(&f, vals, kw, e.span, callee.span)?
+            }
+            ExprKind::Index(base, idx) => {
+                let b = self.eval(base, env)?;
+                let mut is = vec![];
+                for i in idx {
+                    is.push((self.eval(i, env)?, i.span));
+                }
+                self.index(b, is, e.span)?
+            }
+            ExprKind::Field(base, field) => {
+                let b = self.eval(base, env)?;
+                match &b {
+                    Value::Record(r) => match r.fields.get(&*field.name) {
+                        Some(v) => v.clone(),
+                        None => {
+                            let names: Vec<&str> = r.fields.keys().copied().collect();
+                            return Err(Error::runtime(format!("this record has no field `{}`", field.name), field.span)
+                                .hint(format!("fields: {}", names.join(", "))));
+                        }
+                    },
+                    _ => {
+                        return Err(Error::runtime(format!("a {} has no fields", b.type_name()), field.span)
+                            .hint("fields are read from records returned by queries, e.g. diameter(G).size"));
+                    }
+                }
+            }
+        })
+    }
+
+    fn lookup(&self, name: &Rc<str>, span: Span, env: &Env) -> Result<Value> {
+        if let Some(v) = env.lookup(name) {
+            return Ok(v);
+        }
+        if let Some(b) = self.builtins.get(&**name) {
+            return Ok(Value::Builtin(b.name));
+        }
+        let mut cands: Vec<String> = env.names().iter().map(|s| s.to_string()).collect();
+        cands.extend(self.builtins.keys().map(|s| s.to_string()));
+        let hint = match closest(name, &cands) {
+            Some(c) => format!("did you mean `{c}`?"),
+            None => "define it with `let` or check the spelling; `:help` lists the builtins".to_string(),
+        };
+        Err(Error::runtime(format!("unknown name `{name}`"), span).hint(hint))
+    }
+
+    fn eval_cycles(&mut self, cycles: &[Vec<Expr>], env: &Env) -> Result<Value> {
+        let mut cs: Vec<Vec<usize>> = vec![];
+        let mut spans = vec![];
+        let mut degree = 0;
+        for c in cycles {
+            let mut pts = vec![];
+            let mut sp = vec![];
+            for x in c {
+                let v = self.eval(x, env)?;
+                let p = match v {
+                    Value::Int(p) if p >= 1 && p <= crate::group::perm::MAX_DEGREE as i64 => p as usize,
+                    Value::Int(p) if p < 1 => {
+                        return Err(Error::runtime(format!("point {p} is not a cell: points are numbered from 1"), x.span));
+                    }
+                    Value::Int(_) | Value::Big(_) => {
+                        return Err(Error::runtime("points must be at most 255", x.span));
+                    }
+                    _ => return Err(Error::runtime(format!("a cycle holds points (integers), not a {}", v.type_name()), x.span)),
+                };
+                degree = degree.max(p);
+                pts.push(p - 1);
+                sp.push(x.span);
+            }
+            cs.push(pts);
+            spans.push(sp);
+        }
+        crate::group::perm::Perm::from_cycles(degree, &cs)
+            .map(|p| Value::Perm(Rc::new(p)))
+            .map_err(|(ci, k, msg)| Error::runtime(msg, spans[ci][k]).hint("each point may appear once in a product of disjoint cycles"))
+    }
+
+    pub fn call(&mut self, f: &Value, args: Vec<(Value, Span)>, kw: Vec<(Rc<str>, Value, Span)>, span: Span, fspan: Span) -> Result<Value> {
+        cancel::check()?;
+        match f {
+            Value::Builtin(name) => {
+                let b = &self.builtins[*name];
+                let func = b.f;
+                let mut a = Args { name: b.name, vals: args, kw, span };
+                let r = func(self, &mut a).map_err(|e| e.at(span))?;
+                a.no_more_kw()?;
+                Ok(r)
+            }
+            Value::Func(c) => {
+                if let Some((_, _, s)) = kw.first() {
+                    return Err(Error::runtime("functions defined with `fn` take no keyword arguments", *s));
+                }
+                self.apply(c, args.into_iter().map(|a| a.0).collect(), span)
+            }
+            Value::Ruleset(rs) => {
+                if let Some((_, _, s)) = kw.first() {
+                    return Err(Error::runtime("a ruleset takes no keyword arguments", *s));
+                }
+                crate::game::builtins::position_of(rs, &args, span)
+            }
+            _ => Err(Error::runtime(format!("a {} cannot be called", f.type_name()), fspan)),
+        }
+    }
+
+    pub fn apply(&mut self, c: &Closure, args: Vec<Value>, span: Span) -> Result<Value> {
+        let lam = &c.lambda;
+        if args.len() != lam.params.len() {
+            let name = c.name.as_deref().unwrap_or("this function");
+            return Err(Error::runtime(format!("`{name}` takes {} arguments, got {}", lam.params.len(), args.len()), span));
+        }
+        if self.depth >= MAX_DEPTH {
+            return Err(Error::runtime(format!("recursion deeper than {MAX_DEPTH} calls"), span)
+                .hint("does the function have a base case?"));
+        }
+        let scope = Scope::child(&c.env);
+        for (p, v) in lam.params.iter().zip(args) {
+            scope.define(p.name.clone(), v);
+        }
+        self.depth += 1;
+        let r = self.eval(&lam.body, &scope);
+        self.depth -= 1;
+        r
+    }
+
+    /// Call any callable with plain values (used by builtins such as `table`).
+    pub fn call_values(&mut self, f: &Value, args: Vec<Value>, span: Span) -> Result<Value> {
+        self.call(f, args.into_iter().map(|v| (v, span)).collect(), vec![], span, span)
+    }
+
+    fn index(&mut self, b: Value, idx: Vec<(Value, Span)>, span: Span) -> Result<Value> {
+        match (&b, idx.as_slice()) {
+            (Value::List(xs), [(i, is)]) => {
+                let i = as_i64(i).ok_or_else(|| Error::runtime("an index must be an integer", *is))?;
+                let n = xs.len() as i64;
+                let k = if i < 0 { n + i } else { i };
+                if k < 0 || k >= n {
+                    return Err(Error::runtime(format!("index {i} is out of range for a list of length {n}"), *is)
+                        .hint("indices start at 0; negative ones count from the end"));
+                }
+                Ok(xs[k as usize].clone())
+            }
+            (Value::Str(s), [(i, is)]) => {
+                let chars: Vec<char> = s.chars().collect();
+                let i = as_i64(i).ok_or_else(|| Error::runtime("an index must be an integer", *is))?;
+                let n = chars.len() as i64;
+                let k = if i < 0 { n + i } else { i };
+                if k < 0 || k >= n {
+                    return Err(Error::runtime(format!("index {i} is out of range for a string of length {n}"), *is));
+                }
+                Ok(Value::str(&chars[k as usize].to_string()))
+            }
+            (Value::Board(board), [(r, rs), (c, cs)]) => {
+                let r = as_i64(r).ok_or_else(|| Error::runtime("a row must be an integer", *rs))?;
+                let c = as_i64(c).ok_or_else(|| Error::runtime("a column must be an integer", *cs))?;
+                board.cell(r, c).map(Value::Int).map_err(|m| Error::runtime(m, rs.to(*cs)))
+            }
+            (Value::Board(_), _) => Err(Error::runtime("a board is indexed by row and column: b[r, c]", span)),
+            (Value::List(_), _) => Err(Error::runtime("a list takes one index", span)),
+            _ => Err(Error::runtime(format!("a {} cannot be indexed", b.type_name()), span)),
+        }
+    }
+
+    fn binary(&mut self, op: BinOp, a: Value, b: Value, span: Span, aspan: Span, bspan: Span) -> Result<Value> {
+        use Value::*;
+        let bad = |a: &Value, b: &Value| {
+            Error::runtime(format!("`{}` is not defined for a {} and a {}", op_text(op), a.type_name(), b.type_name()), span)
+        };
+        Ok(match op {
+            BinOp::Eq => Bool(a == b),
+            BinOp::Ne => Bool(a != b),
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                let ok = matches!((&a, &b), (Int(_) | Big(_), Int(_) | Big(_)) | (Str(_), Str(_)));
+                if !ok {
+                    return Err(bad(&a, &b));
+                }
+                let o = a.cmp(&b);
+                Bool(match op {
+                    BinOp::Lt => o.is_lt(),
+                    BinOp::Le => o.is_le(),
+                    BinOp::Gt => o.is_gt(),
+                    _ => o.is_ge(),
+                })
+            }
+            BinOp::In => Bool(match &b {
+                List(xs) => xs.contains(&a),
+                Set(xs) => xs.contains(&a),
+                Range(lo, hi) => as_i64(&a).is_some_and(|x| *lo <= x && x <= *hi),
+                Str(s) => matches!(&a, Str(t) if s.contains(&**t)),
+                Group(g) => match &a {
+                    Perm(p) => g.contains(p),
+                    _ => return Err(bad(&a, &b)),
+                },
+                _ => return Err(bad(&a, &b)),
+            }),
+            BinOp::Range => {
+                let (Some(lo), Some(hi)) = (as_i64(&a), as_i64(&b)) else {
+                    return Err(Error::runtime("a range needs integer ends", span));
+                };
+                Range(lo, hi)
+            }
+            BinOp::Add => match (&a, &b) {
+                (Int(x), Int(y)) => x.checked_add(*y).map(Int).unwrap_or_else(|| Value::int(BigInt::from(*x) + y)),
+                (Int(_) | Big(_), Int(_) | Big(_)) => Value::int(a.bigint().unwrap() + b.bigint().unwrap()),
+                (Str(x), Str(y)) => Value::str(&format!("{x}{y}")),
+                (List(x), List(y)) => Value::list(x.iter().chain(y.iter()).cloned().collect()),
+                (Position(_), Position(_)) => crate::game::builtins::sum_positions(&a, &b),
+                _ => return Err(bad(&a, &b)),
+            },
+            BinOp::Sub => match (&a, &b) {
+                (Int(x), Int(y)) => x.checked_sub(*y).map(Int).unwrap_or_else(|| Value::int(BigInt::from(*x) - y)),
+                (Int(_) | Big(_), Int(_) | Big(_)) => Value::int(a.bigint().unwrap() - b.bigint().unwrap()),
+                (Set(x), Set(y)) => Set(Rc::new(x.difference(y).cloned().collect())),
+                _ => return Err(bad(&a, &b)),
+            },
+            BinOp::Mul => match (&a, &b) {
+                (Int(x), Int(y)) => x.checked_mul(*y).map(Int).unwrap_or_else(|| Value::int(BigInt::from(*x) * y)),
+                (Int(_) | Big(_), Int(_) | Big(_)) => Value::int(a.bigint().unwrap() * b.bigint().unwrap()),
+                (Perm(p), Perm(q)) => Perm(Rc::new(p.then(q))),
+                (Str(s), Int(n)) if *n >= 0 && s.len() as i64 * n <= 1 << 24 => Value::str(&s.repeat(*n as usize)),
+                _ => return Err(bad(&a, &b)),
+            },
+            BinOp::Div | BinOp::Rem => {
+                let (Some(x), Some(y)) = (a.bigint(), b.bigint()) else {
+                    return Err(bad(&a, &b));
+                };
+                if y.is_zero() {
+                    return Err(Error::runtime("division by zero", bspan).hint("the right-hand side is 0 here"));
+                }
+                let (q, r) = x.div_mod_floor(&y);
+                Value::int(if op == BinOp::Div { q } else { r })
+            }
+            BinOp::Pow => match (&a, &b) {
+                (Perm(p), Int(e)) => Perm(Rc::new(p.pow(*e))),
+                (Int(_) | Big(_), Int(e)) => {
+                    if *e < 0 {
+                        return Err(Error::runtime("a negative power of an integer is not an integer", bspan));
+                    }
+                    let base = a.bigint().unwrap();
+                    let bits = base.abs().bits().max(1) as u128 * *e as u128;
+                    if bits > 1 << 24 {
+                        return Err(Error::runtime("this power has more than 16 million bits", span)
+                            .hint("integers are exact; keep exponents moderate"));
+                    }
+                    Value::int(num_traits::pow(base, *e as usize))
+                }
+                _ => return Err(bad(&a, &b)),
+            },
+            BinOp::Bar | BinOp::And | BinOp::Or => return Err(bad(&a, &b)),
+        })
+        .map_err(|e: Error| e.at(aspan))
+    }
+}
+
+pub fn as_i64(v: &Value) -> Option<i64> {
+    match v {
+        Value::Int(i) => Some(*i),
+        Value::Big(b) => b.to_i64(),
+        _ => None,
+    }
+}
+
+fn op_text(op: BinOp) -> &'static str {
+    match op {
+        BinOp::Or => "or",
+        BinOp::And => "and",
+        BinOp::Eq => "==",
+        BinOp::Ne => "!=",
+        BinOp::Lt => "<",
+        BinOp::Le => "<=",
+        BinOp::Gt => ">",
+        BinOp::Ge => ">=",
+        BinOp::In => "in",
+        BinOp::Range => "..",
+        BinOp::Add => "+",
+        BinOp::Sub => "-",
+        BinOp::Mul => "*",
+        BinOp::Div => "/",
+        BinOp::Rem => "%",
+        BinOp::Pow => "^",
+        BinOp::Bar => "|",
+    }
+}
+
+/// The candidate nearest to `name` by edit distance, if it is close enough to be a typo.
+pub fn closest(name: &str, cands: &[String]) -> Option<String> {
+    fn dist(a: &str, b: &str) -> usize {
+        let b: Vec<char> = b.chars().collect();
+        let mut prev: Vec<usize> = (0..=b.len()).collect();
+        for (i, ca) in a.chars().enumerate() {
+            let mut cur = vec![i + 1];
+            for (j, cb) in b.iter().enumerate() {
+                cur.push((prev[j] + (ca != *cb) as usize).min(prev[j + 1] + 1).min(cur[j] + 1));
+            }
+            prev = cur;
+        }
+        prev[b.len()]
+    }
+    let limit = (name.chars().count() / 3).max(1);
+    cands.iter().map(|c| (dist(name, c), c)).filter(|(d, _)| *d <= limit).min().map(|(_, c)| c.clone())
+}

@@ -1,0 +1,422 @@
+//! Game queries of LANGUAGE.md section 5, as builtins, and the glue that lets the engines call
+//! back into script rulesets for their options.
+use super::heap::{self, Code};
+use super::{Component, Key, Position, Ruleset, Rules, impartial, moore, wythoff};
+use crate::error::{Error, Result, cancel};
+use crate::eval::{Args, Interp, Scope, as_i64};
+use crate::syntax::ast::{Expr, MoveRule, Span};
+use crate::value::{Table, Value};
+use std::collections::BTreeSet;
+use std::rc::Rc;
+
+pub fn register(it: &mut Interp) {
+    it.add_builtin("octal", "octal(code, name: s)", "take-and-break heap game from its code, e.g. \"0.77\" (Kayles), \"4!.0\" (Grundy's game)", octal);
+    it.add_builtin("subtraction", "subtraction(S, name: s)", "take any number in the set S from a heap", |_, a| subtraction(a, false));
+    it.add_builtin("allbut", "allbut(S, name: s)", "take any number except those in S from a heap", |_, a| subtraction(a, true));
+    it.add_builtin("moore", "moore(k, heaps)", "Moore's Nim_k position: remove from at least one and at most k heaps", moore_pos);
+    it.add_builtin("misere", "misere(P)", "position P under the misère convention (last mover loses)", |_, a| {
+        a.count(1, 1)?;
+        let mut p = (*get_position(a, 0)?).clone();
+        p.misere = true;
+        Ok(Value::Position(Rc::new(p)))
+    });
+    it.add_builtin("grundy", "grundy(P) or grundy(R, a..b)", "nimber of an impartial position, or the list for heaps a..b of R", grundy);
+    it.add_builtin("outcome", "outcome(P)", "\"N\" (next player wins) or \"P\" (previous player wins)", outcome);
+    it.add_builtin("moves", "moves(P)", "the options of P with their grundy values (outcomes under misère)", moves);
+    it.add_builtin("winning", "winning(P)", "the options that win for the player to move", winning);
+    it.add_builtin("period", "period(R, to: N)", "{preperiod, period, proven, checked_to} of a heap game", period);
+    it.add_builtin("wythoff_table", "wythoff_table(m, n)", "table of Wythoff grundy values for heaps 0..m-1 by 0..n-1 (native engine)", |_, a| {
+        a.count(2, 2)?;
+        let (m, n) = (a.nonneg(0)? as usize, a.nonneg(1)? as usize);
+        if m == 0 || n == 0 || m * n > 10_000_000 {
+            return Err(Error::runtime("wythoff_table takes sizes from 1 up to ten million cells", a.span));
+        }
+        let g = wythoff::table(m - 1, n - 1);
+        let ints = |k: usize| (0..k).map(|i| Value::Int(i as i64)).collect::<Vec<_>>();
+        let values = g.iter().map(|row| row.iter().map(|&v| Some(Value::Int(v as i64))).collect()).collect();
+        Ok(Value::Table(Rc::new(Table { rows: ints(m), cols: ints(n), values })))
+    });
+    it.add_builtin("wythoff_period", "wythoff_period(k)", "additive period of row k of Wythoff's game: G(k, n) - n is ultimately periodic", wythoff_period);
+}
+
+fn get_position(a: &Args, i: usize) -> Result<Rc<Position>> {
+    match a.get(i) {
+        Value::Position(p) => Ok(p.clone()),
+        Value::Ruleset(r) => Err(a.type_error(i, "a position").hint(format!("call the ruleset to get a position, e.g. {}(10)", r.name))),
+        _ => Err(a.type_error(i, "a position")),
+    }
+}
+
+fn name_kw(a: &mut Args, default: String) -> Result<String> {
+    match a.kw("name") {
+        None => Ok(default),
+        Some((Value::Str(s), _)) => Ok(s.to_string()),
+        Some((v, s)) => Err(Error::runtime(format!("`name:` must be a string, not a {}", v.type_name()), s)),
+    }
+}
+
+fn octal(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    a.count(1, 1)?;
+    let text = a.str(0)?;
+    let code = Code::parse(&text).map_err(|m| {
+        Error::runtime(m, a.span_of(0)).hint("codes look like \"0.77\", \"0.07\", \"4!.0\", \"0.[3]\"")
+    })?;
+    let name = name_kw(a, format!("octal({text:?})"))?;
+    Ok(Value::Ruleset(Rc::new(Ruleset::new(name, Rules::Heap(code)))))
+}
+
+fn subtraction(a: &mut Args, all_but: bool) -> Result<Value> {
+    a.count(1, 1)?;
+    let set: Vec<u64> = match a.get(0) {
+        Value::Set(s) => s.iter().map(|v| as_i64(v).filter(|&x| x >= 1).map(|x| x as u64)).collect::<Option<_>>(),
+        Value::List(s) => s.iter().map(|v| as_i64(v).filter(|&x| x >= 1).map(|x| x as u64)).collect::<Option<_>>(),
+        _ => None,
+    }
+    .ok_or_else(|| a.type_error(0, "a set of positive integers"))?;
+    if set.is_empty() && !all_but {
+        return Err(Error::runtime("a subtraction set needs at least one number", a.span_of(0)));
+    }
+    let code = Code::subtraction(&set, all_but).map_err(|m| Error::runtime(m, a.span_of(0)))?;
+    let name = name_kw(a, code.text.clone())?;
+    Ok(Value::Ruleset(Rc::new(Ruleset::new(name, Rules::Heap(code)))))
+}
+
+fn moore_pos(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    a.count(2, 2)?;
+    let k = a.int(0)?;
+    if k < 1 {
+        return Err(Error::runtime("Moore's Nim_k needs k ≥ 1", a.span_of(0)));
+    }
+    let heaps: Vec<i64> = match a.get(1) {
+        Value::List(xs) => xs.iter().map(|v| as_i64(v).filter(|&x| x >= 0)).collect::<Option<_>>(),
+        _ => None,
+    }
+    .ok_or_else(|| a.type_error(1, "a list of heap sizes (non-negative integers)"))?;
+    let rs = Rc::new(Ruleset::new(format!("moore{k}"), Rules::Moore(k as u32)));
+    Ok(Value::Position(Rc::new(Position { comps: vec![Component { rs, args: heaps.into() }], misere: false })))
+}
+
+/// `R(args)`: a position of ruleset R.
+pub fn position_of(rs: &Rc<Ruleset>, args: &[(Value, Span)], span: Span) -> Result<Value> {
+    if let Some(n) = rs.arity()
+        && n != args.len()
+    {
+        return Err(Error::runtime(format!("`{}` takes {n} arguments, got {}", rs.name, args.len()), span));
+    }
+    let mut vals = Vec::with_capacity(args.len());
+    for (v, s) in args {
+        match as_i64(v) {
+            Some(x) if x >= 0 => vals.push(x),
+            Some(x) => return Err(Error::runtime(format!("a position's arguments are non-negative, got {x}"), *s)),
+            None => return Err(Error::runtime(format!("a position's arguments are integers, not a {}", v.type_name()), *s)),
+        }
+    }
+    let comp = Component { rs: rs.clone(), args: vals.into() };
+    Ok(Value::Position(Rc::new(Position { comps: vec![comp], misere: false })))
+}
+
+pub fn sum_positions(a: &Value, b: &Value) -> Value {
+    let (Value::Position(p), Value::Position(q)) = (a, b) else { unreachable!("checked by the caller") };
+    let comps = p.comps.iter().chain(&q.comps).cloned().collect();
+    Value::Position(Rc::new(Position { comps, misere: p.misere || q.misere }))
+}
+
+/// The options of one component: lists of argument tuples of the same ruleset.
+fn component_options(it: &mut Interp, rs: &Rc<Ruleset>, args: &[i64]) -> Result<Vec<Vec<Box<[i64]>>>> {
+    match &rs.rules {
+        Rules::Heap(code) => Ok(code.options(args[0] as u64).into_iter().map(|o| o.into_iter().map(|h| vec![h as i64].into()).collect()).collect()),
+        Rules::Moore(k) => Ok(moore::options(*k, args).into_iter().map(|o| vec![o.into()]).collect()),
+        Rules::Script(def, env) => {
+            let scope = Scope::child(env);
+            for (p, &v) in def.params.iter().zip(args) {
+                scope.define(p.name.clone(), Value::Int(v));
+            }
+            let mut out = vec![];
+            for rule in &def.rules {
+                bind_rule(it, rule, 0, &scope, def.params.len(), &mut out)?;
+            }
+            Ok(out)
+        }
+    }
+}
+
+/// Run through the nested `for` bindings of a move rule, collecting one option per binding.
+fn bind_rule(it: &mut Interp, rule: &MoveRule, depth: usize, scope: &crate::eval::Env, arity: usize, out: &mut Vec<Vec<Box<[i64]>>>) -> Result<()> {
+    if depth < rule.bindings.len() {
+        let (var, iter) = &rule.bindings[depth];
+        let v = it.eval(iter, scope)?;
+        for item in it.items(&v, iter.span)? {
+            let inner = Scope::child(scope);
+            inner.define(var.name.clone(), item);
+            bind_rule(it, rule, depth + 1, &inner, arity, out)?;
+        }
+        return Ok(());
+    }
+    if let Some(c) = &rule.cond {
+        let cv = it.eval(c, scope)?;
+        if !it.truth(&cv, c.span)? {
+            return Ok(());
+        }
+    }
+    let mut option = vec![];
+    for comp in &rule.components {
+        if comp.len() != arity {
+            let span = comp[0].span.to(comp[comp.len() - 1].span);
+            return Err(Error::runtime(format!("this option has {} arguments, the ruleset takes {arity}", comp.len()), span)
+                .hint("write a component as (a, b) with one entry per parameter"));
+        }
+        let mut args = Vec::with_capacity(arity);
+        for e in comp {
+            args.push(option_arg(it, e, scope, rule)?);
+        }
+        option.push(args.into());
+    }
+    out.push(option);
+    Ok(())
+}
+
+fn option_arg(it: &mut Interp, e: &Expr, scope: &crate::eval::Env, rule: &MoveRule) -> Result<i64> {
+    let v = it.eval(e, scope)?;
+    match as_i64(&v) {
+        Some(x) if x >= 0 => Ok(x),
+        Some(x) => Err(Error::runtime(format!("this move leads to a negative argument ({x})"), e.span)
+            .hint(format!("restrict the `for` range or add an `if` to the move on line {}", it.line_of(rule.span)))),
+        None => Err(Error::runtime(format!("a move's arguments are integers, not a {}", v.type_name()), e.span)),
+    }
+}
+
+fn describe(rs: &Ruleset, args: &[i64]) -> String {
+    let a: Vec<String> = args.iter().map(|x| x.to_string()).collect();
+    format!("{}({})", rs.name, a.join(", "))
+}
+
+/// Values of heaps 0..=n of a heap game, cached per ruleset.
+fn heap_values(it: &mut Interp, rs: &Ruleset, code: &Code, n: u64) -> Result<Rc<[u32]>> {
+    heap::check_heap_limit(n)?;
+    let have = it.games.heaps.get(&rs.id).map_or(0, |v| v.len() as u64);
+    if have <= n {
+        // grow geometrically so that asking for n, n+1, n+2, ... stays linear overall
+        let target = n.max(have.saturating_mul(2)).min(n.max(1 << 16));
+        let vals = heap::values(code, target)?;
+        it.games.heaps.insert(rs.id, vals);
+    }
+    Ok(it.games.heaps[&rs.id][..=n as usize].into())
+}
+
+/// Normal-play value of one component.
+fn component_grundy(it: &mut Interp, c: &Component) -> Result<u32> {
+    if let Rules::Heap(code) = &c.rs.rules {
+        let n = c.args[0] as u64;
+        return Ok(heap_values(it, &c.rs, code, n)?[n as usize]);
+    }
+    let rs = c.rs.clone();
+    let mut memo = std::mem::take(&mut it.games.grundy);
+    let r = impartial::grundy(
+        &mut memo,
+        &c.key(),
+        &mut |k: &Key| {
+            let opts = component_options(it, &rs, &k.1)?;
+            Ok(opts.into_iter().map(|o| o.into_iter().map(|a| (rs.id, a)).collect()).collect())
+        },
+        &|k: &Key| describe(&rs, &k.1),
+    );
+    it.games.grundy = memo;
+    r
+}
+
+fn position_grundy(it: &mut Interp, p: &Position) -> Result<u32> {
+    let mut acc = 0;
+    for c in &p.comps {
+        cancel::check()?;
+        acc ^= component_grundy(it, c)?;
+    }
+    Ok(acc)
+}
+
+fn is_nim(c: &Component) -> bool {
+    matches!(&c.rs.rules, Rules::Heap(code) if code.repeating && code.digits == [0, 3] && !code.unequal)
+}
+
+/// Whether the player to move wins.
+fn next_player_wins(it: &mut Interp, p: &Position) -> Result<bool> {
+    if !p.misere {
+        if let [c] = p.comps.as_slice()
+            && let Rules::Moore(k) = c.rs.rules
+        {
+            return Ok(!moore::is_p_position(k, &c.args));
+        }
+        return Ok(position_grundy(it, p)? != 0);
+    }
+    if p.comps.iter().all(is_nim) {
+        // Bouton: with every heap at most 1, the player to move wins on an even number of 1s
+        let heaps: Vec<i64> = p.comps.iter().map(|c| c.args[0]).collect();
+        if heaps.iter().all(|&h| h <= 1) {
+            return Ok(heaps.iter().filter(|&&h| h == 1).count() % 2 == 0);
+        }
+        return Ok(heaps.iter().fold(0, |a, &h| a ^ h) != 0);
+    }
+    misere_search(it, p)
+}
+
+/// Misère outcome by search over sums (components need not share a ruleset).
+pub fn misere_search(it: &mut Interp, p: &Position) -> Result<bool> {
+    let rulesets: Vec<Rc<Ruleset>> = {
+        let mut v: Vec<Rc<Ruleset>> = vec![];
+        for c in &p.comps {
+            if !v.iter().any(|r| r.id == c.rs.id) {
+                v.push(c.rs.clone());
+            }
+        }
+        v
+    };
+    let root: Vec<Key> = p.comps.iter().map(|c| c.key()).collect();
+    impartial::misere_wins(root, &mut |k: &Key| {
+        let rs = rulesets.iter().find(|r| r.id == k.0).expect("known ruleset").clone();
+        let opts = component_options(it, &rs, &k.1)?;
+        Ok(opts.into_iter().map(|o| o.into_iter().map(|a| (rs.id, a)).collect()).collect())
+    })
+}
+
+fn outcome(it: &mut Interp, a: &mut Args) -> Result<Value> {
+    a.count(1, 1)?;
+    let p = get_position(a, 0)?;
+    Ok(Value::str(if next_player_wins(it, &p)? { "N" } else { "P" }))
+}
+
+fn grundy(it: &mut Interp, a: &mut Args) -> Result<Value> {
+    a.count(1, 2)?;
+    if a.len() == 2 {
+        let Value::Ruleset(rs) = a.get(0).clone() else {
+            return Err(a.type_error(0, "a ruleset of one heap"));
+        };
+        let Value::Range(lo, hi) = *a.get(1) else {
+            return Err(a.type_error(1, "a range a..b"));
+        };
+        if rs.arity() != Some(1) {
+            return Err(Error::runtime(format!("`{}` does not take one argument", rs.name), a.span_of(0)));
+        }
+        if lo < 0 || hi < lo {
+            return Err(Error::runtime(format!("the range {lo}..{hi} is empty or negative"), a.span_of(1)).hint("write a..b with 0 ≤ a ≤ b"));
+        }
+        if let Rules::Heap(code) = &rs.rules {
+            let vals = heap_values(it, &rs, code, hi as u64)?;
+            return Ok(Value::list(vals[lo as usize..].iter().map(|&v| Value::Int(v as i64)).collect()));
+        }
+        let mut out = vec![];
+        for n in lo..=hi {
+            out.push(Value::Int(component_grundy(it, &Component { rs: rs.clone(), args: vec![n].into() })? as i64));
+        }
+        return Ok(Value::list(out));
+    }
+    let p = get_position(a, 0)?;
+    if p.misere {
+        return Err(Error::runtime("grundy values are for normal play; ask outcome(P) for a misère position", a.span_of(0)));
+    }
+    Ok(Value::Int(position_grundy(it, &p)? as i64))
+}
+
+/// Every option of a position: one component replaced by one of its options.
+fn options_of(it: &mut Interp, p: &Position) -> Result<Vec<Position>> {
+    let mut out = vec![];
+    for (i, c) in p.comps.iter().enumerate() {
+        for opt in component_options(it, &c.rs, &c.args)? {
+            let mut comps: Vec<Component> = p.comps[..i].to_vec();
+            comps.extend(opt.into_iter().map(|args| Component { rs: c.rs.clone(), args }));
+            comps.extend(p.comps[i + 1..].iter().cloned());
+            out.push(Position { comps, misere: p.misere });
+        }
+    }
+    Ok(out)
+}
+
+fn moves(it: &mut Interp, a: &mut Args) -> Result<Value> {
+    a.count(1, 1)?;
+    let p = get_position(a, 0)?;
+    let mut out = vec![];
+    for o in options_of(it, &p)? {
+        let v = if p.misere {
+            Value::str(if next_player_wins(it, &o)? { "N" } else { "P" })
+        } else {
+            Value::Int(position_grundy(it, &o)? as i64)
+        };
+        out.push((Value::Position(Rc::new(o)), v));
+    }
+    Ok(Value::Map(Rc::new(out)))
+}
+
+fn winning(it: &mut Interp, a: &mut Args) -> Result<Value> {
+    a.count(1, 1)?;
+    let p = get_position(a, 0)?;
+    let mut seen = BTreeSet::new();
+    let mut out = vec![];
+    for o in options_of(it, &p)? {
+        if !next_player_wins(it, &o)? && seen.insert(o.to_string()) {
+            out.push(Value::Position(Rc::new(o)));
+        }
+    }
+    Ok(Value::list(out))
+}
+
+fn period(it: &mut Interp, a: &mut Args) -> Result<Value> {
+    a.count(1, 1)?;
+    let to = a.kw_int("to")?;
+    let Value::Ruleset(rs) = a.get(0).clone() else {
+        return Err(a.type_error(0, "a heap ruleset"));
+    };
+    let Rules::Heap(code) = &rs.rules else {
+        return Err(Error::runtime(format!("period needs a heap game (octal, subtraction), `{}` is not one", rs.name), a.span_of(0)));
+    };
+    let limit = match to {
+        Some(n) if n >= 1 => n as u64,
+        Some(n) => return Err(Error::runtime(format!("`to:` must be positive, got {n}"), a.span)),
+        None => 1 << 17,
+    };
+    // grow the range until the periodicity theorem proves a period or the limit is reached
+    let mut n = if to.is_some() { limit } else { 256.min(limit) };
+    loop {
+        let g = heap_values(it, &rs, code, n)?;
+        let found = heap::find_period(code, &g);
+        if found.is_some_and(|f| f.2) || n >= limit {
+            let (pre, per, proven) = match found {
+                Some((p, q, pr)) => (Value::Int(p as i64), Value::Int(q as i64), pr),
+                None => (Value::Unit, Value::Unit, false),
+            };
+            return Ok(Value::record(vec![
+                ("preperiod", pre),
+                ("period", per),
+                ("proven", Value::Bool(proven)),
+                ("checked_to", Value::Int(n as i64)),
+            ]));
+        }
+        n = (n * 4).min(limit);
+    }
+}
+
+fn wythoff_period(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    a.count(1, 1)?;
+    let k = a.nonneg(0)? as usize;
+    if k > 64 {
+        return Err(Error::runtime("rows up to 64 are supported", a.span_of(0)));
+    }
+    let mut cols = 1024;
+    loop {
+        cancel::check()?;
+        let g = wythoff::table(k, cols);
+        // accept a period once doubling the range does not change it
+        let found = wythoff::additive_period(&g[k]);
+        let again = wythoff::additive_period(&wythoff::table(k, cols * 2)[k]);
+        if found.is_some() && found == again {
+            let (p, q) = found.unwrap();
+            return Ok(Value::record(vec![
+                ("row", Value::Int(k as i64)),
+                ("preperiod", Value::Int(p as i64)),
+                ("period", Value::Int(q as i64)),
+                ("checked_to", Value::Int(cols as i64 * 2)),
+            ]));
+        }
+        if cols >= 1 << 17 {
+            return Err(Error::plain(format!("no additive period found for row {k} up to {}", cols * 2)));
+        }
+        cols *= 2;
+    }
+}

@@ -1,0 +1,166 @@
+//! Permutation groups: permutations, Schreier–Sims, orbits and Cayley/Schreier graph searches.
+//! Usable as a library; nothing here knows about the language.
+pub mod builtins;
+pub mod cayley;
+pub mod perm;
+pub mod schreier;
+pub mod search;
+
+use num_bigint::BigUint;
+use perm::Perm;
+use schreier::StabChain;
+use std::cell::OnceCell;
+use std::fmt;
+use std::rc::Rc;
+
+/// A group given by named generators; the stabilizer chain is built on first use.
+pub struct GroupVal {
+    pub gens: Vec<(Rc<str>, Perm)>,
+    pub degree: usize,
+    chain: OnceCell<StabChain>,
+}
+
+impl GroupVal {
+    pub fn new(gens: Vec<(Rc<str>, Perm)>) -> Result<GroupVal, String> {
+        let degree = gens.iter().map(|(_, p)| p.degree()).max().unwrap_or(0);
+        if degree == 0 {
+            return Err("a group needs at least one generator that moves a point".into());
+        }
+        let gens = gens.into_iter().map(|(n, p)| (n, p.extended(degree))).collect();
+        Ok(GroupVal { gens, degree, chain: OnceCell::new() })
+    }
+
+    pub fn chain(&self) -> &StabChain {
+        self.chain.get_or_init(|| StabChain::new(self.degree, &self.perms()))
+    }
+
+    pub fn perms(&self) -> Vec<Perm> {
+        self.gens.iter().map(|(_, p)| p.clone()).collect()
+    }
+
+    pub fn order(&self) -> BigUint {
+        self.chain().order()
+    }
+
+    pub fn contains(&self, p: &Perm) -> bool {
+        self.chain().contains(p)
+    }
+
+    /// The moves of the Cayley graph: generators and their inverses, each labelled, without
+    /// repeats (an involution is its own inverse).
+    pub fn moves(&self) -> Vec<(String, Perm)> {
+        let mut out: Vec<(String, Perm)> = vec![];
+        for (n, p) in &self.gens {
+            for (label, q) in [(n.to_string(), p.clone()), (format!("{n}^-1"), p.inverse())] {
+                if !q.is_identity() && !out.iter().any(|(_, r)| *r == q) {
+                    out.push((label, q));
+                }
+            }
+        }
+        out
+    }
+}
+
+impl fmt::Display for GroupVal {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let names: Vec<&str> = self.gens.iter().map(|(n, _)| &**n).collect();
+        write!(f, "<{}>", names.join(", "))
+    }
+}
+
+/// A rectangular board of m rows and n columns, cells numbered 1.. row by row.
+pub struct Board {
+    pub rows: usize,
+    pub cols: usize,
+}
+
+impl Board {
+    pub fn cell(&self, r: i64, c: i64) -> Result<i64, String> {
+        if r < 1 || c < 1 || r as usize > self.rows || c as usize > self.cols {
+            return Err(format!("({r}, {c}) is off the {}x{} board (rows and columns start at 1)", self.rows, self.cols));
+        }
+        Ok((r - 1) * self.cols as i64 + c)
+    }
+
+    fn perm_from(&self, f: impl Fn(usize, usize) -> (usize, usize)) -> Perm {
+        let mut img = vec![0u8; self.rows * self.cols];
+        for r in 0..self.rows {
+            for c in 0..self.cols {
+                let (r2, c2) = f(r, c);
+                img[r * self.cols + c] = (r2 * self.cols + c2) as u8;
+            }
+        }
+        Perm::from_images(img)
+    }
+
+    /// Contents move one step in the direction, wrapping round.
+    pub fn shift(&self, dir: &str) -> Option<Perm> {
+        let (m, n) = (self.rows, self.cols);
+        Some(match dir {
+            "right" => self.perm_from(|r, c| (r, (c + 1) % n)),
+            "left" => self.perm_from(|r, c| (r, (c + n - 1) % n)),
+            "up" => self.perm_from(|r, c| ((r + m - 1) % m, c)),
+            "down" => self.perm_from(|r, c| ((r + 1) % m, c)),
+            _ => return None,
+        })
+    }
+
+    /// Quarter turn clockwise (square boards).
+    pub fn rotate(&self) -> Perm {
+        let n = self.rows;
+        self.perm_from(|r, c| (c, n - 1 - r))
+    }
+
+    /// Every concentric ring one step clockwise (square boards).
+    pub fn ring_rotate(&self) -> Perm {
+        let n = self.rows;
+        self.perm_from(|r, c| {
+            let k = r.min(c).min(n - 1 - r).min(n - 1 - c);
+            let (lo, hi) = (k, n - 1 - k);
+            if lo == hi {
+                (r, c)
+            } else if r == lo && c < hi {
+                (r, c + 1)
+            } else if c == hi && r < hi {
+                (r + 1, c)
+            } else if r == hi && c > lo {
+                (r, c - 1)
+            } else {
+                (r - 1, c)
+            }
+        })
+    }
+}
+
+impl fmt::Display for Board {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "grid({}, {})", self.rows, self.cols)
+    }
+}
+
+/// A family of patterns: all k-subsets, or all colourings with k1 cells of colour 1, ...
+pub enum PatternSpec {
+    Sets(usize),
+    Colorings(Vec<usize>),
+}
+
+impl PatternSpec {
+    pub fn counts(&self) -> Vec<usize> {
+        match self {
+            PatternSpec::Sets(k) => vec![*k],
+            PatternSpec::Colorings(ks) => ks.clone(),
+        }
+    }
+}
+
+impl fmt::Display for PatternSpec {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            PatternSpec::Sets(k) => write!(f, "sets({k})"),
+            PatternSpec::Colorings(ks) => {
+                let s: Vec<String> = ks.iter().map(|k| k.to_string()).collect();
+                write!(f, "colorings({})", s.join(", "))
+            }
+        }
+    }
+}

@@ -1,0 +1,171 @@
+//! Searches over move graphs that do not need the whole graph in memory: distance layers from
+//! one state, shortest words by bidirectional BFS, Hamiltonian cycles by backtracking.
+use super::cayley::{SchreierGraph, State, act};
+use super::perm::Perm;
+use crate::error::{Error, Result, cancel};
+use std::collections::{HashMap, HashSet};
+
+/// Count states by distance from `start` keeping only three layers in memory.
+pub fn layer_counts(moves: &[Perm], start: &[u8], limit: usize, mut on_layer: impl FnMut(usize, u64)) -> Result<Vec<u64>> {
+    let mut prev: HashSet<State> = HashSet::new();
+    let mut cur: HashSet<State> = HashSet::from([State::from(start)]);
+    let mut counts = vec![1u64];
+    let mut total = 1usize;
+    on_layer(0, 1);
+    loop {
+        let mut next: HashSet<State> = HashSet::new();
+        for (i, x) in cur.iter().enumerate() {
+            if i % 4096 == 0 {
+                cancel::check()?;
+            }
+            for m in moves {
+                let y = act(m, x);
+                if !prev.contains(&y) && !cur.contains(&y) {
+                    next.insert(y);
+                }
+            }
+        }
+        if next.is_empty() {
+            return Ok(counts);
+        }
+        total += next.len();
+        if total > limit {
+            return Err(Error::plain(format!("more than {limit} states; too many for the in-memory search")));
+        }
+        counts.push(next.len() as u64);
+        on_layer(counts.len() - 1, next.len() as u64);
+        prev = std::mem::replace(&mut cur, next);
+    }
+}
+
+/// Index of each move's inverse in `moves` (the move set must be closed under inverses).
+pub fn inverse_index(moves: &[Perm]) -> Vec<usize> {
+    moves
+        .iter()
+        .map(|m| {
+            let inv = m.inverse();
+            moves.iter().position(|q| *q == inv).expect("moves closed under inverses")
+        })
+        .collect()
+}
+
+/// A shortest sequence of move indices taking `start` to `goal`, by bidirectional BFS that
+/// always grows the smaller side. None if `goal` is not reachable.
+pub fn shortest_word(moves: &[Perm], start: &[u8], goal: &[u8], limit: usize) -> Result<Option<Vec<usize>>> {
+    if start == goal {
+        return Ok(Some(vec![]));
+    }
+    let inv = inverse_index(moves);
+    // state -> (distance from its side's root, move that reached it)
+    let mut sides: [HashMap<State, (u32, u32)>; 2] = [HashMap::new(), HashMap::new()];
+    sides[0].insert(start.into(), (0, u32::MAX));
+    sides[1].insert(goal.into(), (0, u32::MAX));
+    let mut fronts: [Vec<State>; 2] = [vec![start.into()], vec![goal.into()]];
+    let mut depth = [0u32; 2];
+    loop {
+        let s = if fronts[0].len() <= fronts[1].len() { 0 } else { 1 };
+        if fronts[s].is_empty() {
+            return Ok(None);
+        }
+        let mut next = vec![];
+        let mut best: Option<(u32, State)> = None;
+        for (i, x) in fronts[s].iter().enumerate() {
+            if i % 4096 == 0 {
+                cancel::check()?;
+            }
+            for (j, m) in moves.iter().enumerate() {
+                let y = act(m, x);
+                if sides[s].contains_key(&y) {
+                    continue;
+                }
+                if let Some(&(d, _)) = sides[1 - s].get(&y)
+                    && best.as_ref().is_none_or(|(b, _)| depth[s] + 1 + d < *b)
+                {
+                    best = Some((depth[s] + 1 + d, y.clone()));
+                }
+                sides[s].insert(y.clone(), (depth[s] + 1, j as u32));
+                next.push(y);
+            }
+        }
+        if sides[0].len() + sides[1].len() > limit {
+            return Err(Error::plain(format!("the search met no path within {limit} states")));
+        }
+        depth[s] += 1;
+        fronts[s] = next;
+        if let Some((_, meet)) = best {
+            // walk back to the start on side 0, and on to the goal on side 1
+            let trace = |side: &HashMap<State, (u32, u32)>, mut x: State| {
+                let mut w = vec![];
+                while let Some(&(d, j)) = side.get(&x) {
+                    if d == 0 {
+                        break;
+                    }
+                    w.push(j as usize);
+                    x = act(&moves[inv[j as usize]], &x);
+                }
+                w
+            };
+            let mut word = trace(&sides[0], meet.clone());
+            word.reverse();
+            word.extend(trace(&sides[1], meet).into_iter().map(|j| inv[j]));
+            return Ok(Some(word));
+        }
+    }
+}
+
+/// A Hamiltonian cycle through vertex 0 of the graph, as move indices, by depth-first
+/// backtracking that tries the neighbour with the fewest free neighbours first (Warnsdorff).
+/// Gives up after `budget` steps.
+pub fn hamiltonian_cycle(g: &SchreierGraph, budget: u64) -> Result<Option<Vec<usize>>> {
+    let n = g.len();
+    let m = g.m;
+    let nb = |v: usize, j: usize| g.adj[v * m + j] as usize;
+    if n == 1 {
+        return Ok(Some(vec![]));
+    }
+    let mut on_path = vec![false; n];
+    on_path[0] = true;
+    // stack of (vertex, ordered candidate moves, next candidate)
+    let mut stack: Vec<(usize, Vec<usize>, usize)> = vec![];
+    let order = |v: usize, on_path: &[bool]| {
+        let mut c: Vec<usize> = (0..m).filter(|&j| !on_path[nb(v, j)]).collect();
+        c.sort_by_key(|&j| (0..m).filter(|&k| !on_path[nb(nb(v, j), k)]).count());
+        c
+    };
+    stack.push((0, order(0, &on_path), 0));
+    let mut path: Vec<usize> = vec![];
+    let mut steps = 0u64;
+    while let Some(top) = stack.last_mut() {
+        steps += 1;
+        if steps % 65536 == 0 {
+            cancel::check()?;
+        }
+        if steps > budget {
+            return Ok(None);
+        }
+        let v = top.0;
+        if path.len() == n - 1 {
+            if let Some(j) = (0..m).find(|&j| nb(v, j) == 0) {
+                path.push(j);
+                return Ok(Some(path));
+            }
+        }
+        if top.2 >= top.1.len() {
+            stack.pop();
+            on_path[v] = v == 0;
+            path.pop();
+            continue;
+        }
+        let j = top.1[top.2];
+        top.2 += 1;
+        let w = nb(v, j);
+        if on_path[w] {
+            continue;
+        }
+        on_path[w] = true;
+        path.push(j);
+        let c = order(w, &on_path);
+        stack.push((w, c, 0));
+    }
+    Ok(None)
+}

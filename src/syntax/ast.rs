@@ -1,0 +1,113 @@
+//! Owned syntax tree. Every node carries the span of the source text it came from.
+use num_bigint::BigInt;
+use std::rc::Rc;
+
+/// Byte range in source number `src` (the interpreter keeps the list of sources).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Span {
+    pub src: u32,
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    pub fn to(self, other: Span) -> Span {
+        Span { src: self.src, start: self.start.min(other.start), end: self.end.max(other.end) }
+    }
+    pub fn len(self) -> usize {
+        (self.end - self.start) as usize
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Ident {
+    pub name: Rc<str>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub enum Stmt {
+    Let(Ident, Expr),
+    Fn(Ident, Rc<Lambda>),
+    For(Ident, Expr, Vec<Stmt>),
+    If(Expr, Vec<Stmt>, Vec<Stmt>),
+    Use(Rc<str>, Span),
+    Gen(Ident, Expr),
+    Group(Ident, Vec<Expr>),
+    Board(Ident, Expr),
+    Game(Rc<GameDef>),
+    Expr(Expr),
+}
+
+#[derive(Debug)]
+pub struct Lambda {
+    pub params: Vec<Ident>,
+    pub body: Expr,
+}
+
+#[derive(Debug)]
+pub struct GameDef {
+    pub name: Ident,
+    pub params: Vec<Ident>,
+    pub rules: Vec<MoveRule>,
+}
+
+/// `move c1, c2 for x in xs, y in ys if cond`: one option per binding, each a sum of components.
+#[derive(Debug)]
+pub struct MoveRule {
+    pub components: Vec<Vec<Expr>>,
+    pub bindings: Vec<(Ident, Expr)>,
+    pub cond: Option<Expr>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinOp {
+    Or,
+    And,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    In,
+    Range,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Pow,
+    Bar,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnOp {
+    Neg,
+    Not,
+}
+
+#[derive(Debug, Clone)]
+pub enum ExprKind {
+    Int(Rc<BigInt>),
+    Str(Rc<str>),
+    Bool(bool),
+    Ident(Rc<str>),
+    List(Vec<Expr>),
+    Set(Vec<Expr>),
+    Comprehension { elem: Box<Expr>, var: Ident, iter: Box<Expr>, cond: Option<Box<Expr>> },
+    Cycles(Vec<Vec<Expr>>),
+    Lambda(Rc<Lambda>),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    Call { callee: Box<Expr>, args: Vec<Expr>, kwargs: Vec<(Ident, Expr)> },
+    Index(Box<Expr>, Vec<Expr>),
+    Field(Box<Expr>, Ident),
+}

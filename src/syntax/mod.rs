@@ -1,0 +1,351 @@
+//! Source text → owned AST. pest types never leave this module.
+pub mod ast;
+
+use ast::*;
+use num_bigint::BigInt;
+use pest::Parser;
+use pest::iterators::Pair;
+use pest::pratt_parser::{Assoc, Op, PrattParser};
+use std::rc::Rc;
+use std::sync::LazyLock;
+
+#[derive(pest_derive::Parser)]
+#[grammar = "../grammar/gamut.pest"]
+struct GamutParser;
+
+/// A parse error: where, what, and whether more input could complete it (for the REPL).
+#[derive(Debug, Clone)]
+pub struct ParseError {
+    pub span: Span,
+    pub message: String,
+    pub hint: String,
+    pub at_end: bool,
+}
+
+static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
+    PrattParser::new()
+        .op(Op::infix(Rule::or_op, Assoc::Left))
+        .op(Op::infix(Rule::and_op, Assoc::Left))
+        .op(Op::prefix(Rule::not_op))
+        .op(Op::infix(Rule::eq, Assoc::Left)
+            | Op::infix(Rule::ne, Assoc::Left)
+            | Op::infix(Rule::lt, Assoc::Left)
+            | Op::infix(Rule::le, Assoc::Left)
+            | Op::infix(Rule::gt, Assoc::Left)
+            | Op::infix(Rule::ge, Assoc::Left)
+            | Op::infix(Rule::in_op, Assoc::Left))
+        .op(Op::infix(Rule::bar, Assoc::Left))
+        .op(Op::infix(Rule::range_op, Assoc::Left))
+        .op(Op::infix(Rule::add, Assoc::Left) | Op::infix(Rule::sub, Assoc::Left))
+        .op(Op::infix(Rule::mul, Assoc::Left) | Op::infix(Rule::div, Assoc::Left) | Op::infix(Rule::rem, Assoc::Left))
+        .op(Op::prefix(Rule::neg))
+        .op(Op::infix(Rule::pow, Assoc::Right))
+});
+
+/// Newlines inside `(` `)` and `[` `]` continue the line: blank them (and comments there) to
+/// spaces. Byte offsets are unchanged, so spans still point into the original text.
+fn join_bracketed_lines(src: &str) -> String {
+    let mut out = src.as_bytes().to_vec();
+    let mut depth = 0i32;
+    let mut i = 0;
+    let b = src.as_bytes();
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' && b[i] != b'\n' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'#' if depth > 0 => {
+                while i < b.len() && b[i] != b'\n' {
+                    out[i] = b' ';
+                    i += 1;
+                }
+                continue;
+            }
+            b'(' | b'[' => depth += 1,
+            b')' | b']' => depth = (depth - 1).max(0),
+            b'\n' if depth > 0 => out[i] = b' ',
+            _ => {}
+        }
+        i += 1;
+    }
+    String::from_utf8(out).expect("only ASCII bytes were replaced")
+}
+
+pub fn parse_program(src: &str, src_id: u32) -> Result<Vec<Stmt>, ParseError> {
+    let text = join_bracketed_lines(src);
+    let mut pairs = GamutParser::parse(Rule::program, &text).map_err(|e| convert_error(e, src, src_id))?;
+    let b = Builder { src: src_id };
+    let program = pairs.next().unwrap();
+    Ok(program.into_inner().filter(|p| p.as_rule() != Rule::EOI).map(|p| b.stmt(p)).collect())
+}
+
+fn rule_word(r: &Rule) -> Option<&'static str> {
+    Some(match r {
+        Rule::expr | Rule::postfixed | Rule::expr_stmt | Rule::component => "an expression",
+        Rule::ident => "a name",
+        Rule::int => "a number",
+        Rule::string => "a string",
+        Rule::block => "`{`",
+        Rule::params => "a parameter list `(...)`",
+        Rule::call => "arguments `(...)`",
+        Rule::index => "an index `[...]`",
+        Rule::field => "a field `.name`",
+        Rule::move_rule => "a `move` line",
+        Rule::for_clauses => "`for`",
+        Rule::if_clause => "`if`",
+        Rule::EOI => "end of input",
+        Rule::or_op | Rule::and_op | Rule::eq | Rule::ne | Rule::le | Rule::ge | Rule::lt | Rule::gt
+        | Rule::in_op | Rule::range_op | Rule::add | Rule::sub | Rule::mul | Rule::div | Rule::rem
+        | Rule::pow | Rule::bar => "an operator",
+        Rule::let_stmt | Rule::fn_stmt | Rule::for_stmt | Rule::if_stmt | Rule::use_stmt | Rule::gen_stmt
+        | Rule::group_stmt | Rule::board_stmt | Rule::game_stmt => "a statement",
+        _ => return None,
+    })
+}
+
+fn convert_error(e: pest::error::Error<Rule>, src: &str, src_id: u32) -> ParseError {
+    use pest::error::{ErrorVariant, InputLocation};
+    let pos = match e.location {
+        InputLocation::Pos(p) => p,
+        InputLocation::Span((s, _)) => s,
+    };
+    let at_end = src[pos.min(src.len())..].trim().is_empty();
+    let found = src[pos.min(src.len())..].chars().next();
+    let mut expected: Vec<&str> = match &e.variant {
+        ErrorVariant::ParsingError { positives, .. } => positives.iter().filter_map(rule_word).collect(),
+        ErrorVariant::CustomError { .. } => vec![],
+    };
+    expected.sort();
+    expected.dedup();
+    let found_txt = match found {
+        None => "end of input".to_string(),
+        Some('\n') => "end of line".to_string(),
+        Some(c) => format!("`{c}`"),
+    };
+    let message = if expected.is_empty() || expected.len() > 3 {
+        format!("unexpected {found_txt}")
+    } else {
+        format!("expected {}, found {found_txt}", expected.join(" or "))
+    };
+    let hint = match found {
+        Some('=') => "to bind a name write `let name = value`; to compare write `==`".into(),
+        Some(')') | Some(']') | Some('}') => "a bracket closes here that was not opened, or something is missing before it".into(),
+        None => "the input ends early: is a bracket or block left open?".into(),
+        _ if src[..pos.min(src.len())].trim_end().ends_with(',') => "a list ends with a comma but nothing follows it".into(),
+        _ => "check the syntax near here; see LANGUAGE.md or `:help`".into(),
+    };
+    let end = (pos + found.map_or(0, |c| c.len_utf8())).min(src.len());
+    ParseError { span: Span { src: src_id, start: pos as u32, end: end as u32 }, message, hint, at_end }
+}
+
+struct Builder {
+    src: u32,
+}
+
+impl Builder {
+    fn span(&self, p: &Pair<Rule>) -> Span {
+        let s = p.as_span();
+        Span { src: self.src, start: s.start() as u32, end: s.end() as u32 }
+    }
+
+    fn ident(&self, p: Pair<Rule>) -> Ident {
+        Ident { name: p.as_str().into(), span: self.span(&p) }
+    }
+
+    fn block(&self, p: Pair<Rule>) -> Vec<Stmt> {
+        p.into_inner().map(|s| self.stmt(s)).collect()
+    }
+
+    fn params(&self, p: Pair<Rule>) -> Vec<Ident> {
+        p.into_inner().map(|i| self.ident(i)).collect()
+    }
+
+    fn stmt(&self, p: Pair<Rule>) -> Stmt {
+        let rule = p.as_rule();
+        let mut it = p.into_inner();
+        match rule {
+            Rule::let_stmt => Stmt::Let(self.ident(it.next().unwrap()), self.expr(it.next().unwrap())),
+            Rule::gen_stmt => Stmt::Gen(self.ident(it.next().unwrap()), self.expr(it.next().unwrap())),
+            Rule::board_stmt => Stmt::Board(self.ident(it.next().unwrap()), self.expr(it.next().unwrap())),
+            Rule::fn_stmt => {
+                let name = self.ident(it.next().unwrap());
+                let params = self.params(it.next().unwrap());
+                let body = self.expr(it.next().unwrap());
+                Stmt::Fn(name, Rc::new(Lambda { params, body }))
+            }
+            Rule::for_stmt => {
+                let var = self.ident(it.next().unwrap());
+                let iter = self.expr(it.next().unwrap());
+                Stmt::For(var, iter, self.block(it.next().unwrap()))
+            }
+            Rule::if_stmt => {
+                let cond = self.expr(it.next().unwrap());
+                let then = self.block(it.next().unwrap());
+                let els = match it.next() {
+                    None => vec![],
+                    Some(e) if e.as_rule() == Rule::block => self.block(e),
+                    Some(e) => vec![self.stmt(e)],
+                };
+                Stmt::If(cond, then, els)
+            }
+            Rule::use_stmt => {
+                let s = it.next().unwrap();
+                let span = self.span(&s);
+                Stmt::Use(unescape(s.as_str()).into(), span)
+            }
+            Rule::group_stmt => {
+                let name = self.ident(it.next().unwrap());
+                Stmt::Group(name, it.map(|e| self.expr(e)).collect())
+            }
+            Rule::game_stmt => {
+                let name = self.ident(it.next().unwrap());
+                let params = self.params(it.next().unwrap());
+                let rules = it.map(|r| self.move_rule(r)).collect();
+                Stmt::Game(Rc::new(GameDef { name, params, rules }))
+            }
+            Rule::expr_stmt => Stmt::Expr(self.expr(it.next().unwrap())),
+            r => unreachable!("statement rule {r:?}"),
+        }
+    }
+
+    fn move_rule(&self, p: Pair<Rule>) -> MoveRule {
+        let span = self.span(&p);
+        let mut rule = MoveRule { components: vec![], bindings: vec![], cond: None, span };
+        for part in p.into_inner() {
+            match part.as_rule() {
+                Rule::component => {
+                    let inner = part.into_inner().next().unwrap();
+                    rule.components.push(match inner.as_rule() {
+                        Rule::tuple => inner.into_inner().map(|e| self.expr(e)).collect(),
+                        _ => vec![self.expr(inner)],
+                    });
+                }
+                Rule::for_clauses => {
+                    for b in part.into_inner() {
+                        let mut bi = b.into_inner();
+                        rule.bindings.push((self.ident(bi.next().unwrap()), self.expr(bi.next().unwrap())));
+                    }
+                }
+                Rule::if_clause => rule.cond = Some(self.expr(part.into_inner().next().unwrap())),
+                r => unreachable!("move part {r:?}"),
+            }
+        }
+        rule
+    }
+
+    fn expr(&self, p: Pair<Rule>) -> Expr {
+        PRATT
+            .map_primary(|p| self.postfixed(p))
+            .map_prefix(|op, rhs| {
+                let span = self.span(&op).to(rhs.span);
+                let op = if op.as_rule() == Rule::neg { UnOp::Neg } else { UnOp::Not };
+                Expr { kind: ExprKind::Unary(op, Box::new(rhs)), span }
+            })
+            .map_infix(|lhs, op, rhs| {
+                let op = match op.as_rule() {
+                    Rule::or_op => BinOp::Or,
+                    Rule::and_op => BinOp::And,
+                    Rule::eq => BinOp::Eq,
+                    Rule::ne => BinOp::Ne,
+                    Rule::lt => BinOp::Lt,
+                    Rule::le => BinOp::Le,
+                    Rule::gt => BinOp::Gt,
+                    Rule::ge => BinOp::Ge,
+                    Rule::in_op => BinOp::In,
+                    Rule::range_op => BinOp::Range,
+                    Rule::add => BinOp::Add,
+                    Rule::sub => BinOp::Sub,
+                    Rule::mul => BinOp::Mul,
+                    Rule::div => BinOp::Div,
+                    Rule::rem => BinOp::Rem,
+                    Rule::pow => BinOp::Pow,
+                    Rule::bar => BinOp::Bar,
+                    r => unreachable!("infix {r:?}"),
+                };
+                let span = lhs.span.to(rhs.span);
+                Expr { kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span }
+            })
+            .parse(p.into_inner())
+    }
+
+    fn postfixed(&self, p: Pair<Rule>) -> Expr {
+        let mut it = p.into_inner();
+        let mut e = self.primary(it.next().unwrap());
+        for post in it {
+            let span = e.span.to(self.span(&post));
+            let kind = match post.as_rule() {
+                Rule::call => {
+                    let (mut args, mut kwargs) = (vec![], vec![]);
+                    for a in post.into_inner() {
+                        let a = a.into_inner().next().unwrap();
+                        if a.as_rule() == Rule::kwarg {
+                            let mut k = a.into_inner();
+                            kwargs.push((self.ident(k.next().unwrap()), self.expr(k.next().unwrap())));
+                        } else {
+                            args.push(self.expr(a));
+                        }
+                    }
+                    ExprKind::Call { callee: Box::new(e), args, kwargs }
+                }
+                Rule::index => ExprKind::Index(Box::new(e), post.into_inner().map(|x| self.expr(x)).collect()),
+                Rule::field => ExprKind::Field(Box::new(e), self.ident(post.into_inner().next().unwrap())),
+                r => unreachable!("postfix {r:?}"),
+            };
+            e = Expr { kind, span };
+        }
+        e
+    }
+
+    fn primary(&self, p: Pair<Rule>) -> Expr {
+        let span = self.span(&p);
+        let kind = match p.as_rule() {
+            Rule::int => ExprKind::Int(Rc::new(p.as_str().parse::<BigInt>().unwrap())),
+            Rule::string => ExprKind::Str(unescape(p.as_str()).into()),
+            Rule::boolean => ExprKind::Bool(p.as_str() == "true"),
+            Rule::ident => ExprKind::Ident(p.as_str().into()),
+            Rule::paren => return self.expr(p.into_inner().next().unwrap()),
+            Rule::list => ExprKind::List(p.into_inner().map(|e| self.expr(e)).collect()),
+            Rule::set => ExprKind::Set(p.into_inner().map(|e| self.expr(e)).collect()),
+            Rule::cycles => {
+                ExprKind::Cycles(p.into_inner().map(|c| c.into_inner().map(|e| self.expr(e)).collect()).collect())
+            }
+            Rule::lambda => {
+                let mut it = p.into_inner();
+                let params = self.params(it.next().unwrap());
+                ExprKind::Lambda(Rc::new(Lambda { params, body: self.expr(it.next().unwrap()) }))
+            }
+            Rule::comprehension => {
+                let mut it = p.into_inner();
+                let elem = Box::new(self.expr(it.next().unwrap()));
+                let var = self.ident(it.next().unwrap());
+                let iter = Box::new(self.expr(it.next().unwrap()));
+                let cond = it.next().map(|c| Box::new(self.expr(c)));
+                ExprKind::Comprehension { elem, var, iter, cond }
+            }
+            r => unreachable!("primary {r:?}"),
+        };
+        Expr { kind, span }
+    }
+}
+
+fn unescape(s: &str) -> String {
+    let inner = &s[1..s.len() - 1];
+    let mut out = String::new();
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some('n') => out.push('\n'),
+                Some('t') => out.push('\t'),
+                Some(other) => out.push(other),
+                None => {}
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
