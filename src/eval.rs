@@ -236,6 +236,9 @@ impl Interp {
         match s {
             Stmt::Let(name, e) | Stmt::Board(name, e) => {
                 let v = self.eval(e, env)?;
+                if let Value::Group(g) = &v {
+                    let _ = g.name.set(name.name.clone());
+                }
                 env.define(name.name.clone(), v);
             }
             Stmt::Gen(name, e) => {
@@ -264,6 +267,7 @@ impl Interp {
                     named.push((label, (*p).clone()));
                 }
                 let grp = crate::group::GroupVal::new(named).map_err(|m| Error::runtime(m, name.span))?;
+                let _ = grp.name.set(name.name.clone());
                 env.define(name.name.clone(), Value::Group(Rc::new(grp)));
             }
             Stmt::Game(def) => {
@@ -362,6 +366,11 @@ impl Interp {
                 Value::list(out)
             }
             ExprKind::Cycles(cycles) => self.eval_cycles(cycles, env)?,
+            ExprKind::If(c, a, b) => {
+                let cv = self.eval(c, env)?;
+                let branch = if self.truth(&cv, c.span)? { a } else { b };
+                return self.eval(branch, env);
+            }
             ExprKind::Lambda(lam) => Value::Func(Rc::new(Closure { name: None, lambda: lam.clone(), env: env.clone() })),
             ExprKind::Unary(op, x) => {
                 let v = self.eval(x, env)?;
@@ -565,6 +574,10 @@ impl Interp {
                 let c = as_i64(c).ok_or_else(|| Error::runtime("a column must be an integer", *cs))?;
                 board.cell(r, c).map(Value::Int).map_err(|m| Error::runtime(m, rs.to(*cs)))
             }
+            (Value::Map(kv), [(k, ks)]) => kv.iter().find(|(key, _)| key == k).map(|(_, v)| v.clone()).ok_or_else(|| {
+                Error::runtime(format!("no entry {} here", k.to_text()), *ks)
+                    .hint(format!("keys: {}", kv.iter().map(|(k, _)| k.to_text()).collect::<Vec<_>>().join(", ")))
+            }),
             (Value::Board(_), _) => Err(Error::runtime("a board is indexed by row and column: b[r, c]", span)),
             (Value::List(_), _) => Err(Error::runtime("a list takes one index", span)),
             _ => Err(Error::runtime(format!("a {} cannot be indexed", b.type_name()), span)),

@@ -246,6 +246,17 @@ fn render_seq<'a>(out: &mut String, open: &str, close: &str, xs: impl Iterator<I
         }
         if let Value::Str(s) = x {
             write!(out, "{s:?}").unwrap();
+        } else if let Value::Record(r) = x {
+            // inline inside a sequence: {name: value, ...}
+            out.push('{');
+            for (i, (k, v)) in r.fields.iter().take(r.shown).enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write!(out, "{k}: ").unwrap();
+                v.render(out, group);
+            }
+            out.push('}');
         } else {
             x.render(out, group);
         }

@@ -23,6 +23,11 @@ pub fn register(it: &mut Interp) {
     it.add_builtin("grundy", "grundy(P) or grundy(R, a..b)", "nimber of an impartial position, or the list for heaps a..b of R", grundy);
     it.add_builtin("outcome", "outcome(P)", "\"N\" (next player wins) or \"P\" (previous player wins)", outcome);
     it.add_builtin("moves", "moves(P)", "the options of P with their grundy values (outcomes under misère)", moves);
+    it.add_builtin("options", "options(P)", "the positions reachable in one move", |it, a| {
+        a.count(1, 1)?;
+        let p = get_position(a, 0)?;
+        Ok(Value::list(options_of(it, &p)?.into_iter().map(|o| Value::Position(Rc::new(o))).collect()))
+    });
     it.add_builtin("winning", "winning(P)", "the options that win for the player to move", winning);
     it.add_builtin("period", "period(R, to: N)", "{preperiod, period, proven, checked_to} of a heap game", period);
     it.add_builtin("wythoff_table", "wythoff_table(m, n)", "table of Wythoff grundy values for heaps 0..m-1 by 0..n-1 (native engine)", |_, a| {

@@ -202,9 +202,12 @@ impl<'a> Sparse<'a> {
         }
         // two-or-more-heap splits with a bounded take: the sparse method applies
         let splits: Vec<u64> = (0..=self.code.max_take().unwrap_or(0)).filter(|&k| self.code.digit(k) & 4 != 0).collect();
-        let sparse_ok = !self.code.repeating && self.code.digits.iter().all(|d| d & 8 == 0);
-        if !sparse_ok {
+        if self.code.digits.iter().any(|d| d & 8 != 0) {
             self.g = naive_values(self.code, n)?;
+            return Ok(());
+        }
+        if self.code.repeating {
+            self.g = prefix_values(self.code, n)?;
             return Ok(());
         }
         let mut seen: Vec<bool> = vec![];
@@ -292,6 +295,64 @@ impl<'a> Sparse<'a> {
         seen.iter_mut().for_each(|b| *b = false);
         v
     }
+}
+
+/// Codes whose last digit repeats forever (take any number, from some point on). When that digit
+/// only takes (no splits), its options from heap h are the values of all heaps up to h - K,
+/// kept as a growing set; splits are then looked for only for the few candidates outside it.
+fn prefix_values(code: &Code, n: u64) -> Result<Vec<u32>> {
+    let kr = code.digits.len() as u64 - 1;
+    let dr = code.digit(kr);
+    if dr & 12 != 0 {
+        return naive_values(code, n);
+    }
+    let finite: Vec<(u64, u8)> = (0..kr).map(|k| (k, code.digit(k))).filter(|(_, d)| *d != 0).collect();
+    let mut g: Vec<u32> = Vec::with_capacity(n as usize + 1);
+    let mut prefix: Vec<bool> = vec![];
+    let mut seen: Vec<bool> = vec![];
+    for h in 0..=n {
+        if h % 1024 == 0 {
+            cancel::check()?;
+        }
+        // heap h - kr joins the prefix of heaps reachable by the repeating digit
+        if h >= kr {
+            let m = h - kr;
+            if (m > 0 && dr & 2 != 0) || (m == 0 && dr & 1 != 0) {
+                let v = if m == 0 { 0 } else { g[m as usize] };
+                mark(&mut prefix, v);
+            }
+        }
+        let mut splits = vec![];
+        for &(k, d) in &finite {
+            if k > h {
+                break;
+            }
+            let m = h - k;
+            if d & 1 != 0 && m == 0 && k > 0 {
+                mark(&mut seen, 0);
+            }
+            if d & 2 != 0 && m > 0 && k > 0 {
+                mark(&mut seen, g[m as usize]);
+            }
+            if d & 4 != 0 {
+                splits.push(m);
+            }
+        }
+        let mut v = 0u32;
+        loop {
+            let known = seen.get(v as usize).copied().unwrap_or(false) || prefix.get(v as usize).copied().unwrap_or(false);
+            if !known {
+                let found = splits.iter().any(|&m| (1..=m / 2).any(|a| g[a as usize] ^ g[(m - a) as usize] == v && !(code.unequal && 2 * a == m)));
+                if !found {
+                    break;
+                }
+            }
+            v += 1;
+        }
+        seen.iter_mut().for_each(|b| *b = false);
+        g.push(v);
+    }
+    Ok(g)
 }
 
 /// Values of heaps 0..=n with the fast engine.

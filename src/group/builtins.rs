@@ -36,6 +36,11 @@ pub fn register(it: &mut Interp) {
         let ps = g.perms();
         Ok(Value::Bool(ps.iter().all(|p| ps.iter().all(|q| p.then(q) == q.then(p)))))
     });
+    it.add_builtin("edges", "edges(G)", "number of edges of the Cayley graph (generators and inverses, undirected)", |_, a| {
+        a.count(1, 1)?;
+        let g = get_group(a, 0)?;
+        Ok(big(g.order() * BigUint::from(g.moves().len()) / BigUint::from(2u32)))
+    });
     it.add_builtin("inverse", "inverse(P)", "the inverse permutation", |_, a| {
         a.count(1, 1)?;
         Ok(Value::Perm(Rc::new(get_perm(a, 0)?.inverse())))
@@ -43,6 +48,7 @@ pub fn register(it: &mut Interp) {
     it.add_builtin("orbit", "orbit(G, X)", "orbit of point or pattern X: {size, elements}", orbit);
     it.add_builtin("diameter", "diameter(G) or diameter(G, X)", "God's number: {diameter, size, distribution} of the Cayley graph or of X's sub-game", diameter);
     it.add_builtin("distances", "distances(G, X)", "number of patterns at each distance from X (or from the identity)", distances);
+    it.add_builtin("antipodes", "antipodes(G, k)", "up to k elements at the largest distance from the identity, each with a shortest word", antipodes);
     it.add_builtin("word", "word(G, P) or word(G, X, Y)", "a shortest word in the generators and inverses: {length, word}", word);
     it.add_builtin("sets", "sets(k)", "all k-subsets of the points, for orbits(G, sets(k))", |_, a| {
         a.count(1, 1)?;
@@ -249,23 +255,141 @@ fn diameter(it: &mut Interp, a: &mut Args) -> Result<Value> {
             ("distribution", dist_list(&sg.distribution())),
         ]));
     }
+    let strategy = match a.kw("strategy") {
+        None => None,
+        Some((Value::Str(s), sp)) if &*s == "memory" || &*s == "ranked" => Some((s, sp)),
+        Some((_, sp)) => return Err(Error::runtime("`strategy:` is \"memory\" (hash-table BFS) or \"ranked\" (bit-packed BFS)", sp)),
+    };
+    let memory = memory_kw(a)?;
     let size = g.order();
-    let limit = STATE_LIMIT;
-    if size > BigUint::from(limit) {
-        return Err(Error::plain(format!("the group has {size} elements, more than the {limit} the in-memory search holds"))
-            .hint("the ranked billion-scale search is not built yet"));
-    }
+    let ranked = match &strategy {
+        Some((s, _)) => &**s == "ranked",
+        None => size > BigUint::from(200_000u32),
+    };
     let _ = it;
-    let d = search::layer_counts(&moves, &identity_state(g.degree), limit, |_, _| {})?;
+    let d = if ranked {
+        ranked_layers(&g, &moves, memory)?.counts.clone()
+    } else {
+        if size > BigUint::from(STATE_LIMIT) {
+            return Err(Error::plain(format!("the group has {size} elements, more than the {STATE_LIMIT} the in-memory search holds"))
+                .hint("use strategy: \"ranked\""));
+        }
+        search::layer_counts(&moves, &identity_state(g.degree), STATE_LIMIT, |_, _| {})?
+    };
     let total: u64 = d.iter().sum();
     if BigUint::from(total) != size {
-        return Err(Error::plain(format!("internal check failed: BFS found {total} elements, Schreier–Sims says {size}")));
+        return Err(Error::plain(format!("internal check failed: the search found {total} elements, Schreier–Sims says {size}")));
     }
     Ok(Value::record(vec![
         ("diameter", Value::Int(d.len() as i64 - 1)),
-        ("size", Value::Int(total as i64)),
+        ("size", Value::int(total.into())),
         ("distribution", dist_list(&d)),
     ]))
+}
+
+/// The ranked search of the whole Cayley graph, done once per group. It says what memory it
+/// needs first and refuses when that is more than there is; on big groups it reports each layer.
+fn ranked_layers(g: &GroupVal, moves: &[Perm], memory: Option<u64>) -> Result<Rc<super::ranked::Layers>> {
+    if let Some(l) = g.layers.get() {
+        return Ok(l.clone());
+    }
+    let size = g.order();
+    let rk = super::ranked::Ranker::new(g.chain(), moves)
+        .ok_or_else(|| Error::plain(format!("the group has {size} elements, more than a 64-bit rank can index")))?;
+    let need = super::ranked::memory_needed(rk.size);
+    let have = memory.unwrap_or_else(available_memory);
+    let loud = rk.size >= 10_000_000;
+    if need > have {
+        return Err(Error::plain(format!(
+            "the search needs {} of memory (3 bits for each of {} elements); {} is available",
+            human_bytes(need),
+            rk.size,
+            human_bytes(have)
+        ))
+        .hint("free memory, or pass memory: \"NG\" if more is really available"));
+    }
+    if loud {
+        eprintln!("diameter: {} elements, ranked bit-packed BFS, {} of memory", rk.size, human_bytes(need));
+        eprintln!("depth count cumulative seconds");
+    }
+    let t0 = std::time::Instant::now();
+    let mut cum = 0u64;
+    let layers = super::ranked::bfs(&rk, |depth, count| {
+        cum += count;
+        if loud {
+            eprintln!("{depth} {count} {cum} {:.1}", t0.elapsed().as_secs_f64());
+        }
+    })?;
+    let total: u64 = layers.counts.iter().sum();
+    if BigUint::from(total) != size {
+        return Err(Error::plain(format!("internal check failed: the search found {total} elements, Schreier–Sims says {size}")));
+    }
+    let layers = Rc::new(layers);
+    let _ = g.layers.set(layers.clone());
+    Ok(layers)
+}
+
+fn antipodes(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    a.count(2, 2)?;
+    let memory = memory_kw(a)?;
+    let g = get_group(a, 0)?;
+    let k = a.nonneg(1)? as usize;
+    if k > super::ranked::KEEP_ANTIPODES {
+        return Err(Error::runtime(format!("at most {} antipodes are kept", super::ranked::KEEP_ANTIPODES), a.span_of(1)));
+    }
+    let (names, moves) = moves_of(&g);
+    let layers = ranked_layers(&g, &moves, memory)?;
+    let mut out = vec![];
+    for p in layers.antipodes.iter().take(k) {
+        let w = search::shortest_word(&moves, &identity_state(g.degree), &element_state(p, g.degree), STATE_LIMIT)?
+            .expect("an element of the group has a word");
+        let Value::Record(r) = word_record(&names, &w) else { unreachable!() };
+        let mut fields = vec![("element", Value::Perm(Rc::new(p.clone())))];
+        fields.extend(r.fields.iter().map(|(k, v)| (*k, v.clone())));
+        out.push(Value::record(fields));
+    }
+    Ok(Value::list(out))
+}
+
+/// `memory:` as bytes, or a string such as "512M" or "2G".
+fn memory_kw(a: &mut Args) -> Result<Option<u64>> {
+    let Some((v, span)) = a.kw("memory") else { return Ok(None) };
+    let bad = || Error::runtime("`memory:` is a number of bytes or a string like \"512M\" or \"2G\"", span);
+    match v {
+        Value::Int(n) if n > 0 => Ok(Some(n as u64)),
+        Value::Str(s) => {
+            let s = s.trim();
+            let (num, unit) = s.split_at(s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len()));
+            let n: u64 = num.parse().map_err(|_| bad())?;
+            let mult = match unit.trim().to_ascii_uppercase().as_str() {
+                "" | "B" => 1,
+                "K" | "KB" => 1 << 10,
+                "M" | "MB" => 1 << 20,
+                "G" | "GB" => 1 << 30,
+                _ => return Err(bad()),
+            };
+            Ok(Some(n * mult))
+        }
+        _ => Err(bad()),
+    }
+}
+
+/// MemAvailable from /proc/meminfo (or a conservative 4 GB where that is missing).
+fn available_memory() -> u64 {
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|t| {
+            t.lines().find(|l| l.starts_with("MemAvailable:")).and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+        })
+        .map_or(4 << 30, |kb| kb * 1024)
+}
+
+fn human_bytes(b: u64) -> String {
+    if b >= 1 << 30 {
+        format!("{:.1} GB", b as f64 / (1u64 << 30) as f64)
+    } else {
+        format!("{:.1} MB", b as f64 / (1u64 << 20) as f64)
+    }
 }
 
 fn distances(_: &mut Interp, a: &mut Args) -> Result<Value> {

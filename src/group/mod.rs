@@ -3,6 +3,7 @@
 pub mod builtins;
 pub mod cayley;
 pub mod perm;
+pub mod ranked;
 pub mod schreier;
 pub mod search;
 
@@ -18,6 +19,10 @@ pub struct GroupVal {
     pub gens: Vec<(Rc<str>, Perm)>,
     pub degree: usize,
     chain: OnceCell<StabChain>,
+    /// the name it was first bound to, for printing
+    pub name: OnceCell<Rc<str>>,
+    /// the full search of the Cayley graph, once done
+    pub layers: OnceCell<Rc<ranked::Layers>>,
 }
 
 impl GroupVal {
@@ -27,7 +32,7 @@ impl GroupVal {
             return Err("a group needs at least one generator that moves a point".into());
         }
         let gens = gens.into_iter().map(|(n, p)| (n, p.extended(degree))).collect();
-        Ok(GroupVal { gens, degree, chain: OnceCell::new() })
+        Ok(GroupVal { gens, degree, chain: OnceCell::new(), name: OnceCell::new(), layers: OnceCell::new() })
     }
 
     pub fn chain(&self) -> &StabChain {
@@ -63,6 +68,9 @@ impl GroupVal {
 
 impl fmt::Display for GroupVal {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        if let Some(n) = self.name.get() {
+            return write!(f, "{n}");
+        }
         let names: Vec<&str> = self.gens.iter().map(|(n, _)| &**n).collect();
         write!(f, "<{}>", names.join(", "))
     }

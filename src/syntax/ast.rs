@@ -105,6 +105,7 @@ pub enum ExprKind {
     Comprehension { elem: Box<Expr>, var: Ident, iter: Box<Expr>, cond: Option<Box<Expr>> },
     Cycles(Vec<Vec<Expr>>),
     Lambda(Rc<Lambda>),
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
     Unary(UnOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
     Call { callee: Box<Expr>, args: Vec<Expr>, kwargs: Vec<(Ident, Expr)> },

@@ -57,9 +57,12 @@ fn join_bracketed_lines(src: &str) -> String {
                     i += if b[i] == b'\\' { 2 } else { 1 };
                 }
             }
-            b'#' if depth > 0 => {
+            b'#' => {
+                // a comment: its brackets do not count; inside brackets it is blanked with its newline
                 while i < b.len() && b[i] != b'\n' {
-                    out[i] = b' ';
+                    if depth > 0 {
+                        out[i] = b' ';
+                    }
                     i += 1;
                 }
                 continue;
@@ -299,6 +302,10 @@ impl Builder {
         e
     }
 
+    fn primary_or_expr(&self, p: Pair<Rule>) -> Expr {
+        if p.as_rule() == Rule::expr { self.expr(p) } else { self.primary(p) }
+    }
+
     fn primary(&self, p: Pair<Rule>) -> Expr {
         let span = self.span(&p);
         let kind = match p.as_rule() {
@@ -316,6 +323,11 @@ impl Builder {
                 let mut it = p.into_inner();
                 let params = self.params(it.next().unwrap());
                 ExprKind::Lambda(Rc::new(Lambda { params, body: self.expr(it.next().unwrap()) }))
+            }
+            Rule::if_expr => {
+                let mut it = p.into_inner();
+                let mut next = || Box::new(self.primary_or_expr(it.next().unwrap()));
+                ExprKind::If(next(), next(), next())
             }
             Rule::comprehension => {
                 let mut it = p.into_inner();

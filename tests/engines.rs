@@ -1,0 +1,221 @@
+//! Engines against independent methods: brute force, naive searches, closed formulas.
+use gamut::game::{heap, impartial, moore};
+use gamut::group::cayley::{SchreierGraph, act};
+use gamut::group::perm::Perm;
+use gamut::group::ranked::{self, Ranker};
+use gamut::group::schreier::StabChain;
+use proptest::prelude::*;
+
+mod common;
+use std::collections::{HashMap, HashSet, VecDeque};
+
+fn perm_strategy(n: usize) -> impl Strategy<Value = Perm> {
+    Just((0..n as u8).collect::<Vec<u8>>()).prop_shuffle().prop_map(Perm::from_images)
+}
+
+/// Every element by closure under the generators (the brute-force reference).
+fn enumerate(gens: &[Perm], n: usize) -> HashSet<Perm> {
+    let mut seen = HashSet::from([Perm::identity(n)]);
+    let mut queue = VecDeque::from([Perm::identity(n)]);
+    while let Some(g) = queue.pop_front() {
+        for s in gens {
+            let h = g.then(s);
+            if seen.insert(h.clone()) {
+                queue.push_back(h);
+            }
+        }
+    }
+    seen
+}
+
+fn with_inverses(gens: &[Perm]) -> Vec<Perm> {
+    let mut m: Vec<Perm> = vec![];
+    for g in gens {
+        for q in [g.clone(), g.inverse()] {
+            if !q.is_identity() && !m.contains(&q) {
+                m.push(q);
+            }
+        }
+    }
+    m
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(60))]
+
+    #[test]
+    fn schreier_sims_order_equals_enumeration(n in 2usize..8, gens in prop::collection::vec(any::<prop::sample::Index>(), 1..4)) {
+        let pool: Vec<Perm> = (0..gens.len()).map(|i| {
+            // a deterministic family of permutations indexed by the sample
+            let mut img: Vec<u8> = (0..n as u8).collect();
+            let k = gens[i].index(1 << 20);
+            for j in (1..n).rev() { img.swap(j, (k >> j) % (j + 1)); }
+            Perm::from_images(img)
+        }).collect();
+        let chain = StabChain::new(n, &pool);
+        let all = enumerate(&pool, n);
+        prop_assert_eq!(chain.order(), num_bigint::BigUint::from(all.len()));
+        for g in all.iter().take(50) {
+            prop_assert!(chain.contains(g));
+        }
+    }
+
+    #[test]
+    fn membership_rejects_outsiders(p in perm_strategy(6)) {
+        // <(1,2,3)> has order 3: everything else is outside
+        let c = StabChain::new(6, &[Perm::from_cycles(6, &[vec![0, 1, 2]]).unwrap()]);
+        let inside = p.then(&p).then(&p).is_identity() && (3..6).all(|i| p.apply(i) == i) && (p.is_identity() || p.apply(0) != 0);
+        prop_assert_eq!(c.contains(&p), inside);
+    }
+
+    #[test]
+    fn rank_and_unrank_round_trip(a in perm_strategy(9), b in perm_strategy(9), seed in any::<u64>()) {
+        let chain = StabChain::new(9, &[a.clone(), b.clone()]);
+        let rk = Ranker::new(&chain, &with_inverses(&[a, b])).unwrap();
+        let r = seed % rk.size;
+        let g = rk.unrank(r);
+        prop_assert!(chain.contains(&g));
+        prop_assert_eq!(rk.rank(&g), r);
+    }
+
+    #[test]
+    fn sparse_space_equals_naive_mex(digits in prop::collection::vec(0u8..8, 1..5), unequal in any::<bool>(), d0 in prop::sample::select(vec![0u8, 4])) {
+        let text = format!("{}{}.{}", d0, if unequal { "!" } else { "" }, digits.iter().map(|d| d.to_string()).collect::<String>());
+        let code = heap::Code::parse(&text).unwrap();
+        prop_assert_eq!(heap::values(&code, 2000).unwrap(), heap::naive_values(&code, 2000).unwrap(), "{}", text);
+    }
+}
+
+#[test]
+fn stdlib_groups_order_equals_bfs_enumeration() {
+    let it = gamut::eval::Interp::new(Box::new(|_, _| {}));
+    for name in ["slide2", "slide3_easy", "slide3_hard", "slide4_easy", "slide5_easy", "slide6_easy"] {
+        let gamut::value::Value::Group(g) = it.globals.lookup(name).unwrap() else { panic!() };
+        let all = enumerate(&g.perms(), g.degree);
+        assert_eq!(g.order(), num_bigint::BigUint::from(all.len()), "{name}");
+    }
+}
+
+/// Distances from the identity by plain queue BFS over explicit elements.
+fn naive_distribution(gens: &[Perm], n: usize) -> Vec<u64> {
+    let moves = with_inverses(gens);
+    let mut dist: HashMap<Perm, u32> = HashMap::from([(Perm::identity(n), 0)]);
+    let mut queue = VecDeque::from([Perm::identity(n)]);
+    while let Some(g) = queue.pop_front() {
+        let d = dist[&g];
+        for s in &moves {
+            let h = g.then(s);
+            if !dist.contains_key(&h) {
+                dist.insert(h.clone(), d + 1);
+                queue.push_back(h);
+            }
+        }
+    }
+    let mut out = vec![0u64; *dist.values().max().unwrap() as usize + 1];
+    dist.values().for_each(|&d| out[d as usize] += 1);
+    out
+}
+
+#[test]
+fn ranked_bfs_agrees_with_naive_bfs_on_stdlib_groups() {
+    let it = gamut::eval::Interp::new(Box::new(|_, _| {}));
+    for name in ["slide2", "slide3_easy", "slide3_hard", "slide4_easy", "slide5_easy", "slide6_easy"] {
+        let gamut::value::Value::Group(g) = it.globals.lookup(name).unwrap() else { panic!() };
+        let moves: Vec<Perm> = g.moves().into_iter().map(|(_, p)| p).collect();
+        let rk = Ranker::new(g.chain(), &moves).unwrap();
+        let d = ranked::bfs(&rk, |_, _| {}).unwrap().counts;
+        assert_eq!(d, naive_distribution(&g.perms(), g.degree), "{name}");
+    }
+}
+
+#[test]
+fn ranked_bfs_on_a_degree_above_16_uses_the_scalar_path() {
+    // the 5x5 easy group acts on 25 points
+    let it = gamut::eval::Interp::new(Box::new(|_, _| {}));
+    let gamut::value::Value::Group(g) = it.globals.lookup("slide5_easy").unwrap() else { panic!() };
+    let moves: Vec<Perm> = g.moves().into_iter().map(|(_, p)| p).collect();
+    let rk = Ranker::new(g.chain(), &moves).unwrap();
+    assert_eq!(ranked::bfs(&rk, |_, _| {}).unwrap().counts, vec![1, 6, 17, 28, 28, 16, 4]);
+}
+
+/// All-pairs diameter by one plain BFS per vertex.
+fn naive_all_pairs(moves: &[Perm], start: &[u8]) -> (usize, u32) {
+    let sg = SchreierGraph::explore(moves, start, 1 << 20).unwrap();
+    let mut best = 0;
+    for s in &sg.states {
+        let mut dist: HashMap<Box<[u8]>, u32> = HashMap::from([(s.clone(), 0)]);
+        let mut q = VecDeque::from([s.clone()]);
+        while let Some(x) = q.pop_front() {
+            let d = dist[&x];
+            best = best.max(d);
+            for m in moves {
+                let y = act(m, &x);
+                if !dist.contains_key(&y) {
+                    dist.insert(y.clone(), d + 1);
+                    q.push_back(y);
+                }
+            }
+        }
+    }
+    (sg.len(), best)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    #[test]
+    fn all_pairs_diameter_equals_naive(a in perm_strategy(7), b in perm_strategy(7), cells in prop::collection::vec(0u8..3, 7)) {
+        let moves = with_inverses(&[a, b]);
+        prop_assume!(!moves.is_empty());
+        let sg = SchreierGraph::explore(&moves, &cells, 1 << 20).unwrap();
+        let (size, d) = naive_all_pairs(&moves, &cells);
+        prop_assert_eq!(sg.len(), size);
+        prop_assert_eq!(sg.all_pairs_diameter().unwrap(), d);
+    }
+
+    #[test]
+    fn moore_formula_equals_search(k in 1u32..4, heaps in prop::collection::vec(0i64..5, 1..5)) {
+        let mut opts = |h: &Vec<i64>| -> gamut::error::Result<Vec<Vec<Vec<i64>>>> {
+            Ok(moore::options(k, h).into_iter().map(|o| vec![o]).collect())
+        };
+        let mut memo = HashMap::new();
+        let mut sorted = heaps.clone();
+        sorted.sort();
+        let g = impartial::grundy(&mut memo, &sorted, &mut opts, &|h| format!("{h:?}")).unwrap();
+        prop_assert_eq!(g == 0, moore::is_p_position(k, &heaps));
+    }
+}
+
+#[test]
+fn misere_bouton_rule_equals_search() {
+    // heaps up to 4, up to 4 of them: the rule in outcome() against the misère search
+    let opts = |h: &i64| -> gamut::error::Result<Vec<Vec<i64>>> { Ok((0..*h).map(|m| if m == 0 { vec![] } else { vec![m] }).collect()) };
+    for a in 0..5i64 {
+        for b in 0..5 {
+            for c in 0..5 {
+                let heaps = vec![a, b, c];
+                let search = impartial::misere_wins(heaps.clone(), &mut opts.clone()).unwrap();
+                let rule = if heaps.iter().all(|&h| h <= 1) {
+                    heaps.iter().filter(|&&h| h == 1).count() % 2 == 0
+                } else {
+                    heaps.iter().fold(0, |x, h| x ^ h) != 0
+                };
+                assert_eq!(search, rule, "{heaps:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn rule_kayles_equals_octal_and_sums_are_nim_sums() {
+    let v = common::values(
+        "game k(n) {
+    move a, n - 1 - a for a in 0..n-1 if a <= n - 1 - a
+    move a, n - 2 - a for a in 0..n-2 if a <= n - 2 - a
+}
+grundy(k, 0..60) == grundy(kayles, 0..60)
+for a in 0..12 { for b in 0..12 { print(grundy(k(a) + kayles(b) + nim(3)) == xor(xor(grundy(kayles(a)), grundy(kayles(b))), 3)) } }",
+    );
+    assert_eq!(v.len(), 1 + 144);
+    assert!(v.iter().all(|x| *x == serde_json::json!(true)));
+}
