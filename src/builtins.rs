@@ -6,31 +6,76 @@ use num_bigint::BigInt;
 use std::rc::Rc;
 
 pub fn register(it: &mut Interp) {
-    it.add_builtin("print", "print(x, ...)", "print values separated by spaces", print);
-    it.add_builtin("len", "len(xs)", "number of elements of a list, set, range or string", len);
-    it.add_builtin("min", "min(xs) or min(a, b, ...)", "smallest element", |_, a| extreme(a, true));
-    it.add_builtin("max", "max(xs) or max(a, b, ...)", "largest element", |_, a| extreme(a, false));
+    it.add_builtin(
+        "print",
+        "print(x, ...)",
+        "print values separated by spaces",
+        print,
+    );
+    it.add_builtin(
+        "len",
+        "len(xs)",
+        "number of elements of a list, set, range or string",
+        len,
+    );
+    it.add_builtin(
+        "min",
+        "min(xs) or min(a, b, ...)",
+        "smallest element",
+        |_, a| extreme(a, true),
+    );
+    it.add_builtin(
+        "max",
+        "max(xs) or max(a, b, ...)",
+        "largest element",
+        |_, a| extreme(a, false),
+    );
     it.add_builtin("sum", "sum(xs)", "sum of a list of integers", sum);
     it.add_builtin("sort", "sort(xs)", "the elements in increasing order", sort);
-    it.add_builtin("list", "list(xs)", "the elements of a set, range or string as a list", |it, a| {
-        a.count(1, 1)?;
-        Ok(Value::list(it.items(a.get(0), a.span_of(0))?))
-    });
-    it.add_builtin("set", "set(xs)", "the elements of a list or range as a set", |it, a| {
-        a.count(1, 1)?;
-        Ok(Value::Set(Rc::new(it.items(a.get(0), a.span_of(0))?.into_iter().collect())))
-    });
-    it.add_builtin("xor", "xor(a, b)", "nim-sum (bitwise exclusive or) of non-negative integers", xor);
+    it.add_builtin(
+        "list",
+        "list(xs)",
+        "the elements of a set, range or string as a list",
+        |it, a| {
+            a.count(1, 1)?;
+            Ok(Value::list(it.items(a.get(0), a.span_of(0))?))
+        },
+    );
+    it.add_builtin(
+        "set",
+        "set(xs)",
+        "the elements of a list or range as a set",
+        |it, a| {
+            a.count(1, 1)?;
+            Ok(Value::Set(Rc::new(
+                it.items(a.get(0), a.span_of(0))?.into_iter().collect(),
+            )))
+        },
+    );
+    it.add_builtin(
+        "xor",
+        "xor(a, b)",
+        "nim-sum (bitwise exclusive or) of non-negative integers",
+        xor,
+    );
     it.add_builtin("abs", "abs(n)", "absolute value", |_, a| {
         a.count(1, 1)?;
-        let b = a.get(0).bigint().ok_or_else(|| a.type_error(0, "an integer"))?;
+        let b = a
+            .get(0)
+            .bigint()
+            .ok_or_else(|| a.type_error(0, "an integer"))?;
         Ok(Value::int(num_traits::Signed::abs(&b)))
     });
     it.add_builtin("str", "str(x)", "the text form of a value", |_, a| {
         a.count(1, 1)?;
         Ok(Value::str(&a.get(0).to_text()))
     });
-    it.add_builtin("table", "table(f, rows, cols)", "grid of f(r, c) for r over rows and c over cols", table);
+    it.add_builtin(
+        "table",
+        "table(f, rows, cols)",
+        "grid of f(r, c) for r over rows and c over cols",
+        table,
+    );
 }
 
 fn print(it: &mut Interp, a: &mut Args) -> Result<Value> {
@@ -51,11 +96,17 @@ fn len(it: &mut Interp, a: &mut Args) -> Result<Value> {
         Value::Set(xs) => xs.len() as i64,
         Value::Str(s) => s.chars().count() as i64,
         Value::Range(lo, hi) => (hi - lo + 1).max(0),
-        v => return Err(Error::runtime(format!("a {} has no length", v.type_name()), a.span_of(0)).hint(if it.builtins.contains_key("order") {
-            "for a group use order(G)"
-        } else {
-            "len takes a list, set, range or string"
-        })),
+        v => {
+            return Err(
+                Error::runtime(format!("a {} has no length", v.type_name()), a.span_of(0)).hint(
+                    if it.builtins.contains_key("order") {
+                        "for a group use order(G)"
+                    } else {
+                        "len takes a list, set, range or string"
+                    },
+                ),
+            );
+        }
     }))
 }
 
@@ -64,7 +115,11 @@ fn elements(a: &Args) -> Result<Vec<Value>> {
         match a.get(0) {
             Value::List(xs) => Ok(xs.to_vec()),
             Value::Set(xs) => Ok(xs.iter().cloned().collect()),
-            Value::Range(lo, hi) => Ok(if lo <= hi { vec![Value::Int(*lo), Value::Int(*hi)] } else { vec![] }),
+            Value::Range(lo, hi) => Ok(if lo <= hi {
+                vec![Value::Int(*lo), Value::Int(*hi)]
+            } else {
+                vec![]
+            }),
             _ => Err(a.type_error(0, "a list, set or range")),
         }
     } else {
@@ -74,10 +129,17 @@ fn elements(a: &Args) -> Result<Vec<Value>> {
 
 fn extreme(a: &Args, smallest: bool) -> Result<Value> {
     if a.is_empty() {
-        return Err(Error::runtime(format!("`{}` needs at least one value", a.name), a.span));
+        return Err(Error::runtime(
+            format!("`{}` needs at least one value", a.name),
+            a.span,
+        ));
     }
     let xs = elements(a)?;
-    let r = if smallest { xs.into_iter().min() } else { xs.into_iter().max() };
+    let r = if smallest {
+        xs.into_iter().min()
+    } else {
+        xs.into_iter().max()
+    };
     r.ok_or_else(|| Error::runtime(format!("`{}` of an empty collection", a.name), a.span))
 }
 
@@ -85,7 +147,9 @@ fn sum(it: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(1, 1)?;
     let mut acc = BigInt::from(0);
     for x in it.items(a.get(0), a.span_of(0))? {
-        acc += x.bigint().ok_or_else(|| Error::runtime(format!("sum of a {}", x.type_name()), a.span_of(0)))?;
+        acc += x
+            .bigint()
+            .ok_or_else(|| Error::runtime(format!("sum of a {}", x.type_name()), a.span_of(0)))?;
     }
     Ok(Value::int(acc))
 }
@@ -103,9 +167,15 @@ fn xor(_: &mut Interp, a: &mut Args) -> Result<Value> {
     }
     let mut acc = BigInt::from(0);
     for i in 0..a.len() {
-        let x = a.get(i).bigint().ok_or_else(|| a.type_error(i, "an integer"))?;
+        let x = a
+            .get(i)
+            .bigint()
+            .ok_or_else(|| a.type_error(i, "an integer"))?;
         if x.sign() == num_bigint::Sign::Minus {
-            return Err(Error::runtime("the nim-sum is defined on non-negative integers", a.span_of(i)));
+            return Err(Error::runtime(
+                "the nim-sum is defined on non-negative integers",
+                a.span_of(i),
+            ));
         }
         acc ^= x;
     }
@@ -123,7 +193,11 @@ fn table(it: &mut Interp, a: &mut Args) -> Result<Value> {
         for c in &cols {
             cancel::check()?;
             let v = it.call_values(&f, vec![r.clone(), c.clone()], a.span_of(0))?;
-            line.push(if matches!(v, Value::Unit) { None } else { Some(v) });
+            line.push(if matches!(v, Value::Unit) {
+                None
+            } else {
+                Some(v)
+            });
         }
         values.push(line);
     }

@@ -22,16 +22,34 @@ pub type Result<T> = std::result::Result<T, Error>;
 
 impl Error {
     pub fn runtime(message: impl Into<String>, span: Span) -> Error {
-        Error { kind: Kind::Runtime, message: message.into(), span: Some(span), hint: None, at_end: false }
+        Error {
+            kind: Kind::Runtime,
+            message: message.into(),
+            span: Some(span),
+            hint: None,
+            at_end: false,
+        }
     }
 
     /// An engine error not yet tied to source; the evaluator attaches the call's span.
     pub fn plain(message: impl Into<String>) -> Error {
-        Error { kind: Kind::Runtime, message: message.into(), span: None, hint: None, at_end: false }
+        Error {
+            kind: Kind::Runtime,
+            message: message.into(),
+            span: None,
+            hint: None,
+            at_end: false,
+        }
     }
 
     pub fn cancelled() -> Error {
-        Error { kind: Kind::Cancelled, message: "cancelled".into(), span: None, hint: None, at_end: false }
+        Error {
+            kind: Kind::Cancelled,
+            message: "cancelled".into(),
+            span: None,
+            hint: None,
+            at_end: false,
+        }
     }
 
     pub fn hint(mut self, h: impl Into<String>) -> Error {
@@ -64,7 +82,11 @@ pub mod cancel {
         FLAG.store(false, Ordering::Relaxed);
     }
     pub fn check() -> super::Result<()> {
-        if FLAG.load(Ordering::Relaxed) { Err(super::Error::cancelled()) } else { Ok(()) }
+        if FLAG.load(Ordering::Relaxed) {
+            Err(super::Error::cancelled())
+        } else {
+            Ok(())
+        }
     }
     pub fn requested() -> bool {
         FLAG.load(Ordering::Relaxed)

@@ -20,7 +20,10 @@ pub struct Scope {
 
 impl Scope {
     pub fn child(parent: &Env) -> Env {
-        Rc::new(Scope { vars: RefCell::default(), parent: Some(parent.clone()) })
+        Rc::new(Scope {
+            vars: RefCell::default(),
+            parent: Some(parent.clone()),
+        })
     }
     pub fn lookup(&self, name: &str) -> Option<Value> {
         match self.vars.borrow().get(name) {
@@ -72,9 +75,16 @@ impl Args {
     pub fn count(&self, min: usize, max: usize) -> Result<()> {
         let n = self.vals.len();
         if n < min || n > max {
-            let want = if min == max { format!("{min}") } else { format!("{min} to {max}") };
-            return Err(Error::runtime(format!("`{}` takes {want} arguments, got {n}", self.name), self.span)
-                .hint(format!("see `:help {}`", self.name)));
+            let want = if min == max {
+                format!("{min}")
+            } else {
+                format!("{min} to {max}")
+            };
+            return Err(Error::runtime(
+                format!("`{}` takes {want} arguments, got {n}", self.name),
+                self.span,
+            )
+            .hint(format!("see `:help {}`", self.name)));
         }
         Ok(())
     }
@@ -86,7 +96,12 @@ impl Args {
     }
     pub fn type_error(&self, i: usize, want: &str) -> Error {
         Error::runtime(
-            format!("argument {} of `{}` must be {want}, not a {}", i + 1, self.name, self.get(i).type_name()),
+            format!(
+                "argument {} of `{}` must be {want}, not a {}",
+                i + 1,
+                self.name,
+                self.get(i).type_name()
+            ),
             self.span_of(i),
         )
         .hint(format!("see `:help {}`", self.name))
@@ -94,14 +109,20 @@ impl Args {
     pub fn int(&self, i: usize) -> Result<i64> {
         match self.get(i) {
             Value::Int(x) => Ok(*x),
-            Value::Big(_) => Err(Error::runtime("this number is too large here", self.span_of(i))),
+            Value::Big(_) => Err(Error::runtime(
+                "this number is too large here",
+                self.span_of(i),
+            )),
             _ => Err(self.type_error(i, "an integer")),
         }
     }
     pub fn nonneg(&self, i: usize) -> Result<u64> {
         let x = self.int(i)?;
         if x < 0 {
-            return Err(Error::runtime(format!("`{}` needs a non-negative number here, got {x}", self.name), self.span_of(i)));
+            return Err(Error::runtime(
+                format!("`{}` needs a non-negative number here, got {x}", self.name),
+                self.span_of(i),
+            ));
         }
         Ok(x as u64)
     }
@@ -121,15 +142,21 @@ impl Args {
         match self.kw(name) {
             None => Ok(None),
             Some((Value::Int(x), _)) => Ok(Some(x)),
-            Some((v, s)) => Err(Error::runtime(format!("`{name}:` must be an integer, not a {}", v.type_name()), s)),
+            Some((v, s)) => Err(Error::runtime(
+                format!("`{name}:` must be an integer, not a {}", v.type_name()),
+                s,
+            )),
         }
     }
     /// Called after a builtin took the keywords it knows: anything left is a mistake.
     pub fn no_more_kw(&self) -> Result<()> {
         match self.kw.first() {
             None => Ok(()),
-            Some((k, _, s)) => Err(Error::runtime(format!("`{}` has no keyword argument `{k}`", self.name), *s)
-                .hint(format!("see `:help {}`", self.name))),
+            Some((k, _, s)) => Err(Error::runtime(
+                format!("`{}` has no keyword argument `{k}`", self.name),
+                *s,
+            )
+            .hint(format!("see `:help {}`", self.name))),
         }
     }
 }
@@ -173,16 +200,26 @@ impl Interp {
         crate::builtins::register(&mut it);
         crate::group::builtins::register(&mut it);
         crate::game::builtins::register(&mut it);
-        it.load_library("prelude", Span::default()).expect("the prelude must load");
+        it.load_library("prelude", Span::default())
+            .expect("the prelude must load");
         it
     }
 
-    pub fn add_builtin(&mut self, name: &'static str, sig: &'static str, help: &'static str, f: fn(&mut Interp, &mut Args) -> Result<Value>) {
+    pub fn add_builtin(
+        &mut self,
+        name: &'static str,
+        sig: &'static str,
+        help: &'static str,
+        f: fn(&mut Interp, &mut Args) -> Result<Value>,
+    ) {
         self.builtins.insert(name, Builtin { name, sig, help, f });
     }
 
     pub fn add_source(&mut self, name: &str, text: &str) -> u32 {
-        self.sources.push(Source { name: name.to_string(), text: text.into() });
+        self.sources.push(Source {
+            name: name.to_string(),
+            text: text.into(),
+        });
         (self.sources.len() - 1) as u32
     }
 
@@ -206,7 +243,10 @@ impl Interp {
 
     pub fn line_of(&self, span: Span) -> usize {
         let text = &self.sources[span.src as usize].text;
-        text[..(span.start as usize).min(text.len())].matches('\n').count() + 1
+        text[..(span.start as usize).min(text.len())]
+            .matches('\n')
+            .count()
+            + 1
     }
 
     fn load_library(&mut self, name: &str, span: Span) -> Result<()> {
@@ -244,13 +284,20 @@ impl Interp {
             Stmt::Gen(name, e) => {
                 let v = self.eval(e, env)?;
                 if !matches!(v, Value::Perm(_)) {
-                    return Err(Error::runtime(format!("`gen` needs a permutation, not a {}", v.type_name()), e.span)
-                        .hint("write cycles like (1,2,3)(4,5) or use shift/rotate on a board"));
+                    return Err(Error::runtime(
+                        format!("`gen` needs a permutation, not a {}", v.type_name()),
+                        e.span,
+                    )
+                    .hint("write cycles like (1,2,3)(4,5) or use shift/rotate on a board"));
                 }
                 env.define(name.name.clone(), v);
             }
             Stmt::Fn(name, lam) => {
-                let c = Closure { name: Some(name.name.clone()), lambda: lam.clone(), env: env.clone() };
+                let c = Closure {
+                    name: Some(name.name.clone()),
+                    lambda: lam.clone(),
+                    env: env.clone(),
+                };
                 env.define(name.name.clone(), Value::Func(Rc::new(c)));
             }
             Stmt::Group(name, gens) => {
@@ -258,7 +305,13 @@ impl Interp {
                 for (i, g) in gens.iter().enumerate() {
                     let v = self.eval(g, env)?;
                     let Value::Perm(p) = v else {
-                        return Err(Error::runtime(format!("a group is generated by permutations, this is a {}", v.type_name()), g.span));
+                        return Err(Error::runtime(
+                            format!(
+                                "a group is generated by permutations, this is a {}",
+                                v.type_name()
+                            ),
+                            g.span,
+                        ));
                     };
                     let label: Rc<str> = match &g.kind {
                         ExprKind::Ident(n) => n.clone(),
@@ -266,7 +319,8 @@ impl Interp {
                     };
                     named.push((label, (*p).clone()));
                 }
-                let grp = crate::group::GroupVal::new(named).map_err(|m| Error::runtime(m, name.span))?;
+                let grp =
+                    crate::group::GroupVal::new(named).map_err(|m| Error::runtime(m, name.span))?;
                 let _ = grp.name.set(name.name.clone());
                 env.define(name.name.clone(), Value::Group(Rc::new(grp)));
             }
@@ -311,8 +365,11 @@ impl Interp {
     pub fn truth(&self, v: &Value, span: Span) -> Result<bool> {
         match v {
             Value::Bool(b) => Ok(*b),
-            _ => Err(Error::runtime(format!("expected true or false, got a {}", v.type_name()), span)
-                .hint("conditions must be booleans: compare with == or use `in`")),
+            _ => Err(Error::runtime(
+                format!("expected true or false, got a {}", v.type_name()),
+                span,
+            )
+            .hint("conditions must be booleans: compare with == or use `in`")),
         }
     }
 
@@ -329,13 +386,21 @@ impl Interp {
             Value::Range(a, b) => {
                 let n = (*b as i128 - *a as i128 + 1).max(0);
                 if n > 100_000_000 {
-                    return Err(Error::runtime(format!("this range has {n} elements, too many to list"), span));
+                    return Err(Error::runtime(
+                        format!("this range has {n} elements, too many to list"),
+                        span,
+                    ));
                 }
                 (*a..=*b).map(Value::Int).collect()
             }
             Value::Str(s) => s.chars().map(|c| Value::str(&c.to_string())).collect(),
-            _ => return Err(Error::runtime(format!("cannot iterate over a {}", v.type_name()), span)
-                .hint("iterate over a list, a set or a range a..b")),
+            _ => {
+                return Err(Error::runtime(
+                    format!("cannot iterate over a {}", v.type_name()),
+                    span,
+                )
+                .hint("iterate over a list, a set or a range a..b"));
+            }
         })
     }
 
@@ -345,11 +410,22 @@ impl Interp {
             ExprKind::Str(s) => Value::Str(s.clone()),
             ExprKind::Bool(b) => Value::Bool(*b),
             ExprKind::Ident(name) => self.lookup(name, e.span, env)?,
-            ExprKind::List(xs) => Value::list(xs.iter().map(|x| self.eval(x, env)).collect::<Result<_>>()?),
-            ExprKind::Set(xs) => {
-                Value::Set(Rc::new(xs.iter().map(|x| self.eval(x, env)).collect::<Result<BTreeSet<_>>>()?))
-            }
-            ExprKind::Comprehension { elem, var, iter, cond } => {
+            ExprKind::List(xs) => Value::list(
+                xs.iter()
+                    .map(|x| self.eval(x, env))
+                    .collect::<Result<_>>()?,
+            ),
+            ExprKind::Set(xs) => Value::Set(Rc::new(
+                xs.iter()
+                    .map(|x| self.eval(x, env))
+                    .collect::<Result<BTreeSet<_>>>()?,
+            )),
+            ExprKind::Comprehension {
+                elem,
+                var,
+                iter,
+                cond,
+            } => {
                 let mut out = vec![];
                 for item in self.iterate(iter, env)? {
                     cancel::check()?;
@@ -371,7 +447,11 @@ impl Interp {
                 let branch = if self.truth(&cv, c.span)? { a } else { b };
                 return self.eval(branch, env);
             }
-            ExprKind::Lambda(lam) => Value::Func(Rc::new(Closure { name: None, lambda: lam.clone(), env: env.clone() })),
+            ExprKind::Lambda(lam) => Value::Func(Rc::new(Closure {
+                name: None,
+                lambda: lam.clone(),
+                env: env.clone(),
+            })),
             ExprKind::Unary(op, x) => {
                 let v = self.eval(x, env)?;
                 match (op, &v) {
@@ -383,7 +463,10 @@ impl Interp {
                     (UnOp::Neg, Value::Big(b)) => Value::int(-(**b).clone()),
                     _ => {
                         let o = if *op == UnOp::Not { "not" } else { "-" };
-                        return Err(Error::runtime(format!("`{o}` does not apply to a {}", v.type_name()), e.span));
+                        return Err(Error::runtime(
+                            format!("`{o}` does not apply to a {}", v.type_name()),
+                            e.span,
+                        ));
                     }
                 }
             }
@@ -408,7 +491,11 @@ impl Interp {
                 let bv = self.eval(b, env)?;
                 self.binary(*op, av, bv, e.span, a.span, b.span)?
             }
-            ExprKind::Call { callee, args, kwargs } => {
+            ExprKind::Call {
+                callee,
+                args,
+                kwargs,
+            } => {
                 let f = self.eval(callee, env)?;
                 let mut vals = Vec::with_capacity(args.len());
                 for a in args {
@@ -435,8 +522,11 @@ impl Interp {
                         Some(v) => v.clone(),
                         None => {
                             let names: Vec<&str> = r.fields.keys().copied().collect();
-                            return Err(Error::runtime(format!("this record has no field `{}`", field.name), field.span)
-                                .hint(format!("fields: {}", names.join(", "))));
+                            return Err(Error::runtime(
+                                format!("this record has no field `{}`", field.name),
+                                field.span,
+                            )
+                            .hint(format!("fields: {}", names.join(", "))));
                         }
                     },
                     _ => {
@@ -459,7 +549,9 @@ impl Interp {
         cands.extend(self.builtins.keys().map(|s| s.to_string()));
         let hint = match closest(name, &cands) {
             Some(c) => format!("did you mean `{c}`?"),
-            None => "define it with `let` or check the spelling; `:help` lists the builtins".to_string(),
+            None => {
+                "define it with `let` or check the spelling; `:help` lists the builtins".to_string()
+            }
         };
         Err(Error::runtime(format!("unknown name `{name}`"), span).hint(hint))
     }
@@ -474,14 +566,24 @@ impl Interp {
             for x in c {
                 let v = self.eval(x, env)?;
                 let p = match v {
-                    Value::Int(p) if p >= 1 && p <= crate::group::perm::MAX_DEGREE as i64 => p as usize,
+                    Value::Int(p) if p >= 1 && p <= crate::group::perm::MAX_DEGREE as i64 => {
+                        p as usize
+                    }
                     Value::Int(p) if p < 1 => {
-                        return Err(Error::runtime(format!("point {p} is not a cell: points are numbered from 1"), x.span));
+                        return Err(Error::runtime(
+                            format!("point {p} is not a cell: points are numbered from 1"),
+                            x.span,
+                        ));
                     }
                     Value::Int(_) | Value::Big(_) => {
                         return Err(Error::runtime("points must be at most 255", x.span));
                     }
-                    _ => return Err(Error::runtime(format!("a cycle holds points (integers), not a {}", v.type_name()), x.span)),
+                    _ => {
+                        return Err(Error::runtime(
+                            format!("a cycle holds points (integers), not a {}", v.type_name()),
+                            x.span,
+                        ));
+                    }
                 };
                 degree = degree.max(p);
                 pts.push(p - 1);
@@ -492,23 +594,41 @@ impl Interp {
         }
         crate::group::perm::Perm::from_cycles(degree, &cs)
             .map(|p| Value::Perm(Rc::new(p)))
-            .map_err(|(ci, k, msg)| Error::runtime(msg, spans[ci][k]).hint("each point may appear once in a product of disjoint cycles"))
+            .map_err(|(ci, k, msg)| {
+                Error::runtime(msg, spans[ci][k])
+                    .hint("each point may appear once in a product of disjoint cycles")
+            })
     }
 
-    pub fn call(&mut self, f: &Value, args: Vec<(Value, Span)>, kw: Vec<(Rc<str>, Value, Span)>, span: Span, fspan: Span) -> Result<Value> {
+    pub fn call(
+        &mut self,
+        f: &Value,
+        args: Vec<(Value, Span)>,
+        kw: Vec<(Rc<str>, Value, Span)>,
+        span: Span,
+        fspan: Span,
+    ) -> Result<Value> {
         cancel::check()?;
         match f {
             Value::Builtin(name) => {
                 let b = &self.builtins[*name];
                 let func = b.f;
-                let mut a = Args { name: b.name, vals: args, kw, span };
+                let mut a = Args {
+                    name: b.name,
+                    vals: args,
+                    kw,
+                    span,
+                };
                 let r = func(self, &mut a).map_err(|e| e.at(span))?;
                 a.no_more_kw()?;
                 Ok(r)
             }
             Value::Func(c) => {
                 if let Some((_, _, s)) = kw.first() {
-                    return Err(Error::runtime("functions defined with `fn` take no keyword arguments", *s));
+                    return Err(Error::runtime(
+                        "functions defined with `fn` take no keyword arguments",
+                        *s,
+                    ));
                 }
                 self.apply(c, args.into_iter().map(|a| a.0).collect(), span)
             }
@@ -518,7 +638,10 @@ impl Interp {
                 }
                 crate::game::builtins::position_of(rs, &args, span)
             }
-            _ => Err(Error::runtime(format!("a {} cannot be called", f.type_name()), fspan)),
+            _ => Err(Error::runtime(
+                format!("a {} cannot be called", f.type_name()),
+                fspan,
+            )),
         }
     }
 
@@ -526,11 +649,20 @@ impl Interp {
         let lam = &c.lambda;
         if args.len() != lam.params.len() {
             let name = c.name.as_deref().unwrap_or("this function");
-            return Err(Error::runtime(format!("`{name}` takes {} arguments, got {}", lam.params.len(), args.len()), span));
+            return Err(Error::runtime(
+                format!(
+                    "`{name}` takes {} arguments, got {}",
+                    lam.params.len(),
+                    args.len()
+                ),
+                span,
+            ));
         }
         if self.depth >= MAX_DEPTH {
-            return Err(Error::runtime(format!("recursion deeper than {MAX_DEPTH} calls"), span)
-                .hint("does the function have a base case?"));
+            return Err(
+                Error::runtime(format!("recursion deeper than {MAX_DEPTH} calls"), span)
+                    .hint("does the function have a base case?"),
+            );
         }
         let scope = Scope::child(&c.env);
         for (p, v) in lam.params.iter().zip(args) {
@@ -544,56 +676,108 @@ impl Interp {
 
     /// Call any callable with plain values (used by builtins such as `table`).
     pub fn call_values(&mut self, f: &Value, args: Vec<Value>, span: Span) -> Result<Value> {
-        self.call(f, args.into_iter().map(|v| (v, span)).collect(), vec![], span, span)
+        self.call(
+            f,
+            args.into_iter().map(|v| (v, span)).collect(),
+            vec![],
+            span,
+            span,
+        )
     }
 
     fn index(&mut self, b: Value, idx: Vec<(Value, Span)>, span: Span) -> Result<Value> {
         match (&b, idx.as_slice()) {
             (Value::List(xs), [(i, is)]) => {
-                let i = as_i64(i).ok_or_else(|| Error::runtime("an index must be an integer", *is))?;
+                let i =
+                    as_i64(i).ok_or_else(|| Error::runtime("an index must be an integer", *is))?;
                 let n = xs.len() as i64;
                 let k = if i < 0 { n + i } else { i };
                 if k < 0 || k >= n {
-                    return Err(Error::runtime(format!("index {i} is out of range for a list of length {n}"), *is)
-                        .hint("indices start at 0; negative ones count from the end"));
+                    return Err(Error::runtime(
+                        format!("index {i} is out of range for a list of length {n}"),
+                        *is,
+                    )
+                    .hint("indices start at 0; negative ones count from the end"));
                 }
                 Ok(xs[k as usize].clone())
             }
             (Value::Str(s), [(i, is)]) => {
                 let chars: Vec<char> = s.chars().collect();
-                let i = as_i64(i).ok_or_else(|| Error::runtime("an index must be an integer", *is))?;
+                let i =
+                    as_i64(i).ok_or_else(|| Error::runtime("an index must be an integer", *is))?;
                 let n = chars.len() as i64;
                 let k = if i < 0 { n + i } else { i };
                 if k < 0 || k >= n {
-                    return Err(Error::runtime(format!("index {i} is out of range for a string of length {n}"), *is));
+                    return Err(Error::runtime(
+                        format!("index {i} is out of range for a string of length {n}"),
+                        *is,
+                    ));
                 }
                 Ok(Value::str(&chars[k as usize].to_string()))
             }
             (Value::Board(board), [(r, rs), (c, cs)]) => {
                 let r = as_i64(r).ok_or_else(|| Error::runtime("a row must be an integer", *rs))?;
-                let c = as_i64(c).ok_or_else(|| Error::runtime("a column must be an integer", *cs))?;
-                board.cell(r, c).map(Value::Int).map_err(|m| Error::runtime(m, rs.to(*cs)))
+                let c =
+                    as_i64(c).ok_or_else(|| Error::runtime("a column must be an integer", *cs))?;
+                board
+                    .cell(r, c)
+                    .map(Value::Int)
+                    .map_err(|m| Error::runtime(m, rs.to(*cs)))
             }
-            (Value::Map(kv), [(k, ks)]) => kv.iter().find(|(key, _)| key == k).map(|(_, v)| v.clone()).ok_or_else(|| {
-                Error::runtime(format!("no entry {} here", k.to_text()), *ks)
-                    .hint(format!("keys: {}", kv.iter().map(|(k, _)| k.to_text()).collect::<Vec<_>>().join(", ")))
-            }),
-            (Value::Board(_), _) => Err(Error::runtime("a board is indexed by row and column: b[r, c]", span)),
+            (Value::Map(kv), [(k, ks)]) => kv
+                .iter()
+                .find(|(key, _)| key == k)
+                .map(|(_, v)| v.clone())
+                .ok_or_else(|| {
+                    Error::runtime(format!("no entry {} here", k.to_text()), *ks).hint(format!(
+                        "keys: {}",
+                        kv.iter()
+                            .map(|(k, _)| k.to_text())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ))
+                }),
+            (Value::Board(_), _) => Err(Error::runtime(
+                "a board is indexed by row and column: b[r, c]",
+                span,
+            )),
             (Value::List(_), _) => Err(Error::runtime("a list takes one index", span)),
-            _ => Err(Error::runtime(format!("a {} cannot be indexed", b.type_name()), span)),
+            _ => Err(Error::runtime(
+                format!("a {} cannot be indexed", b.type_name()),
+                span,
+            )),
         }
     }
 
-    fn binary(&mut self, op: BinOp, a: Value, b: Value, span: Span, aspan: Span, bspan: Span) -> Result<Value> {
+    fn binary(
+        &mut self,
+        op: BinOp,
+        a: Value,
+        b: Value,
+        span: Span,
+        aspan: Span,
+        bspan: Span,
+    ) -> Result<Value> {
         use Value::*;
         let bad = |a: &Value, b: &Value| {
-            Error::runtime(format!("`{}` is not defined for a {} and a {}", op_text(op), a.type_name(), b.type_name()), span)
+            Error::runtime(
+                format!(
+                    "`{}` is not defined for a {} and a {}",
+                    op_text(op),
+                    a.type_name(),
+                    b.type_name()
+                ),
+                span,
+            )
         };
         Ok(match op {
             BinOp::Eq => Bool(a == b),
             BinOp::Ne => Bool(a != b),
             BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
-                let ok = matches!((&a, &b), (Int(_) | Big(_), Int(_) | Big(_)) | (Str(_), Str(_)));
+                let ok = matches!(
+                    (&a, &b),
+                    (Int(_) | Big(_), Int(_) | Big(_)) | (Str(_), Str(_))
+                );
                 if !ok {
                     return Err(bad(&a, &b));
                 }
@@ -623,24 +807,41 @@ impl Interp {
                 Range(lo, hi)
             }
             BinOp::Add => match (&a, &b) {
-                (Int(x), Int(y)) => x.checked_add(*y).map(Int).unwrap_or_else(|| Value::int(BigInt::from(*x) + y)),
-                (Int(_) | Big(_), Int(_) | Big(_)) => Value::int(a.bigint().unwrap() + b.bigint().unwrap()),
+                (Int(x), Int(y)) => x
+                    .checked_add(*y)
+                    .map(Int)
+                    .unwrap_or_else(|| Value::int(BigInt::from(*x) + y)),
+                (Int(_) | Big(_), Int(_) | Big(_)) => {
+                    Value::int(a.bigint().unwrap() + b.bigint().unwrap())
+                }
                 (Str(x), Str(y)) => Value::str(&format!("{x}{y}")),
                 (List(x), List(y)) => Value::list(x.iter().chain(y.iter()).cloned().collect()),
                 (Position(_), Position(_)) => crate::game::builtins::sum_positions(&a, &b),
                 _ => return Err(bad(&a, &b)),
             },
             BinOp::Sub => match (&a, &b) {
-                (Int(x), Int(y)) => x.checked_sub(*y).map(Int).unwrap_or_else(|| Value::int(BigInt::from(*x) - y)),
-                (Int(_) | Big(_), Int(_) | Big(_)) => Value::int(a.bigint().unwrap() - b.bigint().unwrap()),
+                (Int(x), Int(y)) => x
+                    .checked_sub(*y)
+                    .map(Int)
+                    .unwrap_or_else(|| Value::int(BigInt::from(*x) - y)),
+                (Int(_) | Big(_), Int(_) | Big(_)) => {
+                    Value::int(a.bigint().unwrap() - b.bigint().unwrap())
+                }
                 (Set(x), Set(y)) => Set(Rc::new(x.difference(y).cloned().collect())),
                 _ => return Err(bad(&a, &b)),
             },
             BinOp::Mul => match (&a, &b) {
-                (Int(x), Int(y)) => x.checked_mul(*y).map(Int).unwrap_or_else(|| Value::int(BigInt::from(*x) * y)),
-                (Int(_) | Big(_), Int(_) | Big(_)) => Value::int(a.bigint().unwrap() * b.bigint().unwrap()),
+                (Int(x), Int(y)) => x
+                    .checked_mul(*y)
+                    .map(Int)
+                    .unwrap_or_else(|| Value::int(BigInt::from(*x) * y)),
+                (Int(_) | Big(_), Int(_) | Big(_)) => {
+                    Value::int(a.bigint().unwrap() * b.bigint().unwrap())
+                }
                 (Perm(p), Perm(q)) => Perm(Rc::new(p.then(q))),
-                (Str(s), Int(n)) if *n >= 0 && s.len() as i64 * n <= 1 << 24 => Value::str(&s.repeat(*n as usize)),
+                (Str(s), Int(n)) if *n >= 0 && s.len() as i64 * n <= 1 << 24 => {
+                    Value::str(&s.repeat(*n as usize))
+                }
                 _ => return Err(bad(&a, &b)),
             },
             BinOp::Div | BinOp::Rem => {
@@ -648,7 +849,8 @@ impl Interp {
                     return Err(bad(&a, &b));
                 };
                 if y.is_zero() {
-                    return Err(Error::runtime("division by zero", bspan).hint("the right-hand side is 0 here"));
+                    return Err(Error::runtime("division by zero", bspan)
+                        .hint("the right-hand side is 0 here"));
                 }
                 let (q, r) = x.div_mod_floor(&y);
                 Value::int(if op == BinOp::Div { q } else { r })
@@ -657,13 +859,19 @@ impl Interp {
                 (Perm(p), Int(e)) => Perm(Rc::new(p.pow(*e))),
                 (Int(_) | Big(_), Int(e)) => {
                     if *e < 0 {
-                        return Err(Error::runtime("a negative power of an integer is not an integer", bspan));
+                        return Err(Error::runtime(
+                            "a negative power of an integer is not an integer",
+                            bspan,
+                        ));
                     }
                     let base = a.bigint().unwrap();
                     let bits = base.abs().bits().max(1) as u128 * *e as u128;
                     if bits > 1 << 24 {
-                        return Err(Error::runtime("this power has more than 16 million bits", span)
-                            .hint("integers are exact; keep exponents moderate"));
+                        return Err(Error::runtime(
+                            "this power has more than 16 million bits",
+                            span,
+                        )
+                        .hint("integers are exact; keep exponents moderate"));
                     }
                     Value::int(num_traits::pow(base, *e as usize))
                 }
@@ -713,12 +921,21 @@ pub fn closest(name: &str, cands: &[String]) -> Option<String> {
         for (i, ca) in a.chars().enumerate() {
             let mut cur = vec![i + 1];
             for (j, cb) in b.iter().enumerate() {
-                cur.push((prev[j] + (ca != *cb) as usize).min(prev[j + 1] + 1).min(cur[j] + 1));
+                cur.push(
+                    (prev[j] + (ca != *cb) as usize)
+                        .min(prev[j + 1] + 1)
+                        .min(cur[j] + 1),
+                );
             }
             prev = cur;
         }
         prev[b.len()]
     }
     let limit = (name.chars().count() / 3).max(1);
-    cands.iter().map(|c| (dist(name, c), c)).filter(|(d, _)| *d <= limit).min().map(|(_, c)| c.clone())
+    cands
+        .iter()
+        .map(|c| (dist(name, c), c))
+        .filter(|(d, _)| *d <= limit)
+        .min()
+        .map(|(_, c)| c.clone())
 }

@@ -9,7 +9,11 @@ use std::path::PathBuf;
 use std::rc::Rc;
 
 #[derive(Parser)]
-#[command(name = "gamut", version, about = "A REPL and script interpreter for permutation puzzles and combinatorial games")]
+#[command(
+    name = "gamut",
+    version,
+    about = "A REPL and script interpreter for permutation puzzles and combinatorial games"
+)]
 #[command(args_conflicts_with_subcommands = true)]
 struct Cli {
     #[command(subcommand)]
@@ -40,7 +44,10 @@ fn main() {
             eprintln!("error: --threads must be at least 1");
             std::process::exit(2);
         }
-        rayon::ThreadPoolBuilder::new().num_threads(n).build_global().expect("thread pool set once");
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build_global()
+            .expect("thread pool set once");
     }
     // the evaluator recurses on nested expressions: give it a deep stack
     let code = std::thread::Builder::new()
@@ -88,7 +95,11 @@ fn printer(json: bool) -> Box<dyn FnMut(usize, &Value)> {
     Box::new(move |line, v| {
         let mut out = std::io::stdout().lock();
         let _ = if json {
-            writeln!(out, "{}", serde_json::json!({"line": line, "value": v.to_json()}))
+            writeln!(
+                out,
+                "{}",
+                serde_json::json!({"line": line, "value": v.to_json()})
+            )
         } else {
             writeln!(out, "{}", v.to_text())
         };
@@ -118,7 +129,8 @@ fn report(it: &Interp, e: &Error) {
     let text = &src.text;
     let start = (span.start as usize).min(text.len());
     diag = diag.with_label(LabeledSpan::at(start..start + span.len().max(0), "here"));
-    let report = Report::new(diag).with_source_code(NamedSource::new(src.name.clone(), text.to_string()));
+    let report =
+        Report::new(diag).with_source_code(NamedSource::new(src.name.clone(), text.to_string()));
     eprintln!("{report:?}");
 }
 
@@ -133,21 +145,27 @@ fn repl(mut it: Interp) -> i32 {
         *names.borrow_mut() = v;
     };
     refresh(&it, &names);
-    let mut rl: rustyline::Editor<Helper, rustyline::history::DefaultHistory> = match rustyline::Editor::new() {
-        Ok(rl) => rl,
-        Err(e) => {
-            eprintln!("error: cannot start the line editor: {e}");
-            return 1;
-        }
-    };
-    rl.set_helper(Some(Helper { names: names.clone() }));
+    let mut rl: rustyline::Editor<Helper, rustyline::history::DefaultHistory> =
+        match rustyline::Editor::new() {
+            Ok(rl) => rl,
+            Err(e) => {
+                eprintln!("error: cannot start the line editor: {e}");
+                return 1;
+            }
+        };
+    rl.set_helper(Some(Helper {
+        names: names.clone(),
+    }));
     let history = dirs::data_dir().map(|d| d.join("gamut").join("history.txt"));
     if let Some(h) = &history {
         let _ = std::fs::create_dir_all(h.parent().unwrap());
         let _ = rl.load_history(h);
     }
     ctrlc_cancels();
-    println!("gamut {} — :help for help, :quit to leave", env!("CARGO_PKG_VERSION"));
+    println!(
+        "gamut {} — :help for help, :quit to leave",
+        env!("CARGO_PKG_VERSION")
+    );
     let mut n = 0;
     loop {
         let mut buf = String::new();
@@ -184,8 +202,12 @@ fn repl(mut it: Interp) -> i32 {
             match (words.next(), words.next()) {
                 (Some("quit") | Some("q"), _) => break,
                 (Some("help"), None) => {
-                    println!("Statements: let, fn, for, if, gen, group, board, game, use. An expression on its own is printed.");
-                    println!("Commands: :help NAME, :quit. Ctrl-C cancels a running query. Builtins:");
+                    println!(
+                        "Statements: let, fn, for, if, gen, group, board, game, use. An expression on its own is printed."
+                    );
+                    println!(
+                        "Commands: :help NAME, :quit. Ctrl-C cancels a running query. Builtins:"
+                    );
                     let names: Vec<&str> = it.builtins.keys().copied().collect();
                     println!("  {}", names.join(" "));
                 }
@@ -214,13 +236,26 @@ struct Helper {
 
 impl rustyline::completion::Completer for Helper {
     type Candidate = String;
-    fn complete(&self, line: &str, pos: usize, _: &rustyline::Context<'_>) -> rustyline::Result<(usize, Vec<String>)> {
-        let start = line[..pos].rfind(|c: char| !(c.is_alphanumeric() || c == '_')).map_or(0, |i| i + 1);
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        _: &rustyline::Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<String>)> {
+        let start = line[..pos]
+            .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .map_or(0, |i| i + 1);
         let word = &line[start..pos];
         if word.is_empty() {
             return Ok((pos, vec![]));
         }
-        let c = self.names.borrow().iter().filter(|n| n.starts_with(word)).cloned().collect();
+        let c = self
+            .names
+            .borrow()
+            .iter()
+            .filter(|n| n.starts_with(word))
+            .cloned()
+            .collect();
         Ok((start, c))
     }
 }

@@ -87,13 +87,22 @@ impl Value {
 
     pub fn record(fields: Vec<(&'static str, Value)>) -> Value {
         let shown = fields.len();
-        Value::Record(Rc::new(Record { fields: fields.into_iter().collect(), shown }))
+        Value::Record(Rc::new(Record {
+            fields: fields.into_iter().collect(),
+            shown,
+        }))
     }
 
     /// A record whose last fields are not printed unless asked for.
-    pub fn record_with_hidden(fields: Vec<(&'static str, Value)>, hidden: Vec<(&'static str, Value)>) -> Value {
+    pub fn record_with_hidden(
+        fields: Vec<(&'static str, Value)>,
+        hidden: Vec<(&'static str, Value)>,
+    ) -> Value {
         let shown = fields.len();
-        Value::Record(Rc::new(Record { fields: fields.into_iter().chain(hidden).collect(), shown }))
+        Value::Record(Rc::new(Record {
+            fields: fields.into_iter().chain(hidden).collect(),
+            shown,
+        }))
     }
 
     pub fn type_name(&self) -> &'static str {
@@ -180,7 +189,9 @@ impl Value {
                 out.push('}');
             }
             Value::Table(t) => out.push_str(&t.render()),
-            Value::Func(c) => write!(out, "<function {}>", c.name.as_deref().unwrap_or("fn")).unwrap(),
+            Value::Func(c) => {
+                write!(out, "<function {}>", c.name.as_deref().unwrap_or("fn")).unwrap()
+            }
             Value::Builtin(n) => write!(out, "<builtin {n}>").unwrap(),
             Value::Ruleset(r) => write!(out, "<ruleset {}>", r.name()).unwrap(),
             Value::Position(p) => write!(out, "{p}").unwrap(),
@@ -204,13 +215,27 @@ impl Value {
             Value::List(xs) => J::Array(xs.iter().map(|x| x.to_json()).collect()),
             Value::Set(xs) => J::Array(xs.iter().map(|x| x.to_json()).collect()),
             Value::Range(a, b) => J::Array((*a..=*b).map(J::from).collect()),
-            Value::Record(r) => J::Object(r.fields.iter().take(r.shown).map(|(k, v)| (k.to_string(), v.to_json())).collect()),
-            Value::Map(kv) => J::Object(kv.iter().map(|(k, v)| (k.to_text(), v.to_json())).collect()),
+            Value::Record(r) => J::Object(
+                r.fields
+                    .iter()
+                    .take(r.shown)
+                    .map(|(k, v)| (k.to_string(), v.to_json()))
+                    .collect(),
+            ),
+            Value::Map(kv) => {
+                J::Object(kv.iter().map(|(k, v)| (k.to_text(), v.to_json())).collect())
+            }
             Value::Table(t) => {
                 let vals = t
                     .values
                     .iter()
-                    .map(|row| J::Array(row.iter().map(|v| v.as_ref().map_or(J::Null, |v| v.to_json())).collect()))
+                    .map(|row| {
+                        J::Array(
+                            row.iter()
+                                .map(|v| v.as_ref().map_or(J::Null, |v| v.to_json()))
+                                .collect(),
+                        )
+                    })
                     .collect();
                 serde_json::json!({
                     "rows": t.rows.iter().map(|v| v.to_json()).collect::<Vec<_>>(),
@@ -238,7 +263,13 @@ fn fmt_int(digits: &str, group: bool) -> String {
     out
 }
 
-fn render_seq<'a>(out: &mut String, open: &str, close: &str, xs: impl Iterator<Item = &'a Value>, group: bool) {
+fn render_seq<'a>(
+    out: &mut String,
+    open: &str,
+    close: &str,
+    xs: impl Iterator<Item = &'a Value>,
+    group: bool,
+) {
     out.push_str(open);
     for (i, x) in xs.enumerate() {
         if i > 0 {
@@ -277,13 +308,19 @@ impl Table {
             grid.push(line);
         }
         let ncol = grid[0].len();
-        let widths: Vec<usize> = (0..ncol).map(|c| grid.iter().map(|r| r[c].chars().count()).max().unwrap_or(0)).collect();
+        let widths: Vec<usize> = (0..ncol)
+            .map(|c| grid.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+            .collect();
         let mut out = String::new();
         for (i, row) in grid.iter().enumerate() {
             if i > 0 {
                 out.push('\n');
             }
-            let cells: Vec<String> = row.iter().zip(&widths).map(|(s, w)| format!("{s:>w$}")).collect();
+            let cells: Vec<String> = row
+                .iter()
+                .zip(&widths)
+                .map(|(s, w)| format!("{s:>w$}"))
+                .collect();
             out.push_str(cells.join(" ").trim_end());
         }
         out

@@ -7,13 +7,25 @@ fn gamut() -> Command {
 
 fn run_e(src: &str) -> (i32, String, String) {
     let out = gamut().arg("-e").arg(src).output().unwrap();
-    (out.status.code().unwrap(), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
 }
 
 fn json_lines(src: &str) -> Vec<serde_json::Value> {
     let out = gamut().arg("--json").arg("-e").arg(src).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
 }
 
 #[test]
@@ -23,16 +35,30 @@ fn big_integers_are_exact() {
 
 #[test]
 fn json_shapes_follow_section_7() {
-    let v = json_lines("2^100\n7\n\"s\"\n[1, {2, 1}]\n(3,1,2)(5,4)\n()\ndiameter(slide4_easy)\norbits(slide4_easy, sets(2))\ntable(fn(a, b) = a * b, 1..2, 1..3)\noutcome(nim(1) + nim(1))\ntrue");
-    assert_eq!(v[0], serde_json::json!({"line": 1, "value": "1267650600228229401496703205376"}));
+    let v = json_lines(
+        "2^100\n7\n\"s\"\n[1, {2, 1}]\n(3,1,2)(5,4)\n()\ndiameter(slide4_easy)\norbits(slide4_easy, sets(2))\ntable(fn(a, b) = a * b, 1..2, 1..3)\noutcome(nim(1) + nim(1))\ntrue",
+    );
+    assert_eq!(
+        v[0],
+        serde_json::json!({"line": 1, "value": "1267650600228229401496703205376"})
+    );
     assert_eq!(v[1]["value"], 7);
     assert_eq!(v[2]["value"], "s");
     assert_eq!(v[3]["value"], serde_json::json!([1, [1, 2]]));
     assert_eq!(v[4]["value"], "(1,2,3)(4,5)");
     assert_eq!(v[5]["value"], "()");
-    assert_eq!(v[6]["value"], serde_json::json!({"diameter": 6, "size": 64, "distribution": [1, 6, 15, 20, 15, 6, 1]}));
-    assert_eq!(v[7]["value"], serde_json::json!({"orbits": 5, "sizes": {"8": 1, "16": 1, "32": 3}}));
-    assert_eq!(v[8]["value"], serde_json::json!({"rows": [1, 2], "cols": [1, 2, 3], "values": [[1, 2, 3], [2, 4, 6]]}));
+    assert_eq!(
+        v[6]["value"],
+        serde_json::json!({"diameter": 6, "size": 64, "distribution": [1, 6, 15, 20, 15, 6, 1]})
+    );
+    assert_eq!(
+        v[7]["value"],
+        serde_json::json!({"orbits": 5, "sizes": {"8": 1, "16": 1, "32": 3}})
+    );
+    assert_eq!(
+        v[8]["value"],
+        serde_json::json!({"rows": [1, 2], "cols": [1, 2, 3], "values": [[1, 2, 3], [2, 4, 6]]})
+    );
     assert_eq!(v[9]["value"], "P");
     assert_eq!(v[10]["line"], 11);
     // nothing but JSON lines on stdout, even with print
@@ -89,7 +115,11 @@ fn scripts_run_by_path_and_with_run() {
     let dir = std::env::temp_dir().join(format!("gamut-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let f = dir.join("t.game");
-    std::fs::write(&f, "let x = [1,\n  2]   # continues inside brackets\nlen(x); x[0]\n").unwrap();
+    std::fs::write(
+        &f,
+        "let x = [1,\n  2]   # continues inside brackets\nlen(x); x[0]\n",
+    )
+    .unwrap();
     for args in [vec!["run", f.to_str().unwrap()], vec![f.to_str().unwrap()]] {
         let out = gamut().args(&args).output().unwrap();
         assert!(out.status.success());
@@ -101,15 +131,31 @@ fn scripts_run_by_path_and_with_run() {
 
 #[test]
 fn usage_errors_exit_2() {
-    assert_eq!(gamut().arg("--bogus").output().unwrap().status.code(), Some(2));
-    assert_eq!(gamut().args(["--threads", "0", "-e", "1"]).output().unwrap().status.code(), Some(2));
+    assert_eq!(
+        gamut().arg("--bogus").output().unwrap().status.code(),
+        Some(2)
+    );
+    assert_eq!(
+        gamut()
+            .args(["--threads", "0", "-e", "1"])
+            .output()
+            .unwrap()
+            .status
+            .code(),
+        Some(2)
+    );
 }
 
 #[test]
 fn huge_queries_refuse_clearly() {
-    let (code, _, err) = run_e("group S = <(1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20), (1,2)>\ndiameter(S)");
+    let (code, _, err) = run_e(
+        "group S = <(1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20), (1,2)>\ndiameter(S)",
+    );
     assert_eq!(code, 1);
-    assert!(err.contains("more than a 64-bit rank can index") || err.contains("memory"), "{err}");
+    assert!(
+        err.contains("more than a 64-bit rank can index") || err.contains("memory"),
+        "{err}"
+    );
     let (code, _, err) = run_e("diameter(slide4_hard, memory: \"100M\")");
     assert_eq!(code, 1);
     assert!(err.contains("the search needs 581.4 MB"), "{err}");
@@ -121,8 +167,14 @@ fn huge_queries_refuse_clearly() {
 #[test]
 fn results_do_not_depend_on_the_thread_count() {
     let src = "diameter(slide3_hard)\ndiameter(slide4_hard, [{1, 2}, {3, 4, 5}])";
-    let one = gamut().args(["--threads", "1", "-e", src]).output().unwrap();
-    let two = gamut().args(["--threads", "2", "-e", src]).output().unwrap();
+    let one = gamut()
+        .args(["--threads", "1", "-e", src])
+        .output()
+        .unwrap();
+    let two = gamut()
+        .args(["--threads", "2", "-e", src])
+        .output()
+        .unwrap();
     assert!(one.status.success() && two.status.success());
     assert_eq!(one.stdout, two.stdout);
 }

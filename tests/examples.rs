@@ -18,19 +18,32 @@ fn examples(slow: bool) -> Vec<PathBuf> {
 }
 
 fn check(path: &Path) -> Result<(), String> {
-    let out = Command::new(env!("CARGO_BIN_EXE_gamut")).arg("run").arg(path).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_gamut"))
+        .arg("run")
+        .arg(path)
+        .output()
+        .unwrap();
     let stdout = String::from_utf8(out.stdout).unwrap();
     if !out.status.success() {
-        return Err(format!("{} failed: {}", path.display(), String::from_utf8_lossy(&out.stderr)));
+        return Err(format!(
+            "{} failed: {}",
+            path.display(),
+            String::from_utf8_lossy(&out.stderr)
+        ));
     }
     let expected_path = path.with_extension("out");
     if std::env::var_os("GAMUT_BLESS").is_some() {
         std::fs::write(&expected_path, &stdout).unwrap();
         return Ok(());
     }
-    let expected = std::fs::read_to_string(&expected_path).map_err(|_| format!("{} is missing", expected_path.display()))?;
+    let expected = std::fs::read_to_string(&expected_path)
+        .map_err(|_| format!("{} is missing", expected_path.display()))?;
     if stdout != expected {
-        let first = stdout.lines().zip(expected.lines()).position(|(a, b)| a != b).unwrap_or(stdout.lines().count().min(expected.lines().count()));
+        let first = stdout
+            .lines()
+            .zip(expected.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or(stdout.lines().count().min(expected.lines().count()));
         return Err(format!(
             "{}: output differs from {} at line {}:\n  got:      {:?}\n  expected: {:?}",
             path.display(),
@@ -47,7 +60,10 @@ fn run_all(paths: Vec<PathBuf>) {
     assert!(!paths.is_empty());
     let errors: Vec<String> = std::thread::scope(|s| {
         let handles: Vec<_> = paths.iter().map(|p| s.spawn(move || check(p))).collect();
-        handles.into_iter().filter_map(|h| h.join().unwrap().err()).collect()
+        handles
+            .into_iter()
+            .filter_map(|h| h.join().unwrap().err())
+            .collect()
     });
     assert!(errors.is_empty(), "{}", errors.join("\n"));
 }

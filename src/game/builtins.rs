@@ -1,7 +1,7 @@
 //! Game queries of LANGUAGE.md section 5, as builtins, and the glue that lets the engines call
 //! back into script rulesets for their options.
 use super::heap::{self, Code};
-use super::{Component, Key, Position, Ruleset, Rules, impartial, moore, wythoff};
+use super::{Component, Key, Position, Rules, Ruleset, impartial, moore, wythoff};
 use crate::error::{Error, Result, cancel};
 use crate::eval::{Args, Interp, Scope, as_i64};
 use crate::syntax::ast::{Expr, MoveRule, Span};
@@ -10,44 +10,127 @@ use std::collections::BTreeSet;
 use std::rc::Rc;
 
 pub fn register(it: &mut Interp) {
-    it.add_builtin("octal", "octal(code, name: s)", "take-and-break heap game from its code, e.g. \"0.77\" (Kayles), \"4!.0\" (Grundy's game)", octal);
-    it.add_builtin("subtraction", "subtraction(S, name: s)", "take any number in the set S from a heap", |_, a| subtraction(a, false));
-    it.add_builtin("allbut", "allbut(S, name: s)", "take any number except those in S from a heap", |_, a| subtraction(a, true));
-    it.add_builtin("moore", "moore(k, heaps)", "Moore's Nim_k position: remove from at least one and at most k heaps", moore_pos);
-    it.add_builtin("misere", "misere(P)", "position P under the misère convention (last mover loses)", |_, a| {
-        a.count(1, 1)?;
-        let mut p = (*get_position(a, 0)?).clone();
-        p.misere = true;
-        Ok(Value::Position(Rc::new(p)))
-    });
-    it.add_builtin("grundy", "grundy(P) or grundy(R, a..b)", "nimber of an impartial position, or the list for heaps a..b of R", grundy);
-    it.add_builtin("outcome", "outcome(P)", "\"N\" (next player wins) or \"P\" (previous player wins)", outcome);
-    it.add_builtin("moves", "moves(P)", "the options of P with their grundy values (outcomes under misère)", moves);
-    it.add_builtin("options", "options(P)", "the positions reachable in one move", |it, a| {
-        a.count(1, 1)?;
-        let p = get_position(a, 0)?;
-        Ok(Value::list(options_of(it, &p)?.into_iter().map(|o| Value::Position(Rc::new(o))).collect()))
-    });
-    it.add_builtin("winning", "winning(P)", "the options that win for the player to move", winning);
-    it.add_builtin("period", "period(R, to: N)", "{preperiod, period, proven, checked_to} of a heap game", period);
-    it.add_builtin("wythoff_table", "wythoff_table(m, n)", "table of Wythoff grundy values for heaps 0..m-1 by 0..n-1 (native engine)", |_, a| {
-        a.count(2, 2)?;
-        let (m, n) = (a.nonneg(0)? as usize, a.nonneg(1)? as usize);
-        if m == 0 || n == 0 || m * n > 10_000_000 {
-            return Err(Error::runtime("wythoff_table takes sizes from 1 up to ten million cells", a.span));
-        }
-        let g = wythoff::table(m - 1, n - 1);
-        let ints = |k: usize| (0..k).map(|i| Value::Int(i as i64)).collect::<Vec<_>>();
-        let values = g.iter().map(|row| row.iter().map(|&v| Some(Value::Int(v as i64))).collect()).collect();
-        Ok(Value::Table(Rc::new(Table { rows: ints(m), cols: ints(n), values })))
-    });
-    it.add_builtin("wythoff_period", "wythoff_period(k)", "additive period of row k of Wythoff's game: G(k, n) - n is ultimately periodic", wythoff_period);
+    it.add_builtin(
+        "octal",
+        "octal(code, name: s)",
+        "take-and-break heap game from its code, e.g. \"0.77\" (Kayles), \"4!.0\" (Grundy's game)",
+        octal,
+    );
+    it.add_builtin(
+        "subtraction",
+        "subtraction(S, name: s)",
+        "take any number in the set S from a heap",
+        |_, a| subtraction(a, false),
+    );
+    it.add_builtin(
+        "allbut",
+        "allbut(S, name: s)",
+        "take any number except those in S from a heap",
+        |_, a| subtraction(a, true),
+    );
+    it.add_builtin(
+        "moore",
+        "moore(k, heaps)",
+        "Moore's Nim_k position: remove from at least one and at most k heaps",
+        moore_pos,
+    );
+    it.add_builtin(
+        "misere",
+        "misere(P)",
+        "position P under the misère convention (last mover loses)",
+        |_, a| {
+            a.count(1, 1)?;
+            let mut p = (*get_position(a, 0)?).clone();
+            p.misere = true;
+            Ok(Value::Position(Rc::new(p)))
+        },
+    );
+    it.add_builtin(
+        "grundy",
+        "grundy(P) or grundy(R, a..b, engine: \"naive\")",
+        "nimber of an impartial position, or the list for heaps a..b of R",
+        grundy,
+    );
+    it.add_builtin(
+        "outcome",
+        "outcome(P)",
+        "\"N\" (next player wins) or \"P\" (previous player wins)",
+        outcome,
+    );
+    it.add_builtin(
+        "moves",
+        "moves(P)",
+        "the options of P with their grundy values (outcomes under misère)",
+        moves,
+    );
+    it.add_builtin(
+        "options",
+        "options(P)",
+        "the positions reachable in one move",
+        |it, a| {
+            a.count(1, 1)?;
+            let p = get_position(a, 0)?;
+            Ok(Value::list(
+                options_of(it, &p)?
+                    .into_iter()
+                    .map(|o| Value::Position(Rc::new(o)))
+                    .collect(),
+            ))
+        },
+    );
+    it.add_builtin(
+        "winning",
+        "winning(P)",
+        "the options that win for the player to move",
+        winning,
+    );
+    it.add_builtin(
+        "period",
+        "period(R, to: N)",
+        "{preperiod, period, proven, checked_to} of a heap game",
+        period,
+    );
+    it.add_builtin(
+        "wythoff_table",
+        "wythoff_table(m, n)",
+        "table of Wythoff grundy values for heaps 0..m-1 by 0..n-1 (native engine)",
+        |_, a| {
+            a.count(2, 2)?;
+            let (m, n) = (a.nonneg(0)? as usize, a.nonneg(1)? as usize);
+            if m == 0 || n == 0 || m * n > 10_000_000 {
+                return Err(Error::runtime(
+                    "wythoff_table takes sizes from 1 up to ten million cells",
+                    a.span,
+                ));
+            }
+            let g = wythoff::table(m - 1, n - 1);
+            let ints = |k: usize| (0..k).map(|i| Value::Int(i as i64)).collect::<Vec<_>>();
+            let values = g
+                .iter()
+                .map(|row| row.iter().map(|&v| Some(Value::Int(v as i64))).collect())
+                .collect();
+            Ok(Value::Table(Rc::new(Table {
+                rows: ints(m),
+                cols: ints(n),
+                values,
+            })))
+        },
+    );
+    it.add_builtin(
+        "wythoff_period",
+        "wythoff_period(k)",
+        "additive period of row k of Wythoff's game: G(k, n) - n is ultimately periodic",
+        wythoff_period,
+    );
 }
 
 fn get_position(a: &Args, i: usize) -> Result<Rc<Position>> {
     match a.get(i) {
         Value::Position(p) => Ok(p.clone()),
-        Value::Ruleset(r) => Err(a.type_error(i, "a position").hint(format!("call the ruleset to get a position, e.g. {}(10)", r.name))),
+        Value::Ruleset(r) => Err(a.type_error(i, "a position").hint(format!(
+            "call the ruleset to get a position, e.g. {}(10)",
+            r.name
+        ))),
         _ => Err(a.type_error(i, "a position")),
     }
 }
@@ -56,7 +139,10 @@ fn name_kw(a: &mut Args, default: String) -> Result<String> {
     match a.kw("name") {
         None => Ok(default),
         Some((Value::Str(s), _)) => Ok(s.to_string()),
-        Some((v, s)) => Err(Error::runtime(format!("`name:` must be a string, not a {}", v.type_name()), s)),
+        Some((v, s)) => Err(Error::runtime(
+            format!("`name:` must be a string, not a {}", v.type_name()),
+            s,
+        )),
     }
 }
 
@@ -64,26 +150,42 @@ fn octal(_: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(1, 1)?;
     let text = a.str(0)?;
     let code = Code::parse(&text).map_err(|m| {
-        Error::runtime(m, a.span_of(0)).hint("codes look like \"0.77\", \"0.07\", \"4!.0\", \"0.[3]\"")
+        Error::runtime(m, a.span_of(0))
+            .hint("codes look like \"0.77\", \"0.07\", \"4!.0\", \"0.[3]\"")
     })?;
     let name = name_kw(a, format!("octal({text:?})"))?;
-    Ok(Value::Ruleset(Rc::new(Ruleset::new(name, Rules::Heap(code)))))
+    Ok(Value::Ruleset(Rc::new(Ruleset::new(
+        name,
+        Rules::Heap(code),
+    ))))
 }
 
 fn subtraction(a: &mut Args, all_but: bool) -> Result<Value> {
     a.count(1, 1)?;
     let set: Vec<u64> = match a.get(0) {
-        Value::Set(s) => s.iter().map(|v| as_i64(v).filter(|&x| x >= 1).map(|x| x as u64)).collect::<Option<_>>(),
-        Value::List(s) => s.iter().map(|v| as_i64(v).filter(|&x| x >= 1).map(|x| x as u64)).collect::<Option<_>>(),
+        Value::Set(s) => s
+            .iter()
+            .map(|v| as_i64(v).filter(|&x| x >= 1).map(|x| x as u64))
+            .collect::<Option<_>>(),
+        Value::List(s) => s
+            .iter()
+            .map(|v| as_i64(v).filter(|&x| x >= 1).map(|x| x as u64))
+            .collect::<Option<_>>(),
         _ => None,
     }
     .ok_or_else(|| a.type_error(0, "a set of positive integers"))?;
     if set.is_empty() && !all_but {
-        return Err(Error::runtime("a subtraction set needs at least one number", a.span_of(0)));
+        return Err(Error::runtime(
+            "a subtraction set needs at least one number",
+            a.span_of(0),
+        ));
     }
     let code = Code::subtraction(&set, all_but).map_err(|m| Error::runtime(m, a.span_of(0)))?;
     let name = name_kw(a, code.text.clone())?;
-    Ok(Value::Ruleset(Rc::new(Ruleset::new(name, Rules::Heap(code)))))
+    Ok(Value::Ruleset(Rc::new(Ruleset::new(
+        name,
+        Rules::Heap(code),
+    ))))
 }
 
 fn moore_pos(_: &mut Interp, a: &mut Args) -> Result<Value> {
@@ -93,12 +195,21 @@ fn moore_pos(_: &mut Interp, a: &mut Args) -> Result<Value> {
         return Err(Error::runtime("Moore's Nim_k needs k ≥ 1", a.span_of(0)));
     }
     let heaps: Vec<i64> = match a.get(1) {
-        Value::List(xs) => xs.iter().map(|v| as_i64(v).filter(|&x| x >= 0)).collect::<Option<_>>(),
+        Value::List(xs) => xs
+            .iter()
+            .map(|v| as_i64(v).filter(|&x| x >= 0))
+            .collect::<Option<_>>(),
         _ => None,
     }
     .ok_or_else(|| a.type_error(1, "a list of heap sizes (non-negative integers)"))?;
     let rs = Rc::new(Ruleset::new(format!("moore{k}"), Rules::Moore(k as u32)));
-    Ok(Value::Position(Rc::new(Position { comps: vec![Component { rs, args: heaps.into() }], misere: false })))
+    Ok(Value::Position(Rc::new(Position {
+        comps: vec![Component {
+            rs,
+            args: heaps.into(),
+        }],
+        misere: false,
+    })))
 }
 
 /// `R(args)`: a position of ruleset R.
@@ -106,31 +217,69 @@ pub fn position_of(rs: &Rc<Ruleset>, args: &[(Value, Span)], span: Span) -> Resu
     if let Some(n) = rs.arity()
         && n != args.len()
     {
-        return Err(Error::runtime(format!("`{}` takes {n} arguments, got {}", rs.name, args.len()), span));
+        return Err(Error::runtime(
+            format!("`{}` takes {n} arguments, got {}", rs.name, args.len()),
+            span,
+        ));
     }
     let mut vals = Vec::with_capacity(args.len());
     for (v, s) in args {
         match as_i64(v) {
             Some(x) if x >= 0 => vals.push(x),
-            Some(x) => return Err(Error::runtime(format!("a position's arguments are non-negative, got {x}"), *s)),
-            None => return Err(Error::runtime(format!("a position's arguments are integers, not a {}", v.type_name()), *s)),
+            Some(x) => {
+                return Err(Error::runtime(
+                    format!("a position's arguments are non-negative, got {x}"),
+                    *s,
+                ));
+            }
+            None => {
+                return Err(Error::runtime(
+                    format!(
+                        "a position's arguments are integers, not a {}",
+                        v.type_name()
+                    ),
+                    *s,
+                ));
+            }
         }
     }
-    let comp = Component { rs: rs.clone(), args: vals.into() };
-    Ok(Value::Position(Rc::new(Position { comps: vec![comp], misere: false })))
+    let comp = Component {
+        rs: rs.clone(),
+        args: vals.into(),
+    };
+    Ok(Value::Position(Rc::new(Position {
+        comps: vec![comp],
+        misere: false,
+    })))
 }
 
 pub fn sum_positions(a: &Value, b: &Value) -> Value {
-    let (Value::Position(p), Value::Position(q)) = (a, b) else { unreachable!("checked by the caller") };
+    let (Value::Position(p), Value::Position(q)) = (a, b) else {
+        unreachable!("checked by the caller")
+    };
     let comps = p.comps.iter().chain(&q.comps).cloned().collect();
-    Value::Position(Rc::new(Position { comps, misere: p.misere || q.misere }))
+    Value::Position(Rc::new(Position {
+        comps,
+        misere: p.misere || q.misere,
+    }))
 }
 
 /// The options of one component: lists of argument tuples of the same ruleset.
-fn component_options(it: &mut Interp, rs: &Rc<Ruleset>, args: &[i64]) -> Result<Vec<Vec<Box<[i64]>>>> {
+fn component_options(
+    it: &mut Interp,
+    rs: &Rc<Ruleset>,
+    args: &[i64],
+) -> Result<Vec<Vec<Box<[i64]>>>> {
     match &rs.rules {
-        Rules::Heap(code) => Ok(code.options(args[0] as u64).into_iter().map(|o| o.into_iter().map(|h| vec![h as i64].into()).collect()).collect()),
-        Rules::Moore(k) => Ok(moore::options(*k, args).into_iter().map(|o| vec![o.into()]).collect()),
+        Rules::Heap(code) => Ok(code
+            .options(args[0] as u64)
+            .into_iter()
+            .map(|o| o.into_iter().map(|h| vec![h as i64].into()).collect())
+            .collect()),
+        Rules::Moore(k) => Ok(moore::options(*k, args)
+            .into_iter()
+            .map(|o| vec![o.into()])
+            .collect()),
         Rules::Script(def, env) => {
             let scope = Scope::child(env);
             for (p, &v) in def.params.iter().zip(args) {
@@ -146,7 +295,14 @@ fn component_options(it: &mut Interp, rs: &Rc<Ruleset>, args: &[i64]) -> Result<
 }
 
 /// Run through the nested `for` bindings of a move rule, collecting one option per binding.
-fn bind_rule(it: &mut Interp, rule: &MoveRule, depth: usize, scope: &crate::eval::Env, arity: usize, out: &mut Vec<Vec<Box<[i64]>>>) -> Result<()> {
+fn bind_rule(
+    it: &mut Interp,
+    rule: &MoveRule,
+    depth: usize,
+    scope: &crate::eval::Env,
+    arity: usize,
+    out: &mut Vec<Vec<Box<[i64]>>>,
+) -> Result<()> {
     if depth < rule.bindings.len() {
         let (var, iter) = &rule.bindings[depth];
         let v = it.eval(iter, scope)?;
@@ -167,8 +323,14 @@ fn bind_rule(it: &mut Interp, rule: &MoveRule, depth: usize, scope: &crate::eval
     for comp in &rule.components {
         if comp.len() != arity {
             let span = comp[0].span.to(comp[comp.len() - 1].span);
-            return Err(Error::runtime(format!("this option has {} arguments, the ruleset takes {arity}", comp.len()), span)
-                .hint("write a component as (a, b) with one entry per parameter"));
+            return Err(Error::runtime(
+                format!(
+                    "this option has {} arguments, the ruleset takes {arity}",
+                    comp.len()
+                ),
+                span,
+            )
+            .hint("write a component as (a, b) with one entry per parameter"));
         }
         let mut args = Vec::with_capacity(arity);
         for e in comp {
@@ -184,9 +346,18 @@ fn option_arg(it: &mut Interp, e: &Expr, scope: &crate::eval::Env, rule: &MoveRu
     let v = it.eval(e, scope)?;
     match as_i64(&v) {
         Some(x) if x >= 0 => Ok(x),
-        Some(x) => Err(Error::runtime(format!("this move leads to a negative argument ({x})"), e.span)
-            .hint(format!("restrict the `for` range or add an `if` to the move on line {}", it.line_of(rule.span)))),
-        None => Err(Error::runtime(format!("a move's arguments are integers, not a {}", v.type_name()), e.span)),
+        Some(x) => Err(Error::runtime(
+            format!("this move leads to a negative argument ({x})"),
+            e.span,
+        )
+        .hint(format!(
+            "restrict the `for` range or add an `if` to the move on line {}",
+            it.line_of(rule.span)
+        ))),
+        None => Err(Error::runtime(
+            format!("a move's arguments are integers, not a {}", v.type_name()),
+            e.span,
+        )),
     }
 }
 
@@ -221,7 +392,10 @@ fn component_grundy(it: &mut Interp, c: &Component) -> Result<u32> {
         &c.key(),
         &mut |k: &Key| {
             let opts = component_options(it, &rs, &k.1)?;
-            Ok(opts.into_iter().map(|o| o.into_iter().map(|a| (rs.id, a)).collect()).collect())
+            Ok(opts
+                .into_iter()
+                .map(|o| o.into_iter().map(|a| (rs.id, a)).collect())
+                .collect())
         },
         &|k: &Key| describe(&rs, &k.1),
     );
@@ -276,16 +450,27 @@ pub fn misere_search(it: &mut Interp, p: &Position) -> Result<bool> {
     };
     let root: Vec<Key> = p.comps.iter().map(|c| c.key()).collect();
     impartial::misere_wins(root, &mut |k: &Key| {
-        let rs = rulesets.iter().find(|r| r.id == k.0).expect("known ruleset").clone();
+        let rs = rulesets
+            .iter()
+            .find(|r| r.id == k.0)
+            .expect("known ruleset")
+            .clone();
         let opts = component_options(it, &rs, &k.1)?;
-        Ok(opts.into_iter().map(|o| o.into_iter().map(|a| (rs.id, a)).collect()).collect())
+        Ok(opts
+            .into_iter()
+            .map(|o| o.into_iter().map(|a| (rs.id, a)).collect())
+            .collect())
     })
 }
 
 fn outcome(it: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(1, 1)?;
     let p = get_position(a, 0)?;
-    Ok(Value::str(if next_player_wins(it, &p)? { "N" } else { "P" }))
+    Ok(Value::str(if next_player_wins(it, &p)? {
+        "N"
+    } else {
+        "P"
+    }))
 }
 
 fn grundy(it: &mut Interp, a: &mut Args) -> Result<Value> {
@@ -298,24 +483,65 @@ fn grundy(it: &mut Interp, a: &mut Args) -> Result<Value> {
             return Err(a.type_error(1, "a range a..b"));
         };
         if rs.arity() != Some(1) {
-            return Err(Error::runtime(format!("`{}` does not take one argument", rs.name), a.span_of(0)));
+            return Err(Error::runtime(
+                format!("`{}` does not take one argument", rs.name),
+                a.span_of(0),
+            ));
         }
         if lo < 0 || hi < lo {
-            return Err(Error::runtime(format!("the range {lo}..{hi} is empty or negative"), a.span_of(1)).hint("write a..b with 0 ≤ a ≤ b"));
+            return Err(Error::runtime(
+                format!("the range {lo}..{hi} is empty or negative"),
+                a.span_of(1),
+            )
+            .hint("write a..b with 0 ≤ a ≤ b"));
         }
+        let naive = match a.kw("engine") {
+            None => false,
+            Some((Value::Str(e), _)) if &*e == "naive" || &*e == "fast" => &*e == "naive",
+            Some((_, s)) => {
+                return Err(Error::runtime(
+                    "`engine:` is \"fast\" (the default) or \"naive\" (plain mex, for comparison)",
+                    s,
+                ));
+            }
+        };
         if let Rules::Heap(code) = &rs.rules {
+            if naive {
+                heap::check_heap_limit(hi as u64)?;
+                let vals = heap::naive_values(code, hi as u64)?;
+                return Ok(Value::list(
+                    vals[lo as usize..]
+                        .iter()
+                        .map(|&v| Value::Int(v as i64))
+                        .collect(),
+                ));
+            }
             let vals = heap_values(it, &rs, code, hi as u64)?;
-            return Ok(Value::list(vals[lo as usize..].iter().map(|&v| Value::Int(v as i64)).collect()));
+            return Ok(Value::list(
+                vals[lo as usize..]
+                    .iter()
+                    .map(|&v| Value::Int(v as i64))
+                    .collect(),
+            ));
         }
         let mut out = vec![];
         for n in lo..=hi {
-            out.push(Value::Int(component_grundy(it, &Component { rs: rs.clone(), args: vec![n].into() })? as i64));
+            out.push(Value::Int(component_grundy(
+                it,
+                &Component {
+                    rs: rs.clone(),
+                    args: vec![n].into(),
+                },
+            )? as i64));
         }
         return Ok(Value::list(out));
     }
     let p = get_position(a, 0)?;
     if p.misere {
-        return Err(Error::runtime("grundy values are for normal play; ask outcome(P) for a misère position", a.span_of(0)));
+        return Err(Error::runtime(
+            "grundy values are for normal play; ask outcome(P) for a misère position",
+            a.span_of(0),
+        ));
     }
     Ok(Value::Int(position_grundy(it, &p)? as i64))
 }
@@ -326,9 +552,15 @@ fn options_of(it: &mut Interp, p: &Position) -> Result<Vec<Position>> {
     for (i, c) in p.comps.iter().enumerate() {
         for opt in component_options(it, &c.rs, &c.args)? {
             let mut comps: Vec<Component> = p.comps[..i].to_vec();
-            comps.extend(opt.into_iter().map(|args| Component { rs: c.rs.clone(), args }));
+            comps.extend(opt.into_iter().map(|args| Component {
+                rs: c.rs.clone(),
+                args,
+            }));
             comps.extend(p.comps[i + 1..].iter().cloned());
-            out.push(Position { comps, misere: p.misere });
+            out.push(Position {
+                comps,
+                misere: p.misere,
+            });
         }
     }
     Ok(out)
@@ -369,11 +601,22 @@ fn period(it: &mut Interp, a: &mut Args) -> Result<Value> {
         return Err(a.type_error(0, "a heap ruleset"));
     };
     let Rules::Heap(code) = &rs.rules else {
-        return Err(Error::runtime(format!("period needs a heap game (octal, subtraction), `{}` is not one", rs.name), a.span_of(0)));
+        return Err(Error::runtime(
+            format!(
+                "period needs a heap game (octal, subtraction), `{}` is not one",
+                rs.name
+            ),
+            a.span_of(0),
+        ));
     };
     let limit = match to {
         Some(n) if n >= 1 => n as u64,
-        Some(n) => return Err(Error::runtime(format!("`to:` must be positive, got {n}"), a.span)),
+        Some(n) => {
+            return Err(Error::runtime(
+                format!("`to:` must be positive, got {n}"),
+                a.span,
+            ));
+        }
         None => 1 << 17,
     };
     // grow the range until the periodicity theorem proves a period or the limit is reached
@@ -420,7 +663,10 @@ fn wythoff_period(_: &mut Interp, a: &mut Args) -> Result<Value> {
             ]));
         }
         if cols >= 1 << 17 {
-            return Err(Error::plain(format!("no additive period found for row {k} up to {}", cols * 2)));
+            return Err(Error::plain(format!(
+                "no additive period found for row {k} up to {}",
+                cols * 2
+            )));
         }
         cols *= 2;
     }

@@ -23,25 +23,37 @@ impl Code {
         let (int, frac) = body.split_once('.').unwrap_or((&body, ""));
         let d0 = match int {
             "" | "0" => 0,
-            d if d.len() == 1 => u8::from_str_radix(d, 16).map_err(|_| format!("bad digit before the point in \"{s}\""))?,
-            _ => return Err(format!("only one digit may stand before the point in \"{s}\"")),
+            d if d.len() == 1 => u8::from_str_radix(d, 16)
+                .map_err(|_| format!("bad digit before the point in \"{s}\""))?,
+            _ => {
+                return Err(format!(
+                    "only one digit may stand before the point in \"{s}\""
+                ));
+            }
         };
         if d0 & 3 != 0 {
-            return Err(format!("digit d0 = {d0} would allow taking nothing and leaving one heap or none; only 4 or 8 make sense there"));
+            return Err(format!(
+                "digit d0 = {d0} would allow taking nothing and leaving one heap or none; only 4 or 8 make sense there"
+            ));
         }
         let mut digits = vec![d0];
         let mut repeating = false;
         let mut chars = frac.chars().peekable();
         while let Some(c) = chars.next() {
             if c == '[' {
-                let d = chars.next().and_then(|d| d.to_digit(16)).ok_or_else(|| format!("`[` must hold one digit in \"{s}\""))?;
+                let d = chars
+                    .next()
+                    .and_then(|d| d.to_digit(16))
+                    .ok_or_else(|| format!("`[` must hold one digit in \"{s}\""))?;
                 if chars.next() != Some(']') || chars.peek().is_some() {
                     return Err(format!("`[d]` must close the code in \"{s}\""));
                 }
                 digits.push(d as u8);
                 repeating = true;
             } else {
-                digits.push(c.to_digit(16).ok_or_else(|| format!("`{c}` is not an octal or hexadecimal digit in \"{s}\""))? as u8);
+                digits.push(c.to_digit(16).ok_or_else(|| {
+                    format!("`{c}` is not an octal or hexadecimal digit in \"{s}\"")
+                })? as u8);
             }
         }
         if digits.iter().any(|&d| d > 15) {
@@ -50,7 +62,12 @@ impl Code {
         while !repeating && digits.len() > 1 && *digits.last().unwrap() == 0 {
             digits.pop();
         }
-        Ok(Code { digits, repeating, unequal, text: s.to_string() })
+        Ok(Code {
+            digits,
+            repeating,
+            unequal,
+            text: s.to_string(),
+        })
     }
 
     /// Subtraction game: take any k in `set`, leaving the rest as one heap (or none).
@@ -61,13 +78,26 @@ impl Code {
         }
         let mut digits = vec![0u8; max as usize + 2];
         for (k, d) in digits.iter_mut().enumerate().skip(1) {
-            *d = if set.contains(&(k as u64)) != all_but { 3 } else { 0 };
+            *d = if set.contains(&(k as u64)) != all_but {
+                3
+            } else {
+                0
+            };
         }
         if !all_but {
             digits.pop();
         }
-        let text = format!("{}({:?})", if all_but { "allbut" } else { "subtraction" }, set);
-        Ok(Code { digits, repeating: all_but, unequal: false, text })
+        let text = format!(
+            "{}({:?})",
+            if all_but { "allbut" } else { "subtraction" },
+            set
+        );
+        Ok(Code {
+            digits,
+            repeating: all_but,
+            unequal: false,
+            text,
+        })
     }
 
     pub fn digit(&self, k: u64) -> u8 {
@@ -80,7 +110,11 @@ impl Code {
 
     /// Largest number of tokens a move takes, when bounded.
     pub fn max_take(&self) -> Option<u64> {
-        if self.repeating { None } else { Some(self.digits.len() as u64 - 1) }
+        if self.repeating {
+            None
+        } else {
+            Some(self.digits.len() as u64 - 1)
+        }
     }
 
     /// Indices k ≤ n whose digit allows any move from a heap of n.
@@ -89,7 +123,9 @@ impl Code {
             Some(t) => t.min(n),
             None => n,
         };
-        (0..=top).map(|k| (k, self.digit(k))).filter(|(_, d)| *d != 0)
+        (0..=top)
+            .map(|k| (k, self.digit(k)))
+            .filter(|(_, d)| *d != 0)
     }
 
     /// Options of a heap of n as lists of heap sizes (terminal heaps of 0 omitted).
@@ -171,7 +207,12 @@ fn common(v: u32, mask: u32) -> bool {
 
 impl<'a> Sparse<'a> {
     pub fn new(code: &'a Code) -> Sparse<'a> {
-        Sparse { code, g: vec![], mask: 0, rare: vec![] }
+        Sparse {
+            code,
+            g: vec![],
+            mask: 0,
+            rare: vec![],
+        }
     }
 
     /// The mask that makes the fewest values rare (values of heaps ≥ 1).
@@ -184,10 +225,18 @@ impl<'a> Sparse<'a> {
             hist[(v as usize) & wrap] += 1;
         }
         let best = (1..hist.len() as u32)
-            .max_by_key(|&m| hist.iter().enumerate().filter(|(v, _)| common(*v as u32, m)).map(|(_, c)| c).sum::<u64>())
+            .max_by_key(|&m| {
+                hist.iter()
+                    .enumerate()
+                    .filter(|(v, _)| common(*v as u32, m))
+                    .map(|(_, c)| c)
+                    .sum::<u64>()
+            })
             .unwrap_or(0);
         self.mask = best;
-        self.rare = (1..self.g.len() as u64).filter(|&a| !common(self.g[a as usize], best)).collect();
+        self.rare = (1..self.g.len() as u64)
+            .filter(|&a| !common(self.g[a as usize], best))
+            .collect();
     }
 
     fn rare_share(&self) -> f64 {
@@ -201,7 +250,9 @@ impl<'a> Sparse<'a> {
             return Ok(());
         }
         // two-or-more-heap splits with a bounded take: the sparse method applies
-        let splits: Vec<u64> = (0..=self.code.max_take().unwrap_or(0)).filter(|&k| self.code.digit(k) & 4 != 0).collect();
+        let splits: Vec<u64> = (0..=self.code.max_take().unwrap_or(0))
+            .filter(|&k| self.code.digit(k) & 4 != 0)
+            .collect();
         if self.code.digits.iter().any(|d| d & 8 != 0) {
             self.g = naive_values(self.code, n)?;
             return Ok(());
@@ -219,7 +270,10 @@ impl<'a> Sparse<'a> {
             if h < 1024 || self.mask == 0 {
                 // warm-up: plain mex until the histogram can pick a mask
                 for opt in self.code.options(h) {
-                    mark(&mut seen, opt.iter().fold(0, |acc, &x| acc ^ self.g[x as usize]));
+                    mark(
+                        &mut seen,
+                        opt.iter().fold(0, |acc, &x| acc ^ self.g[x as usize]),
+                    );
                 }
                 self.g.push(mex(&mut seen));
                 if h + 1 >= 1024 {
@@ -234,7 +288,10 @@ impl<'a> Sparse<'a> {
             if self.rare_share() > 0.2 {
                 // no sparse space for this game: plain mex
                 for opt in self.code.options(h) {
-                    mark(&mut seen, opt.iter().fold(0, |acc, &x| acc ^ self.g[x as usize]));
+                    mark(
+                        &mut seen,
+                        opt.iter().fold(0, |acc, &x| acc ^ self.g[x as usize]),
+                    );
                 }
             } else {
                 for (k, d) in self.code.takes(h) {
@@ -284,7 +341,10 @@ impl<'a> Sparse<'a> {
                 let g = &self.g;
                 let found = splits.iter().filter(|&&k| k <= h).any(|&k| {
                     let m = h - k;
-                    (1..=m / 2).any(|a| g[a as usize] ^ g[(m - a) as usize] == v && !(self.code.unequal && 2 * a == m))
+                    (1..=m / 2).any(|a| {
+                        g[a as usize] ^ g[(m - a) as usize] == v
+                            && !(self.code.unequal && 2 * a == m)
+                    })
                 });
                 if !found {
                     break;
@@ -306,7 +366,10 @@ fn prefix_values(code: &Code, n: u64) -> Result<Vec<u32>> {
     if dr & 12 != 0 {
         return naive_values(code, n);
     }
-    let finite: Vec<(u64, u8)> = (0..kr).map(|k| (k, code.digit(k))).filter(|(_, d)| *d != 0).collect();
+    let finite: Vec<(u64, u8)> = (0..kr)
+        .map(|k| (k, code.digit(k)))
+        .filter(|(_, d)| *d != 0)
+        .collect();
     let mut g: Vec<u32> = Vec::with_capacity(n as usize + 1);
     let mut prefix: Vec<bool> = vec![];
     let mut seen: Vec<bool> = vec![];
@@ -340,9 +403,14 @@ fn prefix_values(code: &Code, n: u64) -> Result<Vec<u32>> {
         }
         let mut v = 0u32;
         loop {
-            let known = seen.get(v as usize).copied().unwrap_or(false) || prefix.get(v as usize).copied().unwrap_or(false);
+            let known = seen.get(v as usize).copied().unwrap_or(false)
+                || prefix.get(v as usize).copied().unwrap_or(false);
             if !known {
-                let found = splits.iter().any(|&m| (1..=m / 2).any(|a| g[a as usize] ^ g[(m - a) as usize] == v && !(code.unequal && 2 * a == m)));
+                let found = splits.iter().any(|&m| {
+                    (1..=m / 2).any(|a| {
+                        g[a as usize] ^ g[(m - a) as usize] == v && !(code.unequal && 2 * a == m)
+                    })
+                });
                 if !found {
                     break;
                 }
@@ -397,7 +465,9 @@ pub fn check_heap_limit(n: u64) -> Result<()> {
             "computing heaps up to {n} needs {} GB; the limit is heaps up to {LIMIT}",
             n * 4 / 1_000_000_000
         ))
-        .hint("for periodic games ask period(R) first: values past a proven period are read from it"));
+        .hint(
+            "for periodic games ask period(R) first: values past a proven period are read from it",
+        ));
     }
     Ok(())
 }

@@ -38,14 +38,21 @@ pub fn grundy<K: Clone + Eq + Hash>(
         j: usize,
     }
     let mut on_stack: HashSet<K> = HashSet::from([root.clone()]);
-    let mut stack = vec![Frame { opts: options(root)?, key: root.clone(), i: 0, j: 0 }];
+    let mut stack = vec![Frame {
+        opts: options(root)?,
+        key: root.clone(),
+        i: 0,
+        j: 0,
+    }];
     let mut steps = 0u64;
     while let Some(f) = stack.last_mut() {
         steps += 1;
         if steps % 4096 == 0 {
             cancel::check()?;
             if memo.len() > MEMO_LIMIT {
-                return Err(Error::plain(format!("more than {MEMO_LIMIT} positions searched; the game is too large for this search")));
+                return Err(Error::plain(format!(
+                    "more than {MEMO_LIMIT} positions searched; the game is too large for this search"
+                )));
             }
         }
         let mut unknown = None;
@@ -63,15 +70,26 @@ pub fn grundy<K: Clone + Eq + Hash>(
         }
         if let Some(c) = unknown {
             if !on_stack.insert(c.clone()) {
-                return Err(Error::plain(format!("the game is loopy: {} can be reached from itself", describe(&c)))
-                    .hint("moves must lead to smaller positions so that every game ends"));
+                return Err(Error::plain(format!(
+                    "the game is loopy: {} can be reached from itself",
+                    describe(&c)
+                ))
+                .hint("moves must lead to smaller positions so that every game ends"));
             }
             let opts = options(&c)?;
-            stack.push(Frame { key: c, opts, i: 0, j: 0 });
+            stack.push(Frame {
+                key: c,
+                opts,
+                i: 0,
+                j: 0,
+            });
             continue;
         }
         let f = stack.pop().unwrap();
-        let v = mex(f.opts.iter().map(|o| o.iter().fold(0, |acc, c| acc ^ memo[c])));
+        let v = mex(f
+            .opts
+            .iter()
+            .map(|o| o.iter().fold(0, |acc, c| acc ^ memo[c])));
         on_stack.remove(&f.key);
         memo.insert(f.key, v);
     }
@@ -100,20 +118,29 @@ pub fn misere_wins<K: Clone + Eq + Hash + Ord>(
     let mut memo: HashMap<Vec<K>, bool> = HashMap::new();
     // frame: state, its options (normalized), next option index
     let mut stack: Vec<(Vec<K>, Vec<Vec<K>>, usize)> = vec![];
-    let expand = |s: &Vec<K>, cache: &mut HashMap<K, Options<K>>, normalize: &mut dyn FnMut(Vec<K>, &mut HashMap<K, Options<K>>) -> Result<Vec<K>>| -> Result<Vec<Vec<K>>> {
-        let mut out = vec![];
-        for (idx, c) in s.iter().enumerate() {
-            if idx > 0 && s[idx - 1] == *c {
-                continue;
+    let expand =
+        |s: &Vec<K>,
+         cache: &mut HashMap<K, Options<K>>,
+         normalize: &mut dyn FnMut(Vec<K>, &mut HashMap<K, Options<K>>) -> Result<Vec<K>>|
+         -> Result<Vec<Vec<K>>> {
+            let mut out = vec![];
+            for (idx, c) in s.iter().enumerate() {
+                if idx > 0 && s[idx - 1] == *c {
+                    continue;
+                }
+                for o in cache[c].clone() {
+                    let mut next: Vec<K> = s
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| *i != idx)
+                        .map(|(_, x)| x.clone())
+                        .collect();
+                    next.extend(o);
+                    out.push(normalize(next, cache)?);
+                }
             }
-            for o in cache[c].clone() {
-                let mut next: Vec<K> = s.iter().enumerate().filter(|(i, _)| *i != idx).map(|(_, x)| x.clone()).collect();
-                next.extend(o);
-                out.push(normalize(next, cache)?);
-            }
-        }
-        Ok(out)
-    };
+            Ok(out)
+        };
     let first = expand(&root, &mut opts_cache, &mut normalize)?;
     stack.push((root.clone(), first, 0));
     let mut on_stack: HashSet<Vec<K>> = HashSet::from([root.clone()]);
@@ -123,7 +150,9 @@ pub fn misere_wins<K: Clone + Eq + Hash + Ord>(
         if steps % 4096 == 0 {
             cancel::check()?;
             if memo.len() > MEMO_LIMIT {
-                return Err(Error::plain(format!("more than {MEMO_LIMIT} misère positions searched")));
+                return Err(Error::plain(format!(
+                    "more than {MEMO_LIMIT} misère positions searched"
+                )));
             }
         }
         if top.0.is_empty() {
@@ -156,7 +185,9 @@ pub fn misere_wins<K: Clone + Eq + Hash + Ord>(
             None => {
                 let child = top.1[top.2].clone();
                 if !on_stack.insert(child.clone()) {
-                    return Err(Error::plain("the game is loopy: a position can be reached from itself"));
+                    return Err(Error::plain(
+                        "the game is loopy: a position can be reached from itself",
+                    ));
                 }
                 let opts = expand(&child, &mut opts_cache, &mut normalize)?;
                 stack.push((child, opts, 0));

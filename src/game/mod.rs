@@ -32,7 +32,11 @@ static NEXT_ID: AtomicUsize = AtomicUsize::new(0);
 
 impl Ruleset {
     pub fn new(name: String, rules: Rules) -> Ruleset {
-        Ruleset { id: NEXT_ID.fetch_add(1, Ordering::Relaxed), name, rules }
+        Ruleset {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            name,
+            rules,
+        }
     }
 
     pub fn script(def: Rc<GameDef>, env: Env) -> Ruleset {
@@ -85,8 +89,16 @@ pub struct Position {
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         let parts: Vec<String> = self.comps.iter().map(|c| c.to_string()).collect();
-        let body = if parts.is_empty() { "0".to_string() } else { parts.join(" + ") };
-        if self.misere { write!(f, "misere({body})") } else { write!(f, "{body}") }
+        let body = if parts.is_empty() {
+            "0".to_string()
+        } else {
+            parts.join(" + ")
+        };
+        if self.misere {
+            write!(f, "misere({body})")
+        } else {
+            write!(f, "{body}")
+        }
     }
 }
 

@@ -3,12 +3,20 @@
 /// Moore's theorem: a position is a P-position exactly when, for every binary digit, the number
 /// of heaps having that digit set is a multiple of k + 1.
 pub fn is_p_position(k: u32, heaps: &[i64]) -> bool {
-    (0..63).all(|bit| heaps.iter().filter(|&&h| (h >> bit) & 1 == 1).count() % (k as usize + 1) == 0)
+    (0..63)
+        .all(|bit| heaps.iter().filter(|&&h| (h >> bit) & 1 == 1).count() % (k as usize + 1) == 0)
 }
 
 /// Every option, as the sorted list of non-empty heaps left.
 pub fn options(k: u32, heaps: &[i64]) -> Vec<Vec<i64>> {
-    fn rec(k: u32, heaps: &[i64], i: usize, changed: u32, cur: &mut Vec<i64>, out: &mut Vec<Vec<i64>>) {
+    fn rec(
+        k: u32,
+        heaps: &[i64],
+        i: usize,
+        changed: u32,
+        cur: &mut Vec<i64>,
+        out: &mut Vec<Vec<i64>>,
+    ) {
         if i == heaps.len() {
             if changed > 0 {
                 let mut v: Vec<i64> = cur.iter().copied().filter(|&h| h > 0).collect();

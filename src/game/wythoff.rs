@@ -34,7 +34,11 @@ pub fn table(rows: usize, cols: usize) -> Vec<Vec<u32>> {
 /// The smallest period q of s(n) = G(k, n) - n whose periodic part covers at least the second
 /// half of the range (and three periods), with its smallest preperiod.
 pub fn additive_period(row: &[u32]) -> Option<(usize, usize)> {
-    let s: Vec<i64> = row.iter().enumerate().map(|(n, &v)| v as i64 - n as i64).collect();
+    let s: Vec<i64> = row
+        .iter()
+        .enumerate()
+        .map(|(n, &v)| v as i64 - n as i64)
+        .collect();
     let len = s.len();
     (1..=len / 3).find_map(|q| {
         let mut p = len - q;

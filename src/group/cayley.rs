@@ -30,7 +30,13 @@ pub struct SchreierGraph {
 impl SchreierGraph {
     pub fn explore(moves: &[Perm], start: &[u8], limit: usize) -> Result<SchreierGraph> {
         let m = moves.len();
-        let mut g = SchreierGraph { states: vec![start.into()], index: HashMap::new(), adj: vec![], m, dist: vec![0] };
+        let mut g = SchreierGraph {
+            states: vec![start.into()],
+            index: HashMap::new(),
+            adj: vec![],
+            m,
+            dist: vec![0],
+        };
         g.index.insert(start.into(), 0);
         let mut i = 0;
         while i < g.states.len() {
@@ -79,7 +85,10 @@ impl SchreierGraph {
         while v != 0 {
             // a neighbour one step closer (moves are closed under inverses, so edges go both ways)
             let row = |x: u32| &self.adj[x as usize * self.m..(x as usize + 1) * self.m];
-            let u = *row(v).iter().find(|&&u| self.dist[u as usize] + 1 == self.dist[v as usize]).expect("BFS parent");
+            let u = *row(v)
+                .iter()
+                .find(|&&u| self.dist[u as usize] + 1 == self.dist[v as usize])
+                .expect("BFS parent");
             let k = row(u).iter().position(|&x| x == v).expect("symmetric edge");
             path.push(k);
             v = u;
@@ -99,7 +108,11 @@ impl SchreierGraph {
                 cancel::check()?;
                 let lo = b * 64;
                 let hi = (lo + 64).min(n);
-                let full: u64 = if hi - lo == 64 { !0 } else { (1u64 << (hi - lo)) - 1 };
+                let full: u64 = if hi - lo == 64 {
+                    !0
+                } else {
+                    (1u64 << (hi - lo)) - 1
+                };
                 let mut seen = vec![0u64; n];
                 let mut front = vec![0u64; n];
                 for s in lo..hi {

@@ -31,12 +31,22 @@ impl GroupVal {
         if degree == 0 {
             return Err("a group needs at least one generator that moves a point".into());
         }
-        let gens = gens.into_iter().map(|(n, p)| (n, p.extended(degree))).collect();
-        Ok(GroupVal { gens, degree, chain: OnceCell::new(), name: OnceCell::new(), layers: OnceCell::new() })
+        let gens = gens
+            .into_iter()
+            .map(|(n, p)| (n, p.extended(degree)))
+            .collect();
+        Ok(GroupVal {
+            gens,
+            degree,
+            chain: OnceCell::new(),
+            name: OnceCell::new(),
+            layers: OnceCell::new(),
+        })
     }
 
     pub fn chain(&self) -> &StabChain {
-        self.chain.get_or_init(|| StabChain::new(self.degree, &self.perms()))
+        self.chain
+            .get_or_init(|| StabChain::new(self.degree, &self.perms()))
     }
 
     pub fn perms(&self) -> Vec<Perm> {
@@ -85,7 +95,10 @@ pub struct Board {
 impl Board {
     pub fn cell(&self, r: i64, c: i64) -> Result<i64, String> {
         if r < 1 || c < 1 || r as usize > self.rows || c as usize > self.cols {
-            return Err(format!("({r}, {c}) is off the {}x{} board (rows and columns start at 1)", self.rows, self.cols));
+            return Err(format!(
+                "({r}, {c}) is off the {}x{} board (rows and columns start at 1)",
+                self.rows, self.cols
+            ));
         }
         Ok((r - 1) * self.cols as i64 + c)
     }

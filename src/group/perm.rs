@@ -11,7 +11,9 @@ pub const MAX_DEGREE: usize = 255;
 
 impl Perm {
     pub fn identity(n: usize) -> Perm {
-        Perm { img: (0..n).map(|i| i as u8).collect() }
+        Perm {
+            img: (0..n).map(|i| i as u8).collect(),
+        }
     }
 
     /// From 0-based image list; caller guarantees it is a bijection.
@@ -61,7 +63,9 @@ impl Perm {
     /// Apply self, then other.
     pub fn then(&self, other: &Perm) -> Perm {
         let n = self.degree().max(other.degree());
-        Perm { img: (0..n).map(|i| other.apply(self.apply(i)) as u8).collect() }
+        Perm {
+            img: (0..n).map(|i| other.apply(self.apply(i)) as u8).collect(),
+        }
     }
 
     pub fn inverse(&self) -> Perm {
@@ -111,7 +115,9 @@ impl Perm {
     }
 
     pub fn order(&self) -> u128 {
-        self.cycles().iter().fold(1u128, |acc, c| num_integer::lcm(acc, c.len() as u128))
+        self.cycles()
+            .iter()
+            .fold(1u128, |acc, c| num_integer::lcm(acc, c.len() as u128))
     }
 
     /// The same permutation with trailing fixed points removed, for equality across degrees.
@@ -120,7 +126,9 @@ impl Perm {
         while n > 0 && self.img[n - 1] as usize == n - 1 {
             n -= 1;
         }
-        Perm { img: self.img[..n].to_vec() }
+        Perm {
+            img: self.img[..n].to_vec(),
+        }
     }
 }
 

@@ -61,20 +61,35 @@ impl Ranker {
                 .levels
                 .iter()
                 .flat_map(|l| l.reps.iter())
-                .flat_map(|r| if inverse { r.inverse() } else { r.clone() }.images().to_vec())
+                .flat_map(|r| {
+                    if inverse { r.inverse() } else { r.clone() }
+                        .images()
+                        .to_vec()
+                })
                 .collect()
         };
         let mut rk = Ranker {
             k,
             degree: n,
-            orbit: chain.levels.iter().map(|l| l.orbit.iter().map(|&x| x as u8).collect()).collect(),
-            pos: chain.levels.iter().flat_map(|l| l.pos.iter().copied()).collect(),
+            orbit: chain
+                .levels
+                .iter()
+                .map(|l| l.orbit.iter().map(|&x| x as u8).collect())
+                .collect(),
+            pos: chain
+                .levels
+                .iter()
+                .flat_map(|l| l.pos.iter().copied())
+                .collect(),
             reps: flat(false),
             inv_reps: flat(true),
             off,
             radix,
             stride,
-            moves: moves.iter().map(|m| m.extended(n).images().to_vec()).collect(),
+            moves: moves
+                .iter()
+                .map(|m| m.extended(n).images().to_vec())
+                .collect(),
             #[cfg(target_arch = "x86_64")]
             simd: None,
             size,
@@ -215,14 +230,21 @@ mod simd {
                 inv_at: (0..rk.k * 16)
                     .map(|i| {
                         let (l, b) = (i / 16, i % 16);
-                        let d = rk.pos.get(l * n + b).copied().filter(|&d| d != u32::MAX).unwrap_or(0) as usize;
+                        let d = rk
+                            .pos
+                            .get(l * n + b)
+                            .copied()
+                            .filter(|&d| d != u32::MAX)
+                            .unwrap_or(0) as usize;
                         let start = (rk.off[l] + d) * n;
                         vec16(&rk.inv_reps[start..start + n])
                     })
                     .collect(),
                 reps: rk.reps.chunks(n).map(vec16).collect(),
                 // SAFETY: SSE2 is part of x86_64
-                bcast: (0..rk.k).map(|l| unsafe { _mm_set1_epi8(l as i8) }).collect(),
+                bcast: (0..rk.k)
+                    .map(|l| unsafe { _mm_set1_epi8(l as i8) })
+                    .collect(),
                 stride: rk.stride.clone(),
                 moves: rk.moves.iter().map(|m| vec16(m)).collect(),
             })
@@ -234,7 +256,10 @@ mod simd {
             // SAFETY: both slices hold at least 16 bytes (checked above)
             unsafe {
                 let p = _mm_loadu_si128(prev.as_ptr() as *const __m128i);
-                _mm_storeu_si128(out.as_mut_ptr() as *mut __m128i, _mm_shuffle_epi8(p, self.reps[i]));
+                _mm_storeu_si128(
+                    out.as_mut_ptr() as *mut __m128i,
+                    _mm_shuffle_epi8(p, self.reps[i]),
+                );
             }
         }
 
@@ -281,7 +306,14 @@ impl<'a> Cursor<'a> {
         let w = rk.degree.max(16);
         let row: Vec<u8> = (0..w as u8).collect();
         let p = row.repeat(rk.k);
-        let mut c = Cursor { rk, d: rk.digits(r), p, w, x: [0; MAXK], r };
+        let mut c = Cursor {
+            rk,
+            d: rk.digits(r),
+            p,
+            w,
+            x: [0; MAXK],
+            r,
+        };
         c.refresh(0);
         c
     }
@@ -331,7 +363,10 @@ fn prefetch(bits: &[AtomicU64], r: u64) {
     // SAFETY: prefetching is a hint; the address is inside the slice
     unsafe {
         use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        _mm_prefetch(bits.as_ptr().add((r >> 6) as usize) as *const i8, _MM_HINT_T0);
+        _mm_prefetch(
+            bits.as_ptr().add((r >> 6) as usize) as *const i8,
+            _MM_HINT_T0,
+        );
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = (bits, r);
@@ -367,7 +402,9 @@ pub fn bfs(rk: &Ranker, mut on_depth: impl FnMut(usize, u64)) -> Result<Layers> 
     set(&front, id);
     let nm = rk.moves.len();
     if nm > 32 {
-        return Err(Error::plain("the ranked search takes at most 32 moves (generators and inverses)"));
+        return Err(Error::plain(
+            "the ranked search takes at most 32 moves (generators and inverses)",
+        ));
     }
     let mut counts = vec![1u64];
     let mut total = 1u64;
@@ -443,7 +480,9 @@ pub fn bfs(rk: &Ranker, mut on_depth: impl FnMut(usize, u64)) -> Result<Layers> 
             })
             .sum();
         if found == 0 {
-            return Err(Error::plain(format!("the search stopped at {total} of {n} elements: the generators do not reach the whole group")));
+            return Err(Error::plain(format!(
+                "the search stopped at {total} of {n} elements: the generators do not reach the whole group"
+            )));
         }
         total += found;
         counts.push(found);

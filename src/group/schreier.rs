@@ -23,7 +23,13 @@ pub struct StabChain {
 
 impl Level {
     fn new(point: usize, degree: usize) -> Level {
-        let mut l = Level { point, gens: vec![], orbit: vec![], reps: vec![], pos: vec![] };
+        let mut l = Level {
+            point,
+            gens: vec![],
+            orbit: vec![],
+            reps: vec![],
+            pos: vec![],
+        };
         l.rebuild(degree);
         l
     }
@@ -50,8 +56,15 @@ impl Level {
 
 impl StabChain {
     pub fn new(degree: usize, gens: &[Perm]) -> StabChain {
-        let mut chain = StabChain { degree, levels: vec![] };
-        let gens: Vec<Perm> = gens.iter().map(|g| g.extended(degree)).filter(|g| !g.is_identity()).collect();
+        let mut chain = StabChain {
+            degree,
+            levels: vec![],
+        };
+        let gens: Vec<Perm> = gens
+            .iter()
+            .map(|g| g.extended(degree))
+            .filter(|g| !g.is_identity())
+            .collect();
         for g in gens {
             let (res, j) = chain.strip(&g, 0);
             if !res.is_identity() {
@@ -82,7 +95,9 @@ impl StabChain {
     fn add_strong_generator(&mut self, g: Perm, from: usize, to: usize) {
         for l in from..=to {
             if l == self.levels.len() {
-                let moved = (0..self.degree).find(|&p| g.apply(p) != p).expect("non-identity residue");
+                let moved = (0..self.degree)
+                    .find(|&p| g.apply(p) != p)
+                    .expect("non-identity residue");
                 self.levels.push(Level::new(moved, self.degree));
             }
             self.levels[l].gens.push(g.clone());
@@ -101,7 +116,9 @@ impl StabChain {
                     let l = &self.levels[lvl];
                     let beta = l.orbit[k];
                     let gamma = l.gens[s].apply(beta);
-                    let sg = l.reps[k].then(&l.gens[s]).then(&l.reps[l.pos[gamma] as usize].inverse());
+                    let sg = l.reps[k]
+                        .then(&l.gens[s])
+                        .then(&l.reps[l.pos[gamma] as usize].inverse());
                     if sg.is_identity() {
                         continue;
                     }
@@ -119,11 +136,18 @@ impl StabChain {
     }
 
     pub fn order(&self) -> BigUint {
-        self.levels.iter().fold(BigUint::from(1u32), |acc, l| acc * BigUint::from(l.orbit.len()))
+        self.levels.iter().fold(BigUint::from(1u32), |acc, l| {
+            acc * BigUint::from(l.orbit.len())
+        })
     }
 
     pub fn contains(&self, g: &Perm) -> bool {
-        if g.degree() > self.degree && g.images()[self.degree..].iter().enumerate().any(|(i, &x)| x as usize != self.degree + i) {
+        if g.degree() > self.degree
+            && g.images()[self.degree..]
+                .iter()
+                .enumerate()
+                .any(|(i, &x)| x as usize != self.degree + i)
+        {
             return false;
         }
         let g = g.extended(self.degree);

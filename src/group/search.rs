@@ -6,7 +6,12 @@ use crate::error::{Error, Result, cancel};
 use std::collections::{HashMap, HashSet};
 
 /// Count states by distance from `start` keeping only three layers in memory.
-pub fn layer_counts(moves: &[Perm], start: &[u8], limit: usize, mut on_layer: impl FnMut(usize, u64)) -> Result<Vec<u64>> {
+pub fn layer_counts(
+    moves: &[Perm],
+    start: &[u8],
+    limit: usize,
+    mut on_layer: impl FnMut(usize, u64),
+) -> Result<Vec<u64>> {
     let mut prev: HashSet<State> = HashSet::new();
     let mut cur: HashSet<State> = HashSet::from([State::from(start)]);
     let mut counts = vec![1u64];
@@ -30,7 +35,9 @@ pub fn layer_counts(moves: &[Perm], start: &[u8], limit: usize, mut on_layer: im
         }
         total += next.len();
         if total > limit {
-            return Err(Error::plain(format!("more than {limit} states; too many for the in-memory search")));
+            return Err(Error::plain(format!(
+                "more than {limit} states; too many for the in-memory search"
+            )));
         }
         counts.push(next.len() as u64);
         on_layer(counts.len() - 1, next.len() as u64);
@@ -44,14 +51,22 @@ pub fn inverse_index(moves: &[Perm]) -> Vec<usize> {
         .iter()
         .map(|m| {
             let inv = m.inverse();
-            moves.iter().position(|q| *q == inv).expect("moves closed under inverses")
+            moves
+                .iter()
+                .position(|q| *q == inv)
+                .expect("moves closed under inverses")
         })
         .collect()
 }
 
 /// A shortest sequence of move indices taking `start` to `goal`, by bidirectional BFS that
 /// always grows the smaller side. None if `goal` is not reachable.
-pub fn shortest_word(moves: &[Perm], start: &[u8], goal: &[u8], limit: usize) -> Result<Option<Vec<usize>>> {
+pub fn shortest_word(
+    moves: &[Perm],
+    start: &[u8],
+    goal: &[u8],
+    limit: usize,
+) -> Result<Option<Vec<usize>>> {
     if start == goal {
         return Ok(Some(vec![]));
     }
@@ -63,7 +78,11 @@ pub fn shortest_word(moves: &[Perm], start: &[u8], goal: &[u8], limit: usize) ->
     let mut fronts: [Vec<State>; 2] = [vec![start.into()], vec![goal.into()]];
     let mut depth = [0u32; 2];
     loop {
-        let s = if fronts[0].len() <= fronts[1].len() { 0 } else { 1 };
+        let s = if fronts[0].len() <= fronts[1].len() {
+            0
+        } else {
+            1
+        };
         if fronts[s].is_empty() {
             return Ok(None);
         }
@@ -88,7 +107,9 @@ pub fn shortest_word(moves: &[Perm], start: &[u8], goal: &[u8], limit: usize) ->
             }
         }
         if sides[0].len() + sides[1].len() > limit {
-            return Err(Error::plain(format!("the search met no path within {limit} states")));
+            return Err(Error::plain(format!(
+                "the search met no path within {limit} states"
+            )));
         }
         depth[s] += 1;
         fronts[s] = next;

@@ -12,7 +12,11 @@ pub struct Span {
 
 impl Span {
     pub fn to(self, other: Span) -> Span {
-        Span { src: self.src, start: self.start.min(other.start), end: self.end.max(other.end) }
+        Span {
+            src: self.src,
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
     }
     pub fn len(self) -> usize {
         (self.end - self.start) as usize
@@ -102,13 +106,22 @@ pub enum ExprKind {
     Ident(Rc<str>),
     List(Vec<Expr>),
     Set(Vec<Expr>),
-    Comprehension { elem: Box<Expr>, var: Ident, iter: Box<Expr>, cond: Option<Box<Expr>> },
+    Comprehension {
+        elem: Box<Expr>,
+        var: Ident,
+        iter: Box<Expr>,
+        cond: Option<Box<Expr>>,
+    },
     Cycles(Vec<Vec<Expr>>),
     Lambda(Rc<Lambda>),
     If(Box<Expr>, Box<Expr>, Box<Expr>),
     Unary(UnOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
-    Call { callee: Box<Expr>, args: Vec<Expr>, kwargs: Vec<(Ident, Expr)> },
+    Call {
+        callee: Box<Expr>,
+        args: Vec<Expr>,
+        kwargs: Vec<(Ident, Expr)>,
+    },
     Index(Box<Expr>, Vec<Expr>),
     Field(Box<Expr>, Ident),
 }

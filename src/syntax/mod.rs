@@ -37,7 +37,9 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
         .op(Op::infix(Rule::bar, Assoc::Left))
         .op(Op::infix(Rule::range_op, Assoc::Left))
         .op(Op::infix(Rule::add, Assoc::Left) | Op::infix(Rule::sub, Assoc::Left))
-        .op(Op::infix(Rule::mul, Assoc::Left) | Op::infix(Rule::div, Assoc::Left) | Op::infix(Rule::rem, Assoc::Left))
+        .op(Op::infix(Rule::mul, Assoc::Left)
+            | Op::infix(Rule::div, Assoc::Left)
+            | Op::infix(Rule::rem, Assoc::Left))
         .op(Op::prefix(Rule::neg))
         .op(Op::infix(Rule::pow, Assoc::Right))
 });
@@ -77,12 +79,45 @@ fn join_bracketed_lines(src: &str) -> String {
     String::from_utf8(out).expect("only ASCII bytes were replaced")
 }
 
+/// Brackets nested deeper than this are refused (the parser and evaluator recurse on them).
+pub const MAX_NESTING: usize = 200;
+
 pub fn parse_program(src: &str, src_id: u32) -> Result<Vec<Stmt>, ParseError> {
+    check_nesting(src, src_id)?;
     let text = join_bracketed_lines(src);
-    let mut pairs = GamutParser::parse(Rule::program, &text).map_err(|e| convert_error(e, src, src_id))?;
+    let mut pairs =
+        GamutParser::parse(Rule::program, &text).map_err(|e| convert_error(e, src, src_id))?;
     let b = Builder { src: src_id };
     let program = pairs.next().unwrap();
-    Ok(program.into_inner().filter(|p| p.as_rule() != Rule::EOI).map(|p| b.stmt(p)).collect())
+    Ok(program
+        .into_inner()
+        .filter(|p| p.as_rule() != Rule::EOI)
+        .map(|p| b.stmt(p))
+        .collect())
+}
+
+fn check_nesting(src: &str, src_id: u32) -> Result<(), ParseError> {
+    let mut depth = 0usize;
+    for (i, c) in src.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        if depth > MAX_NESTING {
+            return Err(ParseError {
+                span: Span {
+                    src: src_id,
+                    start: i as u32,
+                    end: i as u32 + 1,
+                },
+                message: format!("brackets nested more than {MAX_NESTING} deep"),
+                hint: "split the expression with `let`".into(),
+                at_end: false,
+            });
+        }
+    }
+    Ok(())
 }
 
 fn rule_word(r: &Rule) -> Option<&'static str> {
@@ -100,11 +135,32 @@ fn rule_word(r: &Rule) -> Option<&'static str> {
         Rule::for_clauses => "`for`",
         Rule::if_clause => "`if`",
         Rule::EOI => "end of input",
-        Rule::or_op | Rule::and_op | Rule::eq | Rule::ne | Rule::le | Rule::ge | Rule::lt | Rule::gt
-        | Rule::in_op | Rule::range_op | Rule::add | Rule::sub | Rule::mul | Rule::div | Rule::rem
-        | Rule::pow | Rule::bar => "an operator",
-        Rule::let_stmt | Rule::fn_stmt | Rule::for_stmt | Rule::if_stmt | Rule::use_stmt | Rule::gen_stmt
-        | Rule::group_stmt | Rule::board_stmt | Rule::game_stmt => "a statement",
+        Rule::or_op
+        | Rule::and_op
+        | Rule::eq
+        | Rule::ne
+        | Rule::le
+        | Rule::ge
+        | Rule::lt
+        | Rule::gt
+        | Rule::in_op
+        | Rule::range_op
+        | Rule::add
+        | Rule::sub
+        | Rule::mul
+        | Rule::div
+        | Rule::rem
+        | Rule::pow
+        | Rule::bar => "an operator",
+        Rule::let_stmt
+        | Rule::fn_stmt
+        | Rule::for_stmt
+        | Rule::if_stmt
+        | Rule::use_stmt
+        | Rule::gen_stmt
+        | Rule::group_stmt
+        | Rule::board_stmt
+        | Rule::game_stmt => "a statement",
         _ => return None,
     })
 }
@@ -118,7 +174,9 @@ fn convert_error(e: pest::error::Error<Rule>, src: &str, src_id: u32) -> ParseEr
     let at_end = src[pos.min(src.len())..].trim().is_empty();
     let found = src[pos.min(src.len())..].chars().next();
     let mut expected: Vec<&str> = match &e.variant {
-        ErrorVariant::ParsingError { positives, .. } => positives.iter().filter_map(rule_word).collect(),
+        ErrorVariant::ParsingError { positives, .. } => {
+            positives.iter().filter_map(rule_word).collect()
+        }
         ErrorVariant::CustomError { .. } => vec![],
     };
     expected.sort();
@@ -135,13 +193,26 @@ fn convert_error(e: pest::error::Error<Rule>, src: &str, src_id: u32) -> ParseEr
     };
     let hint = match found {
         Some('=') => "to bind a name write `let name = value`; to compare write `==`".into(),
-        Some(')') | Some(']') | Some('}') => "a bracket closes here that was not opened, or something is missing before it".into(),
+        Some(')') | Some(']') | Some('}') => {
+            "a bracket closes here that was not opened, or something is missing before it".into()
+        }
         None => "the input ends early: is a bracket or block left open?".into(),
-        _ if src[..pos.min(src.len())].trim_end().ends_with(',') => "a list ends with a comma but nothing follows it".into(),
+        _ if src[..pos.min(src.len())].trim_end().ends_with(',') => {
+            "a list ends with a comma but nothing follows it".into()
+        }
         _ => "check the syntax near here; see LANGUAGE.md or `:help`".into(),
     };
     let end = (pos + found.map_or(0, |c| c.len_utf8())).min(src.len());
-    ParseError { span: Span { src: src_id, start: pos as u32, end: end as u32 }, message, hint, at_end }
+    ParseError {
+        span: Span {
+            src: src_id,
+            start: pos as u32,
+            end: end as u32,
+        },
+        message,
+        hint,
+        at_end,
+    }
 }
 
 struct Builder {
@@ -151,11 +222,18 @@ struct Builder {
 impl Builder {
     fn span(&self, p: &Pair<Rule>) -> Span {
         let s = p.as_span();
-        Span { src: self.src, start: s.start() as u32, end: s.end() as u32 }
+        Span {
+            src: self.src,
+            start: s.start() as u32,
+            end: s.end() as u32,
+        }
     }
 
     fn ident(&self, p: Pair<Rule>) -> Ident {
-        Ident { name: p.as_str().into(), span: self.span(&p) }
+        Ident {
+            name: p.as_str().into(),
+            span: self.span(&p),
+        }
     }
 
     fn block(&self, p: Pair<Rule>) -> Vec<Stmt> {
@@ -170,9 +248,18 @@ impl Builder {
         let rule = p.as_rule();
         let mut it = p.into_inner();
         match rule {
-            Rule::let_stmt => Stmt::Let(self.ident(it.next().unwrap()), self.expr(it.next().unwrap())),
-            Rule::gen_stmt => Stmt::Gen(self.ident(it.next().unwrap()), self.expr(it.next().unwrap())),
-            Rule::board_stmt => Stmt::Board(self.ident(it.next().unwrap()), self.expr(it.next().unwrap())),
+            Rule::let_stmt => Stmt::Let(
+                self.ident(it.next().unwrap()),
+                self.expr(it.next().unwrap()),
+            ),
+            Rule::gen_stmt => Stmt::Gen(
+                self.ident(it.next().unwrap()),
+                self.expr(it.next().unwrap()),
+            ),
+            Rule::board_stmt => Stmt::Board(
+                self.ident(it.next().unwrap()),
+                self.expr(it.next().unwrap()),
+            ),
             Rule::fn_stmt => {
                 let name = self.ident(it.next().unwrap());
                 let params = self.params(it.next().unwrap());
@@ -207,7 +294,11 @@ impl Builder {
                 let name = self.ident(it.next().unwrap());
                 let params = self.params(it.next().unwrap());
                 let rules = it.map(|r| self.move_rule(r)).collect();
-                Stmt::Game(Rc::new(GameDef { name, params, rules }))
+                Stmt::Game(Rc::new(GameDef {
+                    name,
+                    params,
+                    rules,
+                }))
             }
             Rule::expr_stmt => Stmt::Expr(self.expr(it.next().unwrap())),
             r => unreachable!("statement rule {r:?}"),
@@ -216,7 +307,12 @@ impl Builder {
 
     fn move_rule(&self, p: Pair<Rule>) -> MoveRule {
         let span = self.span(&p);
-        let mut rule = MoveRule { components: vec![], bindings: vec![], cond: None, span };
+        let mut rule = MoveRule {
+            components: vec![],
+            bindings: vec![],
+            cond: None,
+            span,
+        };
         for part in p.into_inner() {
             match part.as_rule() {
                 Rule::component => {
@@ -229,7 +325,10 @@ impl Builder {
                 Rule::for_clauses => {
                     for b in part.into_inner() {
                         let mut bi = b.into_inner();
-                        rule.bindings.push((self.ident(bi.next().unwrap()), self.expr(bi.next().unwrap())));
+                        rule.bindings.push((
+                            self.ident(bi.next().unwrap()),
+                            self.expr(bi.next().unwrap()),
+                        ));
                     }
                 }
                 Rule::if_clause => rule.cond = Some(self.expr(part.into_inner().next().unwrap())),
@@ -244,8 +343,15 @@ impl Builder {
             .map_primary(|p| self.postfixed(p))
             .map_prefix(|op, rhs| {
                 let span = self.span(&op).to(rhs.span);
-                let op = if op.as_rule() == Rule::neg { UnOp::Neg } else { UnOp::Not };
-                Expr { kind: ExprKind::Unary(op, Box::new(rhs)), span }
+                let op = if op.as_rule() == Rule::neg {
+                    UnOp::Neg
+                } else {
+                    UnOp::Not
+                };
+                Expr {
+                    kind: ExprKind::Unary(op, Box::new(rhs)),
+                    span,
+                }
             })
             .map_infix(|lhs, op, rhs| {
                 let op = match op.as_rule() {
@@ -269,7 +375,10 @@ impl Builder {
                     r => unreachable!("infix {r:?}"),
                 };
                 let span = lhs.span.to(rhs.span);
-                Expr { kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span }
+                Expr {
+                    kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
+                    span,
+                }
             })
             .parse(p.into_inner())
     }
@@ -286,15 +395,27 @@ impl Builder {
                         let a = a.into_inner().next().unwrap();
                         if a.as_rule() == Rule::kwarg {
                             let mut k = a.into_inner();
-                            kwargs.push((self.ident(k.next().unwrap()), self.expr(k.next().unwrap())));
+                            kwargs.push((
+                                self.ident(k.next().unwrap()),
+                                self.expr(k.next().unwrap()),
+                            ));
                         } else {
                             args.push(self.expr(a));
                         }
                     }
-                    ExprKind::Call { callee: Box::new(e), args, kwargs }
+                    ExprKind::Call {
+                        callee: Box::new(e),
+                        args,
+                        kwargs,
+                    }
                 }
-                Rule::index => ExprKind::Index(Box::new(e), post.into_inner().map(|x| self.expr(x)).collect()),
-                Rule::field => ExprKind::Field(Box::new(e), self.ident(post.into_inner().next().unwrap())),
+                Rule::index => ExprKind::Index(
+                    Box::new(e),
+                    post.into_inner().map(|x| self.expr(x)).collect(),
+                ),
+                Rule::field => {
+                    ExprKind::Field(Box::new(e), self.ident(post.into_inner().next().unwrap()))
+                }
                 r => unreachable!("postfix {r:?}"),
             };
             e = Expr { kind, span };
@@ -303,7 +424,11 @@ impl Builder {
     }
 
     fn primary_or_expr(&self, p: Pair<Rule>) -> Expr {
-        if p.as_rule() == Rule::expr { self.expr(p) } else { self.primary(p) }
+        if p.as_rule() == Rule::expr {
+            self.expr(p)
+        } else {
+            self.primary(p)
+        }
     }
 
     fn primary(&self, p: Pair<Rule>) -> Expr {
@@ -316,13 +441,18 @@ impl Builder {
             Rule::paren => return self.expr(p.into_inner().next().unwrap()),
             Rule::list => ExprKind::List(p.into_inner().map(|e| self.expr(e)).collect()),
             Rule::set => ExprKind::Set(p.into_inner().map(|e| self.expr(e)).collect()),
-            Rule::cycles => {
-                ExprKind::Cycles(p.into_inner().map(|c| c.into_inner().map(|e| self.expr(e)).collect()).collect())
-            }
+            Rule::cycles => ExprKind::Cycles(
+                p.into_inner()
+                    .map(|c| c.into_inner().map(|e| self.expr(e)).collect())
+                    .collect(),
+            ),
             Rule::lambda => {
                 let mut it = p.into_inner();
                 let params = self.params(it.next().unwrap());
-                ExprKind::Lambda(Rc::new(Lambda { params, body: self.expr(it.next().unwrap()) }))
+                ExprKind::Lambda(Rc::new(Lambda {
+                    params,
+                    body: self.expr(it.next().unwrap()),
+                }))
             }
             Rule::if_expr => {
                 let mut it = p.into_inner();
@@ -335,7 +465,12 @@ impl Builder {
                 let var = self.ident(it.next().unwrap());
                 let iter = Box::new(self.expr(it.next().unwrap()));
                 let cond = it.next().map(|c| Box::new(self.expr(c)));
-                ExprKind::Comprehension { elem, var, iter, cond }
+                ExprKind::Comprehension {
+                    elem,
+                    var,
+                    iter,
+                    cond,
+                }
             }
             r => unreachable!("primary {r:?}"),
         };

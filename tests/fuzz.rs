@@ -1,0 +1,188 @@
+//! Fuzzing the parser and evaluator: random token streams and random well-formed programs must
+//! give a value or an error, never a panic. The default run is short; the recorded long run
+//! (docs/reliability.md) is `PROPTEST_CASES=200000 cargo test --release --test fuzz`.
+use gamut::eval::Interp;
+use proptest::prelude::*;
+
+const TOKENS: &[&str] = &[
+    "let",
+    "fn",
+    "for",
+    "in",
+    "if",
+    "else",
+    "gen",
+    "group",
+    "board",
+    "game",
+    "move",
+    "use",
+    "x",
+    "y",
+    "f",
+    "G",
+    "R",
+    "n",
+    "kayles",
+    "nim",
+    "slide2",
+    "slide3_easy",
+    "grid",
+    "order",
+    "diameter",
+    "orbit",
+    "word",
+    "grundy",
+    "outcome",
+    "period",
+    "table",
+    "len",
+    "min",
+    "max",
+    "sum",
+    "xor",
+    "misere",
+    "octal",
+    "moore",
+    "sets",
+    "orbits",
+    "print",
+    "0",
+    "1",
+    "2",
+    "3",
+    "7",
+    "-1",
+    "99999999999999999999",
+    "\"0.77\"",
+    "\"right\"",
+    "\"\"",
+    "\"slide\"",
+    "(",
+    ")",
+    "[",
+    "]",
+    "{",
+    "}",
+    "<",
+    ">",
+    ",",
+    ";",
+    ":",
+    ".",
+    "..",
+    "+",
+    "-",
+    "*",
+    "/",
+    "%",
+    "^",
+    "==",
+    "!=",
+    "<=",
+    ">=",
+    "=",
+    "|",
+    "and",
+    "or",
+    "not",
+    "true",
+    "false",
+    "#",
+    "\n",
+    " ",
+    "\\",
+    "'",
+    "@",
+    "é",
+];
+
+fn run(src: &str) {
+    let mut it = Interp::new(Box::new(|_, _| {}));
+    let _ = it.run_source("<fuzz>", src);
+}
+
+fn expr() -> impl Strategy<Value = String> {
+    let leaf = prop::sample::select(vec![
+        "0",
+        "1",
+        "5",
+        "-3",
+        "x",
+        "n",
+        "\"s\"",
+        "true",
+        "[1, 2]",
+        "{1, 2}",
+        "1..4",
+        "(1,2,3)",
+        "()",
+        "kayles(5)",
+        "nim(3)",
+        "slide2",
+        "grid(2, 2)",
+        "{1}",
+        "[{1}, {2}]",
+    ])
+    .prop_map(String::from);
+    leaf.prop_recursive(4, 32, 3, |inner| {
+        prop_oneof![
+            (
+                inner.clone(),
+                prop::sample::select(vec![
+                    "+", "-", "*", "/", "%", "^", "==", "<", "and", "in", ".."
+                ]),
+                inner.clone()
+            )
+                .prop_map(|(a, op, b)| format!("({a} {op} {b})")),
+            (
+                prop::sample::select(vec![
+                    "len", "min", "max", "sum", "order", "grundy", "outcome", "diameter", "orbit",
+                    "sort", "str", "abs"
+                ]),
+                prop::collection::vec(inner.clone(), 0..3)
+            )
+                .prop_map(|(f, args)| format!("{f}({})", args.join(", "))),
+            inner
+                .clone()
+                .prop_map(|a| format!("[y for y in {a} if y == y]")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("{a}[{b}]")),
+            (inner.clone(), inner.clone(), inner)
+                .prop_map(|(c, a, b)| format!("if {c} {{ {a} }} else {{ {b} }}")),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_token_streams_never_panic(toks in prop::collection::vec(prop::sample::select(TOKENS), 0..40)) {
+        run(&toks.join(" "));
+    }
+
+    #[test]
+    fn random_programs_never_panic(stmts in prop::collection::vec(expr(), 1..6)) {
+        let src = format!("let x = 3\nlet n = 4\nfn f(a) = a\n{}", stmts.join("\n"));
+        run(&src);
+    }
+}
+
+#[test]
+fn crashers_found_by_fuzzing_stay_fixed() {
+    // each of these once reached a panic or a stack overflow
+    for src in [
+        "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((1",
+        "# a comment with ( an open bracket\n1",
+        "[1, 2][99999999999999999999]",
+        "grundy(kayles, 0..-1)",
+        "(1,2)^99999999999999999999",
+        "octal(\"0.[\")",
+        "octal(\"1.0\")",
+        "moore(0, [1])",
+        "grid(0, 3)",
+        "\"abc\" * -1",
+    ] {
+        run(src);
+    }
+}

@@ -1,0 +1,111 @@
+//! The REPL driven in a real terminal (tmux): multi-line input, completion, Ctrl-C cancelling a
+//! long query while the session keeps its bindings, history kept on disk.
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+struct Session {
+    name: String,
+}
+
+impl Session {
+    fn start(home: &std::path::Path) -> Session {
+        let name = format!("gamut-test-{}", std::process::id());
+        let cmd = format!(
+            "XDG_DATA_HOME={} {}",
+            home.display(),
+            env!("CARGO_BIN_EXE_gamut")
+        );
+        let ok = Command::new("tmux")
+            .args([
+                "new-session",
+                "-d",
+                "-s",
+                &name,
+                "-x",
+                "150",
+                "-y",
+                "50",
+                &cmd,
+            ])
+            .status()
+            .unwrap();
+        assert!(
+            ok.success(),
+            "tmux could not start (is tmux installed? .ci/run installs it)"
+        );
+        Session { name }
+    }
+    fn keys(&self, keys: &[&str]) {
+        for k in keys {
+            Command::new("tmux")
+                .args(["send-keys", "-t", &self.name, k])
+                .status()
+                .unwrap();
+            std::thread::sleep(Duration::from_millis(80));
+        }
+    }
+    fn screen(&self) -> String {
+        let out = Command::new("tmux")
+            .args(["capture-pane", "-p", "-t", &self.name, "-S", "-200"])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+    fn wait_for(&self, text: &str) -> String {
+        let t0 = Instant::now();
+        loop {
+            let s = self.screen();
+            if s.contains(text) {
+                return s;
+            }
+            assert!(
+                t0.elapsed() < Duration::from_secs(20),
+                "never saw {text:?} on the screen:\n{s}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .args(["kill-session", "-t", &self.name])
+            .status();
+    }
+}
+
+#[test]
+fn repl_multiline_completion_cancel_and_history() {
+    let home = std::env::temp_dir().join(format!("gamut-repl-{}", std::process::id()));
+    std::fs::create_dir_all(&home).unwrap();
+    let s = Session::start(&home);
+    s.wait_for("gamut>");
+    // a list continued on a second line
+    s.keys(&[
+        "let xs = [10,",
+        "Enter",
+        "20]",
+        "Enter",
+        "len(xs) + 1000",
+        "Enter",
+    ]);
+    s.wait_for("1002");
+    // tab completion of a stdlib name, then call it
+    s.keys(&["grundy(kayl", "Tab", "(13))", "Enter"]);
+    let screen = s.wait_for("grundy(kayles(13))");
+    assert!(screen.contains("grundy(kayles(13))"), "{screen}");
+    // a long query cancelled by Ctrl-C: the session survives with its bindings
+    s.keys(&["sum([k * k for k in 1..30000000])", "Enter"]);
+    std::thread::sleep(Duration::from_millis(700));
+    s.keys(&["C-c"]);
+    s.wait_for("cancelled");
+    s.keys(&["xs[1] * 3", "Enter"]);
+    s.wait_for("60");
+    s.keys(&[":help order", "Enter"]);
+    s.wait_for("order(G) or order(P)");
+    s.keys(&[":quit", "Enter"]);
+    std::thread::sleep(Duration::from_millis(500));
+    let history = std::fs::read_to_string(home.join("gamut").join("history.txt")).unwrap();
+    assert!(history.contains("len(xs) + 1000"), "{history}");
+}
