@@ -163,12 +163,15 @@ impl Args {
 
 pub const MAX_DEPTH: usize = 2000;
 
+/// Receives (line, value) for every printed value.
+pub type Sink = Box<dyn FnMut(usize, &Value)>;
+
 pub struct Interp {
     pub sources: Vec<Source>,
     pub globals: Env,
     pub builtins: IndexMap<&'static str, Builtin>,
     /// receives (line, value) for every printed value
-    pub sink: Box<dyn FnMut(usize, &Value)>,
+    pub sink: Sink,
     pub games: crate::game::Cache,
     /// memory cap for big searches in bytes (from `memory:` or the machine)
     pub memory_limit: Option<u64>,
@@ -185,7 +188,7 @@ pub const STDLIB: &[(&str, &str)] = &[
 ];
 
 impl Interp {
-    pub fn new(sink: Box<dyn FnMut(usize, &Value)>) -> Interp {
+    pub fn new(sink: Sink) -> Interp {
         let mut it = Interp {
             sources: vec![],
             globals: Rc::new(Scope::default()),

@@ -2,7 +2,6 @@
 use clap::{Parser, Subcommand};
 use gamut::error::{Error, cancel};
 use gamut::eval::Interp;
-use gamut::value::Value;
 use std::cell::RefCell;
 use std::io::Write;
 use std::path::PathBuf;
@@ -91,7 +90,7 @@ fn run(cli: Cli) -> i32 {
     }
 }
 
-fn printer(json: bool) -> Box<dyn FnMut(usize, &Value)> {
+fn printer(json: bool) -> gamut::eval::Sink {
     Box::new(move |line, v| {
         let mut out = std::io::stdout().lock();
         let _ = if json {
@@ -128,7 +127,7 @@ fn report(it: &Interp, e: &Error) {
     let src = &it.sources[span.src as usize];
     let text = &src.text;
     let start = (span.start as usize).min(text.len());
-    diag = diag.with_label(LabeledSpan::at(start..start + span.len().max(0), "here"));
+    diag = diag.with_label(LabeledSpan::at(start..start + span.len(), "here"));
     let report =
         Report::new(diag).with_source_code(NamedSource::new(src.name.clone(), text.to_string()));
     eprintln!("{report:?}");

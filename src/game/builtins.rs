@@ -653,8 +653,9 @@ fn wythoff_period(_: &mut Interp, a: &mut Args) -> Result<Value> {
         // accept a period once doubling the range does not change it
         let found = wythoff::additive_period(&g[k]);
         let again = wythoff::additive_period(&wythoff::table(k, cols * 2)[k]);
-        if found.is_some() && found == again {
-            let (p, q) = found.unwrap();
+        if let Some((p, q)) = found
+            && found == again
+        {
             return Ok(Value::record(vec![
                 ("row", Value::Int(k as i64)),
                 ("preperiod", Value::Int(p as i64)),

@@ -161,7 +161,7 @@ impl Code {
     }
 }
 
-fn mex(seen: &mut Vec<bool>) -> u32 {
+fn mex(seen: &mut [bool]) -> u32 {
     let v = seen.iter().position(|&b| !b).unwrap_or(seen.len()) as u32;
     seen.iter_mut().for_each(|b| *b = false);
     v
@@ -329,7 +329,7 @@ impl<'a> Sparse<'a> {
 
     /// Smallest value not an option: common candidates are settled by `seen`; a rare one is
     /// looked for among all splits.
-    fn mex_with_scan(&self, h: u64, splits: &[u64], seen: &mut Vec<bool>) -> u32 {
+    fn mex_with_scan(&self, h: u64, splits: &[u64], seen: &mut [bool]) -> u32 {
         let full = self.rare_share() > 0.2;
         let mut v = 0u32;
         loop {

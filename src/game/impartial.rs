@@ -47,7 +47,7 @@ pub fn grundy<K: Clone + Eq + Hash>(
     let mut steps = 0u64;
     while let Some(f) = stack.last_mut() {
         steps += 1;
-        if steps % 4096 == 0 {
+        if steps.is_multiple_of(4096) {
             cancel::check()?;
             if memo.len() > MEMO_LIMIT {
                 return Err(Error::plain(format!(
@@ -96,58 +96,63 @@ pub fn grundy<K: Clone + Eq + Hash>(
     Ok(memo[root])
 }
 
+/// The options of multisets of components, with each component's options asked for once.
+struct Sums<'a, K> {
+    options: &'a mut dyn FnMut(&K) -> Result<Options<K>>,
+    cache: HashMap<K, Options<K>>,
+}
+
+impl<K: Clone + Eq + Hash + Ord> Sums<'_, K> {
+    /// Drop the components without moves and sort the rest.
+    fn normalize(&mut self, mut v: Vec<K>) -> Result<Vec<K>> {
+        for c in &v {
+            if !self.cache.contains_key(c) {
+                let o = (self.options)(c)?;
+                self.cache.insert(c.clone(), o);
+            }
+        }
+        v.retain(|c| !self.cache[c].is_empty());
+        v.sort();
+        Ok(v)
+    }
+
+    /// Every option of the sum: one component replaced by one of its options.
+    fn expand(&mut self, s: &[K]) -> Result<Vec<Vec<K>>> {
+        let mut out = vec![];
+        for (idx, c) in s.iter().enumerate() {
+            if idx > 0 && s[idx - 1] == *c {
+                continue;
+            }
+            for o in self.cache[c].clone() {
+                let mut next: Vec<K> = s[..idx].iter().chain(&s[idx + 1..]).cloned().collect();
+                next.extend(o);
+                out.push(self.normalize(next)?);
+            }
+        }
+        Ok(out)
+    }
+}
+
 /// Misère outcome of a sum: true when the player to move wins (N). Components without moves are
 /// dropped; the state is the sorted multiset of the rest.
 pub fn misere_wins<K: Clone + Eq + Hash + Ord>(
     root: Vec<K>,
     options: &mut dyn FnMut(&K) -> Result<Options<K>>,
 ) -> Result<bool> {
-    let mut opts_cache: HashMap<K, Options<K>> = HashMap::new();
-    let mut normalize = |mut v: Vec<K>, cache: &mut HashMap<K, Options<K>>| -> Result<Vec<K>> {
-        for c in &v {
-            if !cache.contains_key(c) {
-                let o = options(c)?;
-                cache.insert(c.clone(), o);
-            }
-        }
-        v.retain(|c| !cache[c].is_empty());
-        v.sort();
-        Ok(v)
+    let mut sums = Sums {
+        options,
+        cache: HashMap::new(),
     };
-    let root = normalize(root, &mut opts_cache)?;
+    let root = sums.normalize(root)?;
     let mut memo: HashMap<Vec<K>, bool> = HashMap::new();
-    // frame: state, its options (normalized), next option index
-    let mut stack: Vec<(Vec<K>, Vec<Vec<K>>, usize)> = vec![];
-    let expand =
-        |s: &Vec<K>,
-         cache: &mut HashMap<K, Options<K>>,
-         normalize: &mut dyn FnMut(Vec<K>, &mut HashMap<K, Options<K>>) -> Result<Vec<K>>|
-         -> Result<Vec<Vec<K>>> {
-            let mut out = vec![];
-            for (idx, c) in s.iter().enumerate() {
-                if idx > 0 && s[idx - 1] == *c {
-                    continue;
-                }
-                for o in cache[c].clone() {
-                    let mut next: Vec<K> = s
-                        .iter()
-                        .enumerate()
-                        .filter(|(i, _)| *i != idx)
-                        .map(|(_, x)| x.clone())
-                        .collect();
-                    next.extend(o);
-                    out.push(normalize(next, cache)?);
-                }
-            }
-            Ok(out)
-        };
-    let first = expand(&root, &mut opts_cache, &mut normalize)?;
-    stack.push((root.clone(), first, 0));
+    // frame: state, its options, next option to look at
+    let first = sums.expand(&root)?;
+    let mut stack: Vec<(Vec<K>, Vec<Vec<K>>, usize)> = vec![(root.clone(), first, 0)];
     let mut on_stack: HashSet<Vec<K>> = HashSet::from([root.clone()]);
     let mut steps = 0u64;
     while let Some(top) = stack.last_mut() {
         steps += 1;
-        if steps % 4096 == 0 {
+        if steps.is_multiple_of(4096) {
             cancel::check()?;
             if memo.len() > MEMO_LIMIT {
                 return Err(Error::plain(format!(
@@ -155,20 +160,11 @@ pub fn misere_wins<K: Clone + Eq + Hash + Ord>(
                 )));
             }
         }
-        if top.0.is_empty() {
-            // no moves at all: under misère play the player to move has won
-            let s = stack.pop().unwrap().0;
-            on_stack.remove(&s);
-            memo.insert(s, true);
-            continue;
-        }
-        let mut decided = None;
-        while top.2 < top.1.len() {
+        // no moves at all: under misère play the player to move has won
+        let mut decided = top.0.is_empty().then_some(true);
+        while decided.is_none() && top.2 < top.1.len() {
             match memo.get(&top.1[top.2]) {
-                Some(false) => {
-                    decided = Some(true);
-                    break;
-                }
+                Some(false) => decided = Some(true),
                 Some(true) => top.2 += 1,
                 None => break,
             }
@@ -189,7 +185,7 @@ pub fn misere_wins<K: Clone + Eq + Hash + Ord>(
                         "the game is loopy: a position can be reached from itself",
                     ));
                 }
-                let opts = expand(&child, &mut opts_cache, &mut normalize)?;
+                let opts = sums.expand(&child)?;
                 stack.push((child, opts, 0));
             }
         }

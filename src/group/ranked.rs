@@ -177,8 +177,8 @@ impl Ranker {
 
     pub fn rank(&self, g: &Perm) -> u64 {
         let mut y = [0u8; MAXK];
-        for l in 0..self.k {
-            y[l] = g.apply(self.orbit[l][0] as usize) as u8;
+        for (yl, orbit) in y.iter_mut().zip(&self.orbit) {
+            *yl = g.apply(orbit[0] as usize) as u8;
         }
         self.rank_base(&mut y)
     }

@@ -158,18 +158,18 @@ pub fn hamiltonian_cycle(g: &SchreierGraph, budget: u64) -> Result<Option<Vec<us
     let mut steps = 0u64;
     while let Some(top) = stack.last_mut() {
         steps += 1;
-        if steps % 65536 == 0 {
+        if steps.is_multiple_of(65536) {
             cancel::check()?;
         }
         if steps > budget {
             return Ok(None);
         }
         let v = top.0;
-        if path.len() == n - 1 {
-            if let Some(j) = (0..m).find(|&j| nb(v, j) == 0) {
-                path.push(j);
-                return Ok(Some(path));
-            }
+        if path.len() == n - 1
+            && let Some(j) = (0..m).find(|&j| nb(v, j) == 0)
+        {
+            path.push(j);
+            return Ok(Some(path));
         }
         if top.2 >= top.1.len() {
             stack.pop();

@@ -21,6 +21,9 @@ impl Span {
     pub fn len(self) -> usize {
         (self.end - self.start) as usize
     }
+    pub fn is_empty(self) -> bool {
+        self.start == self.end
+    }
 }
 
 #[derive(Debug, Clone)]
