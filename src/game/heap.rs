@@ -327,33 +327,42 @@ impl<'a> Sparse<'a> {
         Ok(())
     }
 
-    /// Smallest value not an option: common candidates are settled by `seen`; a rare one is
-    /// looked for among all splits.
+    /// Smallest value not an option. Common candidates are settled by `seen`. The rare values
+    /// below the smallest missing common one are looked for in one pass over all splits, which
+    /// ends as soon as every one of them has turned up.
     fn mex_with_scan(&self, h: u64, splits: &[u64], seen: &mut [bool]) -> u32 {
+        let known = |v: u32| seen.get(v as usize).copied().unwrap_or(false);
         let full = self.rare_share() > 0.2;
-        let mut v = 0u32;
-        loop {
-            let known = seen.get(v as usize).copied().unwrap_or(false);
-            if !known {
-                if full || common(v, self.mask) {
-                    break;
-                }
-                let g = &self.g;
-                let found = splits.iter().filter(|&&k| k <= h).any(|&k| {
-                    let m = h - k;
-                    (1..=m / 2).any(|a| {
-                        g[a as usize] ^ g[(m - a) as usize] == v
-                            && !(self.code.unequal && 2 * a == m)
-                    })
-                });
-                if !found {
-                    break;
+        let mut c = 0u32;
+        while known(c) || (!full && !common(c, self.mask)) {
+            c += 1;
+        }
+        let mut missing: Vec<bool> = (0..c)
+            .map(|v| !full && !known(v) && !common(v, self.mask))
+            .collect();
+        let mut left = missing.iter().filter(|&&m| m).count();
+        if left > 0 {
+            let g = &self.g;
+            let sums: Vec<u64> = splits.iter().filter(|&&k| k <= h).map(|&k| h - k).collect();
+            let longest = sums.iter().map(|m| m / 2).max().unwrap_or(0);
+            'scan: for a in 1..=longest {
+                for &m in &sums {
+                    if 2 * a > m || (self.code.unequal && 2 * a == m) {
+                        continue;
+                    }
+                    let x = (g[a as usize] ^ g[(m - a) as usize]) as usize;
+                    if x < missing.len() && missing[x] {
+                        missing[x] = false;
+                        left -= 1;
+                        if left == 0 {
+                            break 'scan;
+                        }
+                    }
                 }
             }
-            v += 1;
         }
         seen.iter_mut().for_each(|b| *b = false);
-        v
+        missing.iter().position(|&m| m).map_or(c, |v| v as u32)
     }
 }
 
