@@ -178,3 +178,28 @@ fn results_do_not_depend_on_the_thread_count() {
     assert!(one.status.success() && two.status.success());
     assert_eq!(one.stdout, two.stdout);
 }
+
+#[test]
+fn export_writes_dot_and_png() {
+    let dir = std::env::temp_dir().join(format!("gamut-export-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = gamut()
+        .current_dir(&dir)
+        .arg("-e")
+        .arg("export(slide2, \"toy.dot\")\nexport(orbit(slide4_easy, {1, 11}), \"sub.dot\")\nexport(walks(slide4_easy, 6), \"walk6.png\")")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let toy = std::fs::read_to_string(dir.join("toy.dot")).unwrap();
+    // 8 elements; generators R, U, C give 3 edges from each
+    assert_eq!(toy.matches("[label=").count() - toy.matches("->").count(), 8);
+    assert_eq!(toy.matches("->").count(), 24);
+    assert!(toy.contains("n0 [label=\"I\"]"));
+    let sub = std::fs::read_to_string(dir.join("sub.dot")).unwrap();
+    assert!(sub.contains("label=\"{1, 11}\""), "{sub}");
+    let png = std::fs::read(dir.join("walk6.png")).unwrap();
+    assert_eq!(&png[1..4], b"PNG");
+    let (code, _, err) = run_e("export(walks(slide2, 1), \"w.dot\")");
+    assert_eq!(code, 1);
+    assert!(err.contains("exports to .png"), "{err}");
+}

@@ -128,21 +128,21 @@ impl Code {
             .filter(|(_, d)| *d != 0)
     }
 
-    /// Options of a heap of n as lists of heap sizes (terminal heaps of 0 omitted).
-    pub fn options(&self, n: u64) -> Vec<Vec<u64>> {
-        let mut out = vec![];
+    /// Calls `f` with every option of a heap of n, as the list of heap sizes left (heaps of 0
+    /// omitted), without allocating.
+    pub fn each_option(&self, n: u64, mut f: impl FnMut(&[u64])) {
         for (k, d) in self.takes(n) {
             let m = n - k;
             if d & 1 != 0 && m == 0 && k > 0 {
-                out.push(vec![]);
+                f(&[]);
             }
             if d & 2 != 0 && m > 0 && k > 0 {
-                out.push(vec![m]);
+                f(&[m]);
             }
             if d & 4 != 0 {
                 for a in 1..=m / 2 {
                     if !(self.unequal && a == m - a) {
-                        out.push(vec![a, m - a]);
+                        f(&[a, m - a]);
                     }
                 }
             }
@@ -151,14 +151,26 @@ impl Code {
                     for b in a..=(m - a) / 2 {
                         let c = m - a - b;
                         if !(self.unequal && (a == b || b == c)) {
-                            out.push(vec![a, b, c]);
+                            f(&[a, b, c]);
                         }
                     }
                 }
             }
         }
+    }
+
+    pub fn options(&self, n: u64) -> Vec<Vec<u64>> {
+        let mut out = vec![];
+        self.each_option(n, |o| out.push(o.to_vec()));
         out
     }
+}
+
+/// Mark the value of every option of heap h.
+fn mark_all(code: &Code, g: &[u32], h: u64, seen: &mut Vec<bool>) {
+    code.each_option(h, |opt| {
+        mark(seen, opt.iter().fold(0, |acc, &x| acc ^ g[x as usize]))
+    });
 }
 
 fn mex(seen: &mut [bool]) -> u32 {
@@ -182,9 +194,7 @@ pub fn naive_values(code: &Code, n: u64) -> Result<Vec<u32>> {
         if h % 256 == 0 {
             cancel::check()?;
         }
-        for opt in code.options(h) {
-            mark(&mut seen, opt.iter().fold(0, |acc, &x| acc ^ g[x as usize]));
-        }
+        mark_all(code, &g, h, &mut seen);
         g.push(mex(&mut seen));
     }
     Ok(g)
@@ -269,12 +279,7 @@ impl<'a> Sparse<'a> {
             }
             if h < 1024 || self.mask == 0 {
                 // warm-up: plain mex until the histogram can pick a mask
-                for opt in self.code.options(h) {
-                    mark(
-                        &mut seen,
-                        opt.iter().fold(0, |acc, &x| acc ^ self.g[x as usize]),
-                    );
-                }
+                mark_all(self.code, &self.g, h, &mut seen);
                 self.g.push(mex(&mut seen));
                 if h + 1 >= 1024 {
                     self.choose_mask();
@@ -287,12 +292,7 @@ impl<'a> Sparse<'a> {
             }
             if self.rare_share() > 0.2 {
                 // no sparse space for this game: plain mex
-                for opt in self.code.options(h) {
-                    mark(
-                        &mut seen,
-                        opt.iter().fold(0, |acc, &x| acc ^ self.g[x as usize]),
-                    );
-                }
+                mark_all(self.code, &self.g, h, &mut seen);
             } else {
                 for (k, d) in self.code.takes(h) {
                     let m = h - k;

@@ -2,6 +2,7 @@
 //! Usable as a library; nothing here knows about the language.
 pub mod builtins;
 pub mod cayley;
+pub mod export;
 pub mod perm;
 pub mod ranked;
 pub mod schreier;
