@@ -189,10 +189,17 @@ fn export_writes_dot_and_png() {
         .arg("export(slide2, \"toy.dot\")\nexport(orbit(slide4_easy, {1, 11}), \"sub.dot\")\nexport(walks(slide4_easy, 6), \"walk6.png\")")
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let toy = std::fs::read_to_string(dir.join("toy.dot")).unwrap();
     // 8 elements; generators R, U, C give 3 edges from each
-    assert_eq!(toy.matches("[label=").count() - toy.matches("->").count(), 8);
+    assert_eq!(
+        toy.matches("[label=").count() - toy.matches("->").count(),
+        8
+    );
     assert_eq!(toy.matches("->").count(), 24);
     assert!(toy.contains("n0 [label=\"I\"]"));
     let sub = std::fs::read_to_string(dir.join("sub.dot")).unwrap();

@@ -88,20 +88,28 @@ proptest! {
     }
 }
 
-#[test]
-fn stdlib_groups_order_equals_bfs_enumeration() {
+/// Every group of the stdlib.
+fn stdlib_groups() -> Vec<(&'static str, std::rc::Rc<gamut::group::GroupVal>)> {
     let it = gamut::eval::Interp::new(Box::new(|_, _| {}));
-    for name in [
+    [
         "slide2",
         "slide3_easy",
         "slide3_hard",
         "slide4_easy",
         "slide5_easy",
         "slide6_easy",
-    ] {
-        let gamut::value::Value::Group(g) = it.globals.lookup(name).unwrap() else {
-            panic!()
-        };
+    ]
+    .into_iter()
+    .map(|name| match it.globals.lookup(name) {
+        Some(gamut::value::Value::Group(g)) => (name, g),
+        _ => panic!("{name} is not a stdlib group"),
+    })
+    .collect()
+}
+
+#[test]
+fn stdlib_groups_order_equals_bfs_enumeration() {
+    for (name, g) in stdlib_groups() {
         let all = enumerate(&g.perms(), g.degree);
         assert_eq!(g.order(), num_bigint::BigUint::from(all.len()), "{name}");
     }
@@ -129,18 +137,7 @@ fn naive_distribution(gens: &[Perm], n: usize) -> Vec<u64> {
 
 #[test]
 fn ranked_bfs_agrees_with_naive_bfs_on_stdlib_groups() {
-    let it = gamut::eval::Interp::new(Box::new(|_, _| {}));
-    for name in [
-        "slide2",
-        "slide3_easy",
-        "slide3_hard",
-        "slide4_easy",
-        "slide5_easy",
-        "slide6_easy",
-    ] {
-        let gamut::value::Value::Group(g) = it.globals.lookup(name).unwrap() else {
-            panic!()
-        };
+    for (name, g) in stdlib_groups() {
         let moves: Vec<Perm> = g.moves().into_iter().map(|(_, p)| p).collect();
         let rk = Ranker::new(g.chain(), &moves).unwrap();
         let d = ranked::bfs(&rk, |_, _| {}).unwrap().counts;
