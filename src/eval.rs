@@ -388,7 +388,7 @@ impl Interp {
             Value::Set(xs) => xs.iter().cloned().collect(),
             Value::Range(a, b) => {
                 let n = (*b as i128 - *a as i128 + 1).max(0);
-                if n > 100_000_000 {
+                if n > 20_000_000 {
                     return Err(Error::runtime(
                         format!("this range has {n} elements, too many to list"),
                         span,

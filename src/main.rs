@@ -37,6 +37,12 @@ enum Cmd {
 }
 
 fn main() {
+    // a panic is a bug in gamut: say so plainly instead of printing a Rust backtrace
+    std::panic::set_hook(Box::new(|info| {
+        eprintln!(
+            "internal error in gamut: {info}\nthis is a bug; please report it with the input that caused it"
+        );
+    }));
     let cli = Cli::parse();
     if let Some(n) = cli.threads {
         if n == 0 {
@@ -220,8 +226,13 @@ fn repl(mut it: Interp) -> i32 {
         }
         n += 1;
         cancel::reset();
-        if let Err(e) = it.run_source(&format!("<repl:{n}>"), &entry) {
-            report(&it, &e);
+        // even a bug must not cost the session its bindings
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            it.run_source(&format!("<repl:{n}>"), &entry)
+        }));
+        match run {
+            Ok(Err(e)) => report(&it, &e),
+            Ok(Ok(())) | Err(_) => {}
         }
         cancel::reset();
         refresh(&it, &names);

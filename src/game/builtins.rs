@@ -264,22 +264,41 @@ pub fn sum_positions(a: &Value, b: &Value) -> Value {
     }))
 }
 
-/// The options of one component: lists of argument tuples of the same ruleset.
+/// The options of one component: lists of argument tuples of the same ruleset. Refuses to list
+/// more than `impartial::HELD_LIMIT` of them.
 fn component_options(
     it: &mut Interp,
     rs: &Rc<Ruleset>,
     args: &[i64],
 ) -> Result<Vec<Vec<Box<[i64]>>>> {
+    let too_many = || {
+        Error::plain(format!(
+            "{} has more than {} options; too many to list",
+            describe(rs, args),
+            impartial::HELD_LIMIT
+        ))
+    };
     match &rs.rules {
-        Rules::Heap(code) => Ok(code
-            .options(args[0] as u64)
-            .into_iter()
-            .map(|o| o.into_iter().map(|h| vec![h as i64].into()).collect())
-            .collect()),
-        Rules::Moore(k) => Ok(moore::options(*k, args)
-            .into_iter()
-            .map(|o| vec![o.into()])
-            .collect()),
+        Rules::Heap(code) => {
+            if code.option_count(args[0] as u64) > impartial::HELD_LIMIT as u128 {
+                return Err(too_many());
+            }
+            Ok(code
+                .options(args[0] as u64)
+                .into_iter()
+                .map(|o| o.into_iter().map(|h| vec![h as i64].into()).collect())
+                .collect())
+        }
+        Rules::Moore(k) => {
+            let count: f64 = args.iter().map(|&h| h as f64 + 1.0).product();
+            if count > impartial::HELD_LIMIT as f64 {
+                return Err(too_many());
+            }
+            Ok(moore::options(*k, args)
+                .into_iter()
+                .map(|o| vec![o.into()])
+                .collect())
+        }
         Rules::Script(def, env) => {
             let scope = Scope::child(env);
             for (p, &v) in def.params.iter().zip(args) {
@@ -287,7 +306,8 @@ fn component_options(
             }
             let mut out = vec![];
             for rule in &def.rules {
-                bind_rule(it, rule, 0, &scope, def.params.len(), &mut out)?;
+                bind_rule(it, rule, 0, &scope, def.params.len(), &mut out)
+                    .map_err(|e| if e.message.is_empty() { too_many() } else { e })?;
             }
             Ok(out)
         }
@@ -339,6 +359,10 @@ fn bind_rule(
         option.push(args.into());
     }
     out.push(option);
+    if out.len() > impartial::HELD_LIMIT {
+        // an empty message: the caller names the position
+        return Err(Error::plain(""));
+    }
     Ok(())
 }
 

@@ -159,6 +159,18 @@ impl Code {
         }
     }
 
+    /// About how many options a heap of n has (exact up to the unequal-parts rule).
+    pub fn option_count(&self, n: u64) -> u128 {
+        self.takes(n)
+            .map(|(k, d)| {
+                let m = (n - k) as u128;
+                (d & 3 != 0) as u128
+                    + if d & 4 != 0 { m / 2 } else { 0 }
+                    + if d & 8 != 0 { m * m / 12 } else { 0 }
+            })
+            .sum()
+    }
+
     pub fn options(&self, n: u64) -> Vec<Vec<u64>> {
         let mut out = vec![];
         self.each_option(n, |o| out.push(o.to_vec()));
@@ -468,7 +480,7 @@ pub fn find_period(code: &Code, g: &[u32]) -> Option<(u64, u64, bool)> {
 }
 
 pub fn check_heap_limit(n: u64) -> Result<()> {
-    const LIMIT: u64 = 1 << 30;
+    const LIMIT: u64 = 1 << 28;
     if n > LIMIT {
         return Err(Error::plain(format!(
             "computing heaps up to {n} needs {} GB; the limit is heaps up to {LIMIT}",

@@ -8,6 +8,29 @@ use std::hash::Hash;
 /// Positions stored before a search refuses to go on (about 2 GB of tables).
 pub const MEMO_LIMIT: usize = 30_000_000;
 
+/// Options held by the positions on the search stack at once (each holds its option list).
+pub const HELD_LIMIT: usize = 20_000_000;
+
+/// Counts the options the stack holds and refuses to hold more than `HELD_LIMIT`.
+#[derive(Default)]
+struct Held(usize);
+
+impl Held {
+    fn add<K>(&mut self, opts: &Options<K>) -> Result<()> {
+        self.0 += opts.iter().map(|o| o.len().max(1)).sum::<usize>();
+        if self.0 > HELD_LIMIT {
+            return Err(Error::plain(format!(
+                "the search would hold more than {HELD_LIMIT} options at once; the game is too large for this search"
+            ))
+            .hint("try smaller positions first"));
+        }
+        Ok(())
+    }
+    fn remove<K>(&mut self, opts: &Options<K>) {
+        self.0 -= opts.iter().map(|o| o.len().max(1)).sum::<usize>();
+    }
+}
+
 pub type Options<K> = Vec<Vec<K>>;
 
 fn mex(vals: impl Iterator<Item = u32>) -> u32 {
@@ -38,8 +61,11 @@ pub fn grundy<K: Clone + Eq + Hash>(
         j: usize,
     }
     let mut on_stack: HashSet<K> = HashSet::from([root.clone()]);
+    let mut held = Held::default();
+    let first = options(root)?;
+    held.add(&first)?;
     let mut stack = vec![Frame {
-        opts: options(root)?,
+        opts: first,
         key: root.clone(),
         i: 0,
         j: 0,
@@ -77,6 +103,7 @@ pub fn grundy<K: Clone + Eq + Hash>(
                 .hint("moves must lead to smaller positions so that every game ends"));
             }
             let opts = options(&c)?;
+            held.add(&opts)?;
             stack.push(Frame {
                 key: c,
                 opts,
@@ -86,6 +113,7 @@ pub fn grundy<K: Clone + Eq + Hash>(
             continue;
         }
         let f = stack.pop().unwrap();
+        held.remove(&f.opts);
         let v = mex(f
             .opts
             .iter()
@@ -147,6 +175,8 @@ pub fn misere_wins<K: Clone + Eq + Hash + Ord>(
     let mut memo: HashMap<Vec<K>, bool> = HashMap::new();
     // frame: state, its options, next option to look at
     let first = sums.expand(&root)?;
+    let mut held = Held::default();
+    held.add(&first)?;
     let mut stack: Vec<(Vec<K>, Vec<Vec<K>>, usize)> = vec![(root.clone(), first, 0)];
     let mut on_stack: HashSet<Vec<K>> = HashSet::from([root.clone()]);
     let mut steps = 0u64;
@@ -174,7 +204,8 @@ pub fn misere_wins<K: Clone + Eq + Hash + Ord>(
         }
         match decided {
             Some(w) => {
-                let s = stack.pop().unwrap().0;
+                let (s, opts, _) = stack.pop().unwrap();
+                held.remove(&opts);
                 on_stack.remove(&s);
                 memo.insert(s, w);
             }
@@ -186,6 +217,7 @@ pub fn misere_wins<K: Clone + Eq + Hash + Ord>(
                     ));
                 }
                 let opts = sums.expand(&child)?;
+                held.add(&opts)?;
                 stack.push((child, opts, 0));
             }
         }
