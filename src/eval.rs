@@ -34,6 +34,13 @@ impl Scope {
     pub fn define(&self, name: Rc<str>, v: Value) {
         self.vars.borrow_mut().insert(name, v);
     }
+    /// Drop every binding. Functions keep their defining scope alive and are bound in it, so
+    /// scopes holding functions form cycles that only this breaks.
+    pub fn clear(&self) {
+        let vars = std::mem::take(&mut *self.vars.borrow_mut());
+        drop(vars);
+    }
+
     /// Every name visible from here (for completion and "did you mean").
     pub fn names(&self) -> Vec<Rc<str>> {
         let mut out: Vec<Rc<str>> = self.vars.borrow().keys().cloned().collect();
@@ -178,6 +185,12 @@ pub struct Interp {
     depth: usize,
     loaded: HashSet<String>,
     printing: bool,
+}
+
+impl Drop for Interp {
+    fn drop(&mut self) {
+        self.globals.clear();
+    }
 }
 
 /// The standard library, embedded so that gamut runs from any directory.

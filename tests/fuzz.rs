@@ -98,6 +98,15 @@ const TOKENS: &[&str] = &[
 ];
 
 fn run(src: &str) {
+    if let Some(path) = std::env::var_os("GAMUT_FUZZ_TRACE") {
+        // the input about to run, for a crash that takes the process down
+        let name = format!(
+            "{}-{:?}",
+            path.to_string_lossy(),
+            std::thread::current().id()
+        );
+        let _ = std::fs::write(name, src);
+    }
     let mut it = Interp::new(Box::new(|_, _| {}));
     let _ = it.run_source("<fuzz>", src);
 }
@@ -188,4 +197,17 @@ fn crashers_found_by_fuzzing_stay_fixed() {
     ] {
         run(src);
     }
+}
+
+#[test]
+fn interpreters_free_their_environment() {
+    // functions in the prelude hold their scope, which holds them: dropping the interpreter
+    // must break that cycle, or every fuzz case leaks the whole prelude
+    let it = Interp::new(Box::new(|_, _| {}));
+    let Some(gamut::value::Value::Group(g)) = it.globals.lookup("slide4_easy") else {
+        panic!()
+    };
+    assert!(std::rc::Rc::strong_count(&g) > 1);
+    drop(it);
+    assert_eq!(std::rc::Rc::strong_count(&g), 1);
 }
