@@ -230,9 +230,8 @@ fn repl(mut it: Interp) -> i32 {
         let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             it.run_source(&format!("<repl:{n}>"), &entry)
         }));
-        match run {
-            Ok(Err(e)) => report(&it, &e),
-            Ok(Ok(())) | Err(_) => {}
+        if let Ok(Err(e)) = run {
+            report(&it, &e);
         }
         cancel::reset();
         refresh(&it, &names);

@@ -643,7 +643,7 @@ fn diameter(it: &mut Interp, a: &mut Args) -> Result<Value> {
             return Err(Error::plain(format!("the group has {size} elements, more than the {STATE_LIMIT} the in-memory search holds"))
                 .hint("use strategy: \"ranked\""));
         }
-        search::layer_counts(&moves, &identity_state(g.degree), STATE_LIMIT, |_, _| {})?
+        search::layer_counts(&moves, &identity_state(g.degree), STATE_LIMIT)?
     };
     let total: u64 = d.iter().sum();
     if BigUint::from(total) != size {
@@ -807,12 +807,7 @@ fn distances(_: &mut Interp, a: &mut Args) -> Result<Value> {
     } else {
         identity_state(g.degree)
     };
-    Ok(dist_list(&search::layer_counts(
-        &moves,
-        &st,
-        STATE_LIMIT,
-        |_, _| {},
-    )?))
+    Ok(dist_list(&search::layer_counts(&moves, &st, STATE_LIMIT)?))
 }
 
 fn word_record(names: &[String], w: &[usize]) -> Value {

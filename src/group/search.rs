@@ -5,18 +5,13 @@ use super::perm::Perm;
 use crate::error::{Error, Result, cancel};
 use std::collections::{HashMap, HashSet};
 
-/// Count states by distance from `start` keeping only three layers in memory.
-pub fn layer_counts(
-    moves: &[Perm],
-    start: &[u8],
-    limit: usize,
-    mut on_layer: impl FnMut(usize, u64),
-) -> Result<Vec<u64>> {
+/// Count states by distance from `start` keeping only three layers in memory (enough because
+/// the moves are closed under inverses: a neighbour is one layer back, level or one ahead).
+pub fn layer_counts(moves: &[Perm], start: &[u8], limit: usize) -> Result<Vec<u64>> {
     let mut prev: HashSet<State> = HashSet::new();
     let mut cur: HashSet<State> = HashSet::from([State::from(start)]);
     let mut counts = vec![1u64];
     let mut total = 1usize;
-    on_layer(0, 1);
     loop {
         let mut next: HashSet<State> = HashSet::new();
         for (i, x) in cur.iter().enumerate() {
@@ -40,7 +35,6 @@ pub fn layer_counts(
             )));
         }
         counts.push(next.len() as u64);
-        on_layer(counts.len() - 1, next.len() as u64);
         prev = std::mem::replace(&mut cur, next);
     }
 }
