@@ -61,6 +61,11 @@ fn json_shapes_follow_section_7() {
     );
     assert_eq!(v[9]["value"], "P");
     assert_eq!(v[10]["line"], 11);
+    // rulesets print as they are written
+    assert_eq!(
+        json_lines("subtraction({7, 2, 3})(10)")[0]["value"],
+        "subtraction({2, 3, 7})(10)"
+    );
     // nothing but JSON lines on stdout, even with print
     let p = json_lines("print(\"a\", 1)\nprint([1])");
     assert_eq!(p[0]["value"], "a 1");
@@ -74,6 +79,9 @@ fn parse_errors_exit_2_with_the_span_and_a_hint() {
     assert!(out.is_empty());
     assert!(err.contains("<-e>:1"), "{err}");
     assert!(err.contains("help:"), "{err}");
+    let (code, _, err) = run_e("\"unterminated");
+    assert_eq!(code, 2);
+    assert!(err.contains("not closed"), "{err}");
     let (code, _, err) = run_e("R = 3");
     assert_eq!(code, 2);
     assert!(err.contains("let name = value"), "{err}");

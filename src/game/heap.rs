@@ -87,10 +87,12 @@ impl Code {
         if !all_but {
             digits.pop();
         }
+        // printed as the user writes it: subtraction({2, 3, 7})
+        let items: Vec<String> = set.iter().map(|k| k.to_string()).collect();
         let text = format!(
-            "{}({:?})",
+            "{}({{{}}})",
             if all_but { "allbut" } else { "subtraction" },
-            set
+            items.join(", ")
         );
         Ok(Code {
             digits,

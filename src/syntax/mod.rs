@@ -193,6 +193,7 @@ fn convert_error(e: pest::error::Error<Rule>, src: &str, src_id: u32) -> ParseEr
     };
     let hint = match found {
         Some('=') => "to bind a name write `let name = value`; to compare write `==`".into(),
+        Some('"') => "a string starts here but is not closed on the same line".into(),
         Some(')') | Some(']') | Some('}') => {
             "a bracket closes here that was not opened, or something is missing before it".into()
         }
