@@ -2,6 +2,7 @@
 //! Stages: `syntax` (pest → AST) → `eval` (builtin table) → engines (`group`, `game`) →
 //! `value` (text and JSON rendering). The binary adds the CLI and the REPL.
 pub mod builtins;
+pub mod engine;
 pub mod error;
 pub mod eval;
 pub mod game;

@@ -1,0 +1,228 @@
+//! What every engine shares: plain error kinds (no source spans; the language attaches those),
+//! a control handle for cancellation and progress, and the memory budget.
+use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// an argument the engine cannot take (bad code, bad board, bad position)
+    Invalid,
+    /// a size, depth or memory limit would be passed
+    Limit,
+    /// the user asked the engine to stop
+    Cancelled,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    pub kind: ErrorKind,
+    pub message: String,
+    pub hint: Option<String>,
+}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+impl Error {
+    pub fn invalid(message: impl Into<String>) -> Error {
+        Error {
+            kind: ErrorKind::Invalid,
+            message: message.into(),
+            hint: None,
+        }
+    }
+    pub fn limit(message: impl Into<String>) -> Error {
+        Error {
+            kind: ErrorKind::Limit,
+            message: message.into(),
+            hint: None,
+        }
+    }
+    pub fn cancelled() -> Error {
+        Error {
+            kind: ErrorKind::Cancelled,
+            message: "cancelled".into(),
+            hint: None,
+        }
+    }
+    pub fn hint(mut self, h: impl Into<String>) -> Error {
+        self.hint = Some(h.into());
+        self
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Receives progress of long computations (the CLI draws a bar; tests and libraries need none).
+pub trait Progress: Send + Sync {
+    /// A task starts: `total` units of work if known.
+    fn begin(&self, label: &str, total: Option<u64>);
+    /// `done` units of the current task are finished.
+    fn advance(&self, done: u64);
+    /// The current task is over.
+    fn end(&self);
+}
+
+/// The handle an engine polls for cancellation, ticks for progress and asks for memory.
+/// Cloning shares the flag, so one Ctrl-C reaches every worker thread.
+#[derive(Clone)]
+pub struct Ctl {
+    cancel: Arc<AtomicBool>,
+    progress: Option<Arc<dyn Progress>>,
+    memory: Option<u64>,
+}
+
+impl Default for Ctl {
+    fn default() -> Ctl {
+        Ctl::new(Arc::new(AtomicBool::new(false)))
+    }
+}
+
+impl Ctl {
+    /// A handle whose searches stop once `cancel` is set.
+    pub fn new(cancel: Arc<AtomicBool>) -> Ctl {
+        Ctl {
+            cancel,
+            progress: None,
+            memory: None,
+        }
+    }
+
+    pub fn with_progress(mut self, p: Arc<dyn Progress>) -> Ctl {
+        self.progress = Some(p);
+        self
+    }
+
+    /// Overrides the memory budget (bytes); by default it is the memory available to the process.
+    pub fn with_memory(mut self, bytes: u64) -> Ctl {
+        self.memory = Some(bytes);
+        self
+    }
+
+    pub fn cancel_flag(&self) -> &Arc<AtomicBool> {
+        &self.cancel
+    }
+
+    pub fn cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
+
+    /// `Err(cancelled)` once cancellation was requested.
+    pub fn check(&self) -> Result<()> {
+        if self.cancelled() {
+            Err(Error::cancelled())
+        } else {
+            Ok(())
+        }
+    }
+
+    /// The memory budget in bytes.
+    pub fn memory(&self) -> u64 {
+        self.memory.unwrap_or_else(available_memory)
+    }
+
+    /// Refuses, with the estimate in the message, an allocation of `bytes` for `what` that
+    /// would pass the budget.
+    pub fn reserve(&self, bytes: u64, what: &str) -> Result<()> {
+        let have = self.memory();
+        if bytes > have {
+            return Err(Error::limit(format!(
+                "{what} needs about {} of memory; {} is available",
+                human_bytes(bytes),
+                human_bytes(have)
+            ))
+            .hint(
+                "try a smaller input, or raise the budget with --memory if more is really free",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Starts a task that reports progress; dropping it ends the task.
+    pub fn task(&self, label: &str, total: Option<u64>) -> Task<'_> {
+        if let Some(p) = &self.progress {
+            p.begin(label, total);
+        }
+        Task {
+            ctl: self,
+            done: AtomicU64::new(0),
+        }
+    }
+}
+
+/// A running task: `tick` adds finished work, polls cancellation and reports progress.
+/// It is `Sync`, so rayon workers may tick the same task.
+pub struct Task<'a> {
+    ctl: &'a Ctl,
+    done: AtomicU64,
+}
+
+impl Task<'_> {
+    pub fn tick(&self, n: u64) -> Result<()> {
+        let done = self.done.fetch_add(n, Ordering::Relaxed) + n;
+        if let Some(p) = &self.ctl.progress {
+            p.advance(done);
+        }
+        self.ctl.check()
+    }
+
+    /// Sets the absolute amount of finished work.
+    pub fn set(&self, done: u64) -> Result<()> {
+        self.done.store(done, Ordering::Relaxed);
+        if let Some(p) = &self.ctl.progress {
+            p.advance(done);
+        }
+        self.ctl.check()
+    }
+}
+
+impl Drop for Task<'_> {
+    fn drop(&mut self) {
+        if let Some(p) = &self.ctl.progress {
+            p.end();
+        }
+    }
+}
+
+/// Memory the process may still use: the least of MemAvailable, the cgroup limit and the
+/// address-space rlimit (4 GB where none can be read).
+pub fn available_memory() -> u64 {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok().and_then(|t| {
+        t.lines()
+            .find(|l| l.starts_with("MemAvailable:"))
+            .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+            .map(|kb| kb * 1024)
+    });
+    let cgroup = [
+        "/sys/fs/cgroup/memory.max",
+        "/sys/fs/cgroup/memory/memory.limit_in_bytes",
+    ]
+    .iter()
+    .find_map(|p| std::fs::read_to_string(p).ok()?.trim().parse::<u64>().ok());
+    let rlimit = std::fs::read_to_string("/proc/self/limits")
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find(|l| l.starts_with("Max address space"))
+                .and_then(|l| l.split_whitespace().nth(3)?.parse::<u64>().ok())
+        });
+    [meminfo, cgroup, rlimit]
+        .into_iter()
+        .flatten()
+        .min()
+        .unwrap_or(4 << 30)
+}
+
+pub fn human_bytes(b: u64) -> String {
+    if b >= 1 << 30 {
+        format!("{:.1} GB", b as f64 / (1u64 << 30) as f64)
+    } else {
+        format!("{:.1} MB", b as f64 / (1u64 << 20) as f64)
+    }
+}

@@ -1,0 +1,1 @@
+//! The Game of Cycles.

@@ -1,0 +1,1 @@
+//! Non-attacking placement games and Node-Kayles.
