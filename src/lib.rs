@@ -1,11 +1,8 @@
 //! gamut: a language and engines for permutation puzzles and combinatorial games.
-//! Stages: `syntax` (pest → AST) → `eval` (builtin table) → engines (`group`, `game`) →
-//! `value` (text and JSON rendering). The binary adds the CLI and the REPL.
-pub mod builtins;
+//!
+//! Two floors. [`engine`] holds plain Rust libraries (groups, heap games, generic impartial
+//! search, placement games, the Game of Cycles, Dots-and-Boxes) that know nothing of the
+//! language. [`lang`] holds the language: syntax, evaluator, builtins and value rendering. The
+//! binary adds the CLI and the REPL.
 pub mod engine;
-pub mod error;
-pub mod eval;
-pub mod game;
-pub mod group;
-pub mod syntax;
-pub mod value;
+pub mod lang;

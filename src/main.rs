@@ -1,7 +1,8 @@
 //! The `gamut` command: scripts, one-liners and the REPL.
 use clap::{Parser, Subcommand};
-use gamut::error::{Error, cancel};
-use gamut::eval::Interp;
+use gamut::lang::error::Error;
+use std::sync::atomic::Ordering;
+use gamut::lang::eval::Interp;
 use std::cell::RefCell;
 use std::io::Write;
 use std::path::PathBuf;
@@ -86,7 +87,7 @@ fn run(cli: Cli) -> i32 {
         }
         (None, None) => return repl(it),
     };
-    ctrlc_cancels();
+    ctrlc_cancels(&it);
     match it.run_source(&name, &text) {
         Ok(()) => 0,
         Err(e) => {
@@ -96,7 +97,7 @@ fn run(cli: Cli) -> i32 {
     }
 }
 
-fn printer(json: bool) -> gamut::eval::Sink {
+fn printer(json: bool) -> gamut::lang::eval::Sink {
     Box::new(move |line, v| {
         let mut out = std::io::stdout().lock();
         let _ = if json {
@@ -112,8 +113,10 @@ fn printer(json: bool) -> gamut::eval::Sink {
     })
 }
 
-fn ctrlc_cancels() {
-    let _ = ctrlc::set_handler(cancel::request);
+/// Ctrl-C sets the interpreter's cancel flag, which every loop and engine polls.
+fn ctrlc_cancels(it: &Interp) {
+    let flag = it.ctl.cancel_flag().clone();
+    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
 }
 
 /// Render an error miette-style: file, line:column, the span underlined, a hint.
@@ -166,7 +169,7 @@ fn repl(mut it: Interp) -> i32 {
         let _ = std::fs::create_dir_all(h.parent().unwrap());
         let _ = rl.load_history(h);
     }
-    ctrlc_cancels();
+    ctrlc_cancels(&it);
     println!(
         "gamut {} — :help for help, :quit to leave",
         env!("CARGO_PKG_VERSION")
@@ -184,7 +187,7 @@ fn repl(mut it: Interp) -> i32 {
                         break Some(buf.clone());
                     }
                     // keep reading while the input is incomplete
-                    match gamut::syntax::parse_program(&buf, 0) {
+                    match gamut::lang::syntax::parse_program(&buf, 0) {
                         Err(e) if e.at_end && !line.trim().is_empty() => prompt = "  ... ",
                         _ => break Some(buf.clone()),
                     }
@@ -225,7 +228,7 @@ fn repl(mut it: Interp) -> i32 {
             continue;
         }
         n += 1;
-        cancel::reset();
+        it.ctl.cancel_flag().store(false, Ordering::Relaxed);
         // even a bug must not cost the session its bindings
         let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             it.run_source(&format!("<repl:{n}>"), &entry)
@@ -233,7 +236,7 @@ fn repl(mut it: Interp) -> i32 {
         if let Ok(Err(e)) = run {
             report(&it, &e);
         }
-        cancel::reset();
+        it.ctl.cancel_flag().store(false, Ordering::Relaxed);
         refresh(&it, &names);
     }
     0

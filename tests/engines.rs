@@ -1,9 +1,9 @@
 //! Engines against independent methods: brute force, naive searches, closed formulas.
-use gamut::game::{heap, impartial, moore};
-use gamut::group::cayley::{SchreierGraph, act};
-use gamut::group::perm::Perm;
-use gamut::group::ranked::{self, Ranker};
-use gamut::group::schreier::StabChain;
+use gamut::engine::{Ctl, heap, impartial, moore};
+use gamut::engine::group::cayley::{SchreierGraph, act};
+use gamut::engine::group::perm::Perm;
+use gamut::engine::group::ranked::{self, Ranker};
+use gamut::engine::group::schreier::StabChain;
 use proptest::prelude::*;
 
 mod common;
@@ -84,13 +84,13 @@ proptest! {
     fn sparse_space_equals_naive_mex(digits in prop::collection::vec(0u8..8, 1..5), unequal in any::<bool>(), d0 in prop::sample::select(vec![0u8, 4])) {
         let text = format!("{}{}.{}", d0, if unequal { "!" } else { "" }, digits.iter().map(|d| d.to_string()).collect::<String>());
         let code = heap::Code::parse(&text).unwrap();
-        prop_assert_eq!(heap::values(&code, 2000).unwrap(), heap::naive_values(&code, 2000).unwrap(), "{}", text);
+        prop_assert_eq!(heap::values(&code, 2000, &Ctl::default()).unwrap(), heap::naive_values(&code, 2000, &Ctl::default()).unwrap(), "{}", text);
     }
 }
 
 /// Every group of the stdlib.
-fn stdlib_groups() -> Vec<(&'static str, std::rc::Rc<gamut::group::GroupVal>)> {
-    let it = gamut::eval::Interp::new(Box::new(|_, _| {}));
+fn stdlib_groups() -> Vec<(&'static str, std::rc::Rc<gamut::engine::group::GroupVal>)> {
+    let it = gamut::lang::eval::Interp::new(Box::new(|_, _| {}));
     [
         "slide2",
         "slide3_easy",
@@ -101,7 +101,7 @@ fn stdlib_groups() -> Vec<(&'static str, std::rc::Rc<gamut::group::GroupVal>)> {
     ]
     .into_iter()
     .map(|name| match it.globals.lookup(name) {
-        Some(gamut::value::Value::Group(g)) => (name, g),
+        Some(gamut::lang::value::Value::Group(g)) => (name, g),
         _ => panic!("{name} is not a stdlib group"),
     })
     .collect()
@@ -140,7 +140,7 @@ fn ranked_bfs_agrees_with_naive_bfs_on_stdlib_groups() {
     for (name, g) in stdlib_groups() {
         let moves: Vec<Perm> = g.moves().into_iter().map(|(_, p)| p).collect();
         let rk = Ranker::new(g.chain(), &moves).unwrap();
-        let d = ranked::bfs(&rk, |_, _| {}).unwrap().counts;
+        let d = ranked::bfs(&rk, &Ctl::default(), |_, _| {}).unwrap().counts;
         assert_eq!(d, naive_distribution(&g.perms(), g.degree), "{name}");
     }
 }
@@ -148,21 +148,21 @@ fn ranked_bfs_agrees_with_naive_bfs_on_stdlib_groups() {
 #[test]
 fn ranked_bfs_on_a_degree_above_16_uses_the_scalar_path() {
     // the 5x5 easy group acts on 25 points
-    let it = gamut::eval::Interp::new(Box::new(|_, _| {}));
-    let gamut::value::Value::Group(g) = it.globals.lookup("slide5_easy").unwrap() else {
+    let it = gamut::lang::eval::Interp::new(Box::new(|_, _| {}));
+    let gamut::lang::value::Value::Group(g) = it.globals.lookup("slide5_easy").unwrap() else {
         panic!()
     };
     let moves: Vec<Perm> = g.moves().into_iter().map(|(_, p)| p).collect();
     let rk = Ranker::new(g.chain(), &moves).unwrap();
     assert_eq!(
-        ranked::bfs(&rk, |_, _| {}).unwrap().counts,
+        ranked::bfs(&rk, &Ctl::default(), |_, _| {}).unwrap().counts,
         vec![1, 6, 17, 28, 28, 16, 4]
     );
 }
 
 /// All-pairs diameter by one plain BFS per vertex.
 fn naive_all_pairs(moves: &[Perm], start: &[u8]) -> (usize, u32) {
-    let sg = SchreierGraph::explore(moves, start, 1 << 20).unwrap();
+    let sg = SchreierGraph::explore(moves, start, 1 << 20, &Ctl::default()).unwrap();
     let mut best = 0;
     for s in &sg.states {
         let mut dist: HashMap<Box<[u8]>, u32> = HashMap::from([(s.clone(), 0)]);
@@ -189,21 +189,18 @@ proptest! {
     fn all_pairs_diameter_equals_naive(a in perm_strategy(7), b in perm_strategy(7), cells in prop::collection::vec(0u8..3, 7)) {
         let moves = with_inverses(&[a, b]);
         prop_assume!(!moves.is_empty());
-        let sg = SchreierGraph::explore(&moves, &cells, 1 << 20).unwrap();
+        let sg = SchreierGraph::explore(&moves, &cells, 1 << 20, &Ctl::default()).unwrap();
         let (size, d) = naive_all_pairs(&moves, &cells);
         prop_assert_eq!(sg.len(), size);
-        prop_assert_eq!(sg.all_pairs_diameter().unwrap(), d);
+        prop_assert_eq!(sg.all_pairs_diameter(&Ctl::default()).unwrap(), d);
     }
 
     #[test]
     fn moore_formula_equals_search(k in 1u32..4, heaps in prop::collection::vec(0i64..5, 1..5)) {
-        let mut opts = |h: &Vec<i64>| -> gamut::error::Result<Vec<Vec<Vec<i64>>>> {
-            Ok(moore::options(k, h).into_iter().map(|o| vec![o]).collect())
-        };
         let mut memo = HashMap::new();
         let mut sorted = heaps.clone();
         sorted.sort();
-        let g = impartial::grundy(&mut memo, &sorted, &mut opts, &|h| format!("{h:?}")).unwrap();
+        let g = impartial::grundy(&mut moore::Moore(k), &mut memo, &sorted, &Ctl::default()).unwrap();
         prop_assert_eq!(g == 0, moore::is_p_position(k, &heaps));
     }
 }
@@ -211,16 +208,13 @@ proptest! {
 #[test]
 fn misere_bouton_rule_equals_search() {
     // heaps up to 4, up to 4 of them: the rule in outcome() against the misère search
-    let opts = |h: &i64| -> gamut::error::Result<Vec<Vec<i64>>> {
-        Ok((0..*h)
-            .map(|m| if m == 0 { vec![] } else { vec![m] })
-            .collect())
-    };
+    let mut nim = heap::Code::parse("0.[3]").unwrap();
     for a in 0..5i64 {
         for b in 0..5 {
             for c in 0..5 {
                 let heaps = vec![a, b, c];
-                let search = impartial::misere_wins(heaps.clone(), &mut opts.clone()).unwrap();
+                let comps = heaps.iter().map(|&h| h as u64).collect();
+                let search = impartial::misere_wins(&mut nim, comps, &Ctl::default()).unwrap();
                 let rule = if heaps.iter().all(|&h| h <= 1) {
                     heaps.iter().filter(|&&h| h == 1).count() % 2 == 0
                 } else {

@@ -1,21 +1,21 @@
 //! Where gamut disagrees with a seed, an independent method settles it (docs/seed-errata.md).
 mod common;
 use common::value;
-use gamut::group::cayley::act;
-use gamut::group::perm::Perm;
-use gamut::value::Value;
+use gamut::engine::group::cayley::act;
+use gamut::engine::group::perm::Perm;
+use gamut::lang::value::Value;
 use serde_json::json;
 use std::collections::{HashMap, HashSet, VecDeque};
 
-fn group(name: &str) -> std::rc::Rc<gamut::group::GroupVal> {
-    let it = gamut::eval::Interp::new(Box::new(|_, _| {}));
+fn group(name: &str) -> std::rc::Rc<gamut::engine::group::GroupVal> {
+    let it = gamut::lang::eval::Interp::new(Box::new(|_, _| {}));
     let Value::Group(g) = it.globals.lookup(name).unwrap() else {
         panic!("{name}")
     };
     g
 }
 
-fn moves(g: &gamut::group::GroupVal) -> Vec<Perm> {
+fn moves(g: &gamut::engine::group::GroupVal) -> Vec<Perm> {
     g.moves().into_iter().map(|(_, p)| p).collect()
 }
 
@@ -66,7 +66,7 @@ fn seed000_figure_3_3_gods_number_of_1_23_is_8_not_6() {
 
 /// Burnside: orbits = average number of colourings fixed by an element. A colouring fixed by g
 /// is constant on g's cycles, so count the ways to give whole cycles colour 0, 1 or 2.
-fn burnside_orbits(g: &gamut::group::GroupVal, k1: usize, k2: usize) -> u64 {
+fn burnside_orbits(g: &gamut::engine::group::GroupVal, k1: usize, k2: usize) -> u64 {
     let mut elements: HashSet<Perm> = HashSet::from([Perm::identity(g.degree)]);
     let mut q = VecDeque::from([Perm::identity(g.degree)]);
     while let Some(x) = q.pop_front() {

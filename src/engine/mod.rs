@@ -8,3 +8,8 @@ pub mod graph;
 pub mod placement;
 
 pub use control::{Ctl, Error, ErrorKind, Result};
+pub mod group;
+pub mod heap;
+pub mod impartial;
+pub mod moore;
+pub mod wythoff;

@@ -1,5 +1,5 @@
 //! Run gamut source in-process and collect the printed values as JSON.
-use gamut::eval::Interp;
+use gamut::lang::eval::Interp;
 use std::cell::RefCell;
 use std::rc::Rc;
 

@@ -3,7 +3,8 @@
 //! Digit d_k of the code says what may remain after taking k tokens from a heap: bit 1 no
 //! heap, bit 2 one heap, bit 4 two heaps, bit 8 three heaps (hexadecimal digits). `!` asks for
 //! the parts to be unequal; `[d]` repeats digit d forever (`0.[3]` is Nim).
-use crate::error::{Error, Result, cancel};
+use crate::engine::impartial::Game;
+use crate::engine::{Ctl, Error, Result};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Code {
@@ -180,6 +181,18 @@ impl Code {
     }
 }
 
+/// A heap game for the generic searches: a component is one heap.
+impl Game for Code {
+    type Pos = u64;
+    type Error = Error;
+    fn options(&mut self, &n: &u64) -> Result<Vec<Vec<u64>>> {
+        Ok(Code::options(self, n))
+    }
+    fn describe(&self, n: &u64) -> String {
+        format!("heap {n}")
+    }
+}
+
 /// Mark the value of every option of heap h.
 fn mark_all(code: &Code, g: &[u32], h: u64, seen: &mut Vec<bool>) {
     code.each_option(h, |opt| {
@@ -201,12 +214,12 @@ fn mark(seen: &mut Vec<bool>, v: u32) {
 }
 
 /// Grundy values of heaps 0..=n by the plain mex over all options: O(n²). The reference.
-pub fn naive_values(code: &Code, n: u64) -> Result<Vec<u32>> {
+pub fn naive_values(code: &Code, n: u64, ctl: &Ctl) -> Result<Vec<u32>> {
     let mut g: Vec<u32> = Vec::with_capacity(n as usize + 1);
     let mut seen = vec![];
     for h in 0..=n {
         if h % 256 == 0 {
-            cancel::check()?;
+            ctl.check()?;
         }
         mark_all(code, &g, h, &mut seen);
         g.push(mex(&mut seen));
@@ -268,7 +281,7 @@ impl<'a> Sparse<'a> {
     }
 
     /// Extend the values to heap n.
-    pub fn extend_to(&mut self, n: u64) -> Result<()> {
+    pub fn extend_to(&mut self, n: u64, ctl: &Ctl) -> Result<()> {
         let start = self.g.len() as u64;
         if start > n {
             return Ok(());
@@ -278,18 +291,18 @@ impl<'a> Sparse<'a> {
             .filter(|&k| self.code.digit(k) & 4 != 0)
             .collect();
         if self.code.digits.iter().any(|d| d & 8 != 0) {
-            self.g = naive_values(self.code, n)?;
+            self.g = naive_values(self.code, n, ctl)?;
             return Ok(());
         }
         if self.code.repeating {
-            self.g = prefix_values(self.code, n)?;
+            self.g = prefix_values(self.code, n, ctl)?;
             return Ok(());
         }
         let mut seen: Vec<bool> = vec![];
         let mut next_mask = 1024u64.max(start * 2);
         for h in start..=n {
             if h % 1024 == 0 {
-                cancel::check()?;
+                ctl.check()?;
             }
             if h < 1024 || self.mask == 0 {
                 // warm-up: plain mex until the histogram can pick a mask
@@ -383,11 +396,11 @@ impl<'a> Sparse<'a> {
 /// Codes whose last digit repeats forever (take any number, from some point on). When that digit
 /// only takes (no splits), its options from heap h are the values of all heaps up to h - K,
 /// kept as a growing set; splits are then looked for only for the few candidates outside it.
-fn prefix_values(code: &Code, n: u64) -> Result<Vec<u32>> {
+fn prefix_values(code: &Code, n: u64, ctl: &Ctl) -> Result<Vec<u32>> {
     let kr = code.digits.len() as u64 - 1;
     let dr = code.digit(kr);
     if dr & 12 != 0 {
-        return naive_values(code, n);
+        return naive_values(code, n, ctl);
     }
     let finite: Vec<(u64, u8)> = (0..kr)
         .map(|k| (k, code.digit(k)))
@@ -398,7 +411,7 @@ fn prefix_values(code: &Code, n: u64) -> Result<Vec<u32>> {
     let mut seen: Vec<bool> = vec![];
     for h in 0..=n {
         if h % 1024 == 0 {
-            cancel::check()?;
+            ctl.check()?;
         }
         // heap h - kr joins the prefix of heaps reachable by the repeating digit
         if h >= kr {
@@ -447,9 +460,9 @@ fn prefix_values(code: &Code, n: u64) -> Result<Vec<u32>> {
 }
 
 /// Values of heaps 0..=n with the fast engine.
-pub fn values(code: &Code, n: u64) -> Result<Vec<u32>> {
+pub fn values(code: &Code, n: u64, ctl: &Ctl) -> Result<Vec<u32>> {
     let mut s = Sparse::new(code);
-    s.extend_to(n)?;
+    s.extend_to(n, ctl)?;
     Ok(s.g)
 }
 
@@ -484,7 +497,7 @@ pub fn find_period(code: &Code, g: &[u32]) -> Option<(u64, u64, bool)> {
 pub fn check_heap_limit(n: u64) -> Result<()> {
     const LIMIT: u64 = 1 << 28;
     if n > LIMIT {
-        return Err(Error::plain(format!(
+        return Err(Error::limit(format!(
             "computing heaps up to {n} needs {} GB; the limit is heaps up to {LIMIT}",
             n * 4 / 1_000_000_000
         ))

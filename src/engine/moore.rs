@@ -1,4 +1,20 @@
 //! Moore's Nim_k: a move removes tokens from at least one and at most k heaps.
+use crate::engine::Error;
+use crate::engine::impartial::Game;
+
+/// Moore's Nim_k for the generic searches: a component is the sorted list of heaps.
+pub struct Moore(pub u32);
+
+impl Game for Moore {
+    type Pos = Vec<i64>;
+    type Error = Error;
+    fn options(&mut self, heaps: &Vec<i64>) -> Result<Vec<Vec<Vec<i64>>>, Error> {
+        Ok(options(self.0, heaps).into_iter().map(|o| vec![o]).collect())
+    }
+    fn describe(&self, heaps: &Vec<i64>) -> String {
+        format!("moore({}, {heaps:?})", self.0)
+    }
+}
 
 /// Moore's theorem: a position is a P-position exactly when, for every binary digit, the number
 /// of heaps having that digit set is a multiple of k + 1.

@@ -1,13 +1,9 @@
 //! Games. The engines (`impartial`, `heap`, `moore`, `wythoff`) work on plain data; this file
 //! holds the rulesets and positions the language hands them.
-pub mod builtins;
-pub mod heap;
-pub mod impartial;
-pub mod moore;
-pub mod wythoff;
 
-use crate::eval::Env;
-use crate::syntax::ast::GameDef;
+use crate::engine::heap;
+use crate::lang::eval::Env;
+use crate::lang::syntax::ast::GameDef;
 use std::collections::HashMap;
 use std::fmt;
 use std::rc::Rc;

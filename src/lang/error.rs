@@ -1,5 +1,6 @@
 //! Errors carry a span into one of the interpreter's sources and a hint for the user.
-use crate::syntax::ast::Span;
+use crate::engine;
+use crate::lang::syntax::ast::Span;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -70,25 +71,18 @@ impl Error {
     }
 }
 
-/// Cooperative cancellation: Ctrl-C sets the flag, long loops and engines poll it.
-pub mod cancel {
-    use std::sync::atomic::{AtomicBool, Ordering};
-    static FLAG: AtomicBool = AtomicBool::new(false);
-
-    pub fn request() {
-        FLAG.store(true, Ordering::Relaxed);
-    }
-    pub fn reset() {
-        FLAG.store(false, Ordering::Relaxed);
-    }
-    pub fn check() -> super::Result<()> {
-        if FLAG.load(Ordering::Relaxed) {
-            Err(super::Error::cancelled())
-        } else {
-            Ok(())
+/// An engine's error gets the call's span from the evaluator (`at`).
+impl From<engine::Error> for Error {
+    fn from(e: engine::Error) -> Error {
+        Error {
+            kind: match e.kind {
+                engine::ErrorKind::Cancelled => Kind::Cancelled,
+                _ => Kind::Runtime,
+            },
+            message: e.message,
+            span: None,
+            hint: e.hint,
+            at_end: false,
         }
-    }
-    pub fn requested() -> bool {
-        FLAG.load(Ordering::Relaxed)
     }
 }

@@ -1,7 +1,8 @@
 //! Tree-walking evaluator: scopes, statements, operators, calls into the builtin table.
-use crate::error::{Error, Kind, Result, cancel};
-use crate::syntax::ast::*;
-use crate::value::{Closure, Value};
+use crate::engine::Ctl;
+use crate::lang::error::{Error, Kind, Result};
+use crate::lang::syntax::ast::*;
+use crate::lang::value::{Closure, Value};
 use indexmap::IndexMap;
 use num_bigint::BigInt;
 use num_integer::Integer;
@@ -179,9 +180,9 @@ pub struct Interp {
     pub builtins: IndexMap<&'static str, Builtin>,
     /// receives (line, value) for every printed value
     pub sink: Sink,
-    pub games: crate::game::Cache,
-    /// memory cap for big searches in bytes (from `memory:` or the machine)
-    pub memory_limit: Option<u64>,
+    pub games: crate::lang::rules::Cache,
+    /// cancellation, progress and the memory budget, handed to every engine call
+    pub ctl: Ctl,
     depth: usize,
     loaded: HashSet<String>,
     printing: bool,
@@ -195,9 +196,9 @@ impl Drop for Interp {
 
 /// The standard library, embedded so that gamut runs from any directory.
 pub const STDLIB: &[(&str, &str)] = &[
-    ("prelude", include_str!("../stdlib/prelude.game")),
-    ("slide", include_str!("../stdlib/slide.game")),
-    ("heaps", include_str!("../stdlib/heaps.game")),
+    ("prelude", include_str!("../../stdlib/prelude.game")),
+    ("slide", include_str!("../../stdlib/slide.game")),
+    ("heaps", include_str!("../../stdlib/heaps.game")),
 ];
 
 impl Interp {
@@ -208,14 +209,14 @@ impl Interp {
             builtins: IndexMap::new(),
             sink,
             games: Default::default(),
-            memory_limit: None,
+            ctl: Ctl::default(),
             depth: 0,
             loaded: HashSet::new(),
             printing: true,
         };
-        crate::builtins::register(&mut it);
-        crate::group::builtins::register(&mut it);
-        crate::game::builtins::register(&mut it);
+        crate::lang::builtins::core::register(&mut it);
+        crate::lang::builtins::groups::register(&mut it);
+        crate::lang::builtins::games::register(&mut it);
         it.load_library("prelude", Span::default())
             .expect("the prelude must load");
         it
@@ -241,7 +242,7 @@ impl Interp {
 
     pub fn parse(&mut self, name: &str, text: &str) -> Result<Vec<Stmt>> {
         let id = self.add_source(name, text);
-        crate::syntax::parse_program(text, id).map_err(|e| Error {
+        crate::lang::syntax::parse_program(text, id).map_err(|e| Error {
             kind: Kind::Parse,
             message: e.message,
             span: Some(e.span),
@@ -282,7 +283,7 @@ impl Interp {
 
     pub fn exec_block(&mut self, stmts: &[Stmt], env: &Env) -> Result<()> {
         for s in stmts {
-            cancel::check()?;
+            self.ctl.check()?;
             self.exec(s, env)?;
         }
         Ok(())
@@ -336,19 +337,19 @@ impl Interp {
                     named.push((label, (*p).clone()));
                 }
                 let grp =
-                    crate::group::GroupVal::new(named).map_err(|m| Error::runtime(m, name.span))?;
+                    crate::engine::group::GroupVal::new(named).map_err(|m| Error::runtime(m, name.span))?;
                 let _ = grp.name.set(name.name.clone());
                 env.define(name.name.clone(), Value::Group(Rc::new(grp)));
             }
             Stmt::Game(def) => {
-                let rs = crate::game::Ruleset::script(def.clone(), env.clone());
+                let rs = crate::lang::rules::Ruleset::script(def.clone(), env.clone());
                 env.define(def.name.name.clone(), Value::Ruleset(Rc::new(rs)));
             }
             Stmt::Use(name, span) => self.load_library(name, *span)?,
             Stmt::For(var, iter, body) => {
                 let items = self.iterate(iter, env)?;
                 for item in items {
-                    cancel::check()?;
+                    self.ctl.check()?;
                     let scope = Scope::child(env);
                     scope.define(var.name.clone(), item);
                     self.exec_block(body, &scope)?;
@@ -444,7 +445,7 @@ impl Interp {
             } => {
                 let mut out = vec![];
                 for item in self.iterate(iter, env)? {
-                    cancel::check()?;
+                    self.ctl.check()?;
                     let scope = Scope::child(env);
                     scope.define(var.name.clone(), item);
                     if let Some(c) = cond {
@@ -582,7 +583,7 @@ impl Interp {
             for x in c {
                 let v = self.eval(x, env)?;
                 let p = match v {
-                    Value::Int(p) if p >= 1 && p <= crate::group::perm::MAX_DEGREE as i64 => {
+                    Value::Int(p) if p >= 1 && p <= crate::engine::group::perm::MAX_DEGREE as i64 => {
                         p as usize
                     }
                     Value::Int(p) if p < 1 => {
@@ -608,7 +609,7 @@ impl Interp {
             cs.push(pts);
             spans.push(sp);
         }
-        crate::group::perm::Perm::from_cycles(degree, &cs)
+        crate::engine::group::perm::Perm::from_cycles(degree, &cs)
             .map(|p| Value::Perm(Rc::new(p)))
             .map_err(|(ci, k, msg)| {
                 Error::runtime(msg, spans[ci][k])
@@ -624,7 +625,7 @@ impl Interp {
         span: Span,
         fspan: Span,
     ) -> Result<Value> {
-        cancel::check()?;
+        self.ctl.check()?;
         match f {
             Value::Builtin(name) => {
                 let b = &self.builtins[*name];
@@ -652,7 +653,7 @@ impl Interp {
                 if let Some((_, _, s)) = kw.first() {
                     return Err(Error::runtime("a ruleset takes no keyword arguments", *s));
                 }
-                crate::game::builtins::position_of(rs, &args, span)
+                crate::lang::builtins::games::position_of(rs, &args, span)
             }
             _ => Err(Error::runtime(
                 format!("a {} cannot be called", f.type_name()),
@@ -832,7 +833,7 @@ impl Interp {
                 }
                 (Str(x), Str(y)) => Value::str(&format!("{x}{y}")),
                 (List(x), List(y)) => Value::list(x.iter().chain(y.iter()).cloned().collect()),
-                (Position(_), Position(_)) => crate::game::builtins::sum_positions(&a, &b),
+                (Position(_), Position(_)) => crate::lang::builtins::games::sum_positions(&a, &b),
                 _ => return Err(bad(&a, &b)),
             },
             BinOp::Sub => match (&a, &b) {

@@ -1,11 +1,12 @@
 //! Game queries of LANGUAGE.md section 5, as builtins, and the glue that lets the engines call
 //! back into script rulesets for their options.
-use super::heap::{self, Code};
-use super::{Component, Key, Position, Rules, Ruleset, impartial, moore, wythoff};
-use crate::error::{Error, Result, cancel};
-use crate::eval::{Args, Interp, Scope, as_i64};
-use crate::syntax::ast::{Expr, MoveRule, Span};
-use crate::value::{Table, Value};
+use crate::engine::heap::{self, Code};
+use crate::engine::{impartial, moore, wythoff};
+use crate::lang::rules::{Component, Key, Position, Rules, Ruleset};
+use crate::lang::error::{Error, Result};
+use crate::lang::eval::{Args, Interp, Scope, as_i64};
+use crate::lang::syntax::ast::{Expr, MoveRule, Span};
+use crate::lang::value::{Table, Value};
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
@@ -319,7 +320,7 @@ fn bind_rule(
     it: &mut Interp,
     rule: &MoveRule,
     depth: usize,
-    scope: &crate::eval::Env,
+    scope: &crate::lang::eval::Env,
     arity: usize,
     out: &mut Vec<Vec<Box<[i64]>>>,
 ) -> Result<()> {
@@ -366,7 +367,7 @@ fn bind_rule(
     Ok(())
 }
 
-fn option_arg(it: &mut Interp, e: &Expr, scope: &crate::eval::Env, rule: &MoveRule) -> Result<i64> {
+fn option_arg(it: &mut Interp, e: &Expr, scope: &crate::lang::eval::Env, rule: &MoveRule) -> Result<i64> {
     let v = it.eval(e, scope)?;
     match as_i64(&v) {
         Some(x) if x >= 0 => Ok(x),
@@ -397,10 +398,49 @@ fn heap_values(it: &mut Interp, rs: &Ruleset, code: &Code, n: u64) -> Result<Rc<
     if have <= n {
         // grow geometrically so that asking for n, n+1, n+2, ... stays linear overall
         let target = n.max(have.saturating_mul(2)).min(n.max(1 << 16));
-        let vals = heap::values(code, target)?;
+        let vals = heap::values(code, target, &it.ctl)?;
         it.games.heaps.insert(rs.id, vals);
     }
     Ok(it.games.heaps[&rs.id][..=n as usize].into())
+}
+
+/// The rulesets of a position as the generic searches see them: a component is keyed by its
+/// ruleset's id and its arguments.
+struct Searched<'a> {
+    it: &'a mut Interp,
+    sets: Vec<Rc<Ruleset>>,
+}
+
+impl<'a> Searched<'a> {
+    fn new(it: &'a mut Interp, comps: &[Component]) -> Searched<'a> {
+        let mut sets: Vec<Rc<Ruleset>> = vec![];
+        for c in comps {
+            if !sets.iter().any(|r| r.id == c.rs.id) {
+                sets.push(c.rs.clone());
+            }
+        }
+        Searched { it, sets }
+    }
+
+    fn ruleset(&self, id: usize) -> Rc<Ruleset> {
+        self.sets.iter().find(|r| r.id == id).expect("known ruleset").clone()
+    }
+}
+
+impl impartial::Game for Searched<'_> {
+    type Pos = Key;
+    type Error = Error;
+    fn options(&mut self, k: &Key) -> Result<Vec<Vec<Key>>> {
+        let rs = self.ruleset(k.0);
+        let opts = component_options(self.it, &rs, &k.1)?;
+        Ok(opts
+            .into_iter()
+            .map(|o| o.into_iter().map(|a| (rs.id, a)).collect())
+            .collect())
+    }
+    fn describe(&self, k: &Key) -> String {
+        describe(&self.ruleset(k.0), &k.1)
+    }
 }
 
 /// Normal-play value of one component.
@@ -409,19 +449,13 @@ fn component_grundy(it: &mut Interp, c: &Component) -> Result<u32> {
         let n = c.args[0] as u64;
         return Ok(heap_values(it, &c.rs, code, n)?[n as usize]);
     }
-    let rs = c.rs.clone();
     let mut memo = std::mem::take(&mut it.games.grundy);
+    let ctl = it.ctl.clone();
     let r = impartial::grundy(
+        &mut Searched::new(it, std::slice::from_ref(c)),
         &mut memo,
         &c.key(),
-        &mut |k: &Key| {
-            let opts = component_options(it, &rs, &k.1)?;
-            Ok(opts
-                .into_iter()
-                .map(|o| o.into_iter().map(|a| (rs.id, a)).collect())
-                .collect())
-        },
-        &|k: &Key| describe(&rs, &k.1),
+        &ctl,
     );
     it.games.grundy = memo;
     r
@@ -430,7 +464,7 @@ fn component_grundy(it: &mut Interp, c: &Component) -> Result<u32> {
 fn position_grundy(it: &mut Interp, p: &Position) -> Result<u32> {
     let mut acc = 0;
     for c in &p.comps {
-        cancel::check()?;
+        it.ctl.check()?;
         acc ^= component_grundy(it, c)?;
     }
     Ok(acc)
@@ -463,28 +497,9 @@ fn next_player_wins(it: &mut Interp, p: &Position) -> Result<bool> {
 
 /// Misère outcome by search over sums (components need not share a ruleset).
 pub fn misere_search(it: &mut Interp, p: &Position) -> Result<bool> {
-    let rulesets: Vec<Rc<Ruleset>> = {
-        let mut v: Vec<Rc<Ruleset>> = vec![];
-        for c in &p.comps {
-            if !v.iter().any(|r| r.id == c.rs.id) {
-                v.push(c.rs.clone());
-            }
-        }
-        v
-    };
     let root: Vec<Key> = p.comps.iter().map(|c| c.key()).collect();
-    impartial::misere_wins(root, &mut |k: &Key| {
-        let rs = rulesets
-            .iter()
-            .find(|r| r.id == k.0)
-            .expect("known ruleset")
-            .clone();
-        let opts = component_options(it, &rs, &k.1)?;
-        Ok(opts
-            .into_iter()
-            .map(|o| o.into_iter().map(|a| (rs.id, a)).collect())
-            .collect())
-    })
+    let ctl = it.ctl.clone();
+    impartial::misere_wins(&mut Searched::new(it, &p.comps), root, &ctl)
 }
 
 fn outcome(it: &mut Interp, a: &mut Args) -> Result<Value> {
@@ -532,7 +547,7 @@ fn grundy(it: &mut Interp, a: &mut Args) -> Result<Value> {
         if let Rules::Heap(code) = &rs.rules {
             if naive {
                 heap::check_heap_limit(hi as u64)?;
-                let vals = heap::naive_values(code, hi as u64)?;
+                let vals = heap::naive_values(code, hi as u64, &it.ctl)?;
                 return Ok(Value::list(
                     vals[lo as usize..]
                         .iter()
@@ -664,7 +679,7 @@ fn period(it: &mut Interp, a: &mut Args) -> Result<Value> {
     }
 }
 
-fn wythoff_period(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn wythoff_period(it: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(1, 1)?;
     let k = a.nonneg(0)? as usize;
     if k > 64 {
@@ -672,7 +687,7 @@ fn wythoff_period(_: &mut Interp, a: &mut Args) -> Result<Value> {
     }
     let mut cols = 1024;
     loop {
-        cancel::check()?;
+        it.ctl.check()?;
         let g = wythoff::table(k, cols);
         // accept a period once doubling the range does not change it
         let found = wythoff::additive_period(&g[k]);

@@ -1,7 +1,7 @@
 //! Breadth-first search on Schreier graphs: the graph of a pattern's orbit (or of the group
 //! itself, seen as the orbit of the fully coloured board) under a set of moves.
 use super::perm::Perm;
-use crate::error::{Error, Result, cancel};
+use crate::engine::{Ctl, Error, Result};
 use rayon::prelude::*;
 use std::collections::HashMap;
 
@@ -28,7 +28,7 @@ pub struct SchreierGraph {
 }
 
 impl SchreierGraph {
-    pub fn explore(moves: &[Perm], start: &[u8], limit: usize) -> Result<SchreierGraph> {
+    pub fn explore(moves: &[Perm], start: &[u8], limit: usize, ctl: &Ctl) -> Result<SchreierGraph> {
         let m = moves.len();
         let mut g = SchreierGraph {
             states: vec![start.into()],
@@ -41,7 +41,7 @@ impl SchreierGraph {
         let mut i = 0;
         while i < g.states.len() {
             if i % 4096 == 0 {
-                cancel::check()?;
+                ctl.check()?;
             }
             for mv in moves {
                 let y = act(mv, &g.states[i]);
@@ -49,7 +49,7 @@ impl SchreierGraph {
                 let j = *g.index.entry(y.clone()).or_insert(next);
                 if j == next {
                     if g.states.len() >= limit {
-                        return Err(Error::plain(format!("the orbit has more than {limit} elements"))
+                        return Err(Error::limit(format!("the orbit has more than {limit} elements"))
                             .hint("this query explores the orbit in memory; choose a smaller pattern or group"));
                     }
                     g.states.push(y);
@@ -99,13 +99,13 @@ impl SchreierGraph {
 
     /// Largest distance between any two vertices: bit-parallel BFS from 64 sources at a time,
     /// batches spread over the rayon pool. The result does not depend on the thread count.
-    pub fn all_pairs_diameter(&self) -> Result<u32> {
+    pub fn all_pairs_diameter(&self, ctl: &Ctl) -> Result<u32> {
         let n = self.len();
         let batches: Vec<usize> = (0..n.div_ceil(64)).collect();
         let ecc: Result<Vec<u32>> = batches
             .par_iter()
             .map(|&b| {
-                cancel::check()?;
+                ctl.check()?;
                 let lo = b * 64;
                 let hi = (lo + 64).min(n);
                 let full: u64 = if hi - lo == 64 {

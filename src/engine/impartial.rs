@@ -1,7 +1,30 @@
-//! Generic impartial-game search over positions given by an options function. A position is a
-//! sum of components; an option is again a list of components. Both searches iterate with an
+//! Generic impartial-game search over any ruleset that implements [`Game`]. A position is a sum
+//! of components; an option is again a list of components. Both searches iterate with an
 //! explicit stack, so deep games cannot overflow the call stack.
-use crate::error::{Error, Result, cancel};
+//!
+//! ```
+//! use gamut::engine::{Ctl, Error, impartial::{self, Game}};
+//! use std::collections::HashMap;
+//!
+//! /// Take 1 or 2 from a heap, or split a heap into two nonempty heaps.
+//! struct TakeOrSplit;
+//! impl Game for TakeOrSplit {
+//!     type Pos = u64;
+//!     type Error = Error;
+//!     fn options(&mut self, &n: &u64) -> Result<Vec<Vec<u64>>, Error> {
+//!         let takes = (1..=2.min(n)).map(|k| vec![n - k]);
+//!         let splits = (1..n).filter(|a| 2 * a <= n).map(|a| vec![a, n - a]);
+//!         Ok(takes.chain(splits).collect())
+//!     }
+//!     fn describe(&self, n: &u64) -> String {
+//!         format!("heap {n}")
+//!     }
+//! }
+//! let mut memo = HashMap::new();
+//! let g = impartial::grundy(&mut TakeOrSplit, &mut memo, &4, &Ctl::default()).unwrap();
+//! assert_eq!(g, 3);
+//! ```
+use crate::engine::{Ctl, Error, Result};
 use std::collections::{HashMap, HashSet};
 use std::hash::Hash;
 
@@ -19,7 +42,7 @@ impl Held {
     fn add<K>(&mut self, opts: &Options<K>) -> Result<()> {
         self.0 += opts.iter().map(|o| o.len().max(1)).sum::<usize>();
         if self.0 > HELD_LIMIT {
-            return Err(Error::plain(format!(
+            return Err(Error::limit(format!(
                 "the search would hold more than {HELD_LIMIT} options at once; the game is too large for this search"
             ))
             .hint("try smaller positions first"));
@@ -33,6 +56,17 @@ impl Held {
 
 pub type Options<K> = Vec<Vec<K>>;
 
+/// A ruleset as the generic searches see it. `Pos` is one component and also the key of the
+/// transposition table; an option is a sum of components (an empty list: nothing left).
+pub trait Game {
+    type Pos: Clone + Eq + Hash + Ord;
+    /// Errors of `options` (a scripted ruleset reports its own, with source positions).
+    type Error: From<Error>;
+    fn options(&mut self, p: &Self::Pos) -> std::result::Result<Options<Self::Pos>, Self::Error>;
+    /// How a component is written in messages.
+    fn describe(&self, p: &Self::Pos) -> String;
+}
+
 fn mex(vals: impl Iterator<Item = u32>) -> u32 {
     let mut seen: Vec<bool> = vec![];
     for v in vals {
@@ -45,12 +79,12 @@ fn mex(vals: impl Iterator<Item = u32>) -> u32 {
 }
 
 /// Grundy value of one component; every component met is memoized in `memo`.
-pub fn grundy<K: Clone + Eq + Hash>(
-    memo: &mut HashMap<K, u32>,
-    root: &K,
-    options: &mut dyn FnMut(&K) -> Result<Options<K>>,
-    describe: &dyn Fn(&K) -> String,
-) -> Result<u32> {
+pub fn grundy<G: Game>(
+    game: &mut G,
+    memo: &mut HashMap<G::Pos, u32>,
+    root: &G::Pos,
+    ctl: &Ctl,
+) -> std::result::Result<u32, G::Error> {
     if let Some(&v) = memo.get(root) {
         return Ok(v);
     }
@@ -60,9 +94,9 @@ pub fn grundy<K: Clone + Eq + Hash>(
         i: usize,
         j: usize,
     }
-    let mut on_stack: HashSet<K> = HashSet::from([root.clone()]);
+    let mut on_stack: HashSet<G::Pos> = HashSet::from([root.clone()]);
     let mut held = Held::default();
-    let first = options(root)?;
+    let first = game.options(root)?;
     held.add(&first)?;
     let mut stack = vec![Frame {
         opts: first,
@@ -74,11 +108,12 @@ pub fn grundy<K: Clone + Eq + Hash>(
     while let Some(f) = stack.last_mut() {
         steps += 1;
         if steps.is_multiple_of(4096) {
-            cancel::check()?;
+            ctl.check()?;
             if memo.len() > MEMO_LIMIT {
-                return Err(Error::plain(format!(
+                return Err(Error::limit(format!(
                     "more than {MEMO_LIMIT} positions searched; the game is too large for this search"
-                )));
+                ))
+                .into());
             }
         }
         let mut unknown = None;
@@ -96,13 +131,14 @@ pub fn grundy<K: Clone + Eq + Hash>(
         }
         if let Some(c) = unknown {
             if !on_stack.insert(c.clone()) {
-                return Err(Error::plain(format!(
+                return Err(Error::invalid(format!(
                     "the game is loopy: {} can be reached from itself",
-                    describe(&c)
+                    game.describe(&c)
                 ))
-                .hint("moves must lead to smaller positions so that every game ends"));
+                .hint("moves must lead to smaller positions so that every game ends")
+                .into());
             }
-            let opts = options(&c)?;
+            let opts = game.options(&c)?;
             held.add(&opts)?;
             stack.push(Frame {
                 key: c,
@@ -125,17 +161,17 @@ pub fn grundy<K: Clone + Eq + Hash>(
 }
 
 /// The options of multisets of components, with each component's options asked for once.
-struct Sums<'a, K> {
-    options: &'a mut dyn FnMut(&K) -> Result<Options<K>>,
-    cache: HashMap<K, Options<K>>,
+struct Sums<'a, G: Game> {
+    game: &'a mut G,
+    cache: HashMap<G::Pos, Options<G::Pos>>,
 }
 
-impl<K: Clone + Eq + Hash + Ord> Sums<'_, K> {
+impl<G: Game> Sums<'_, G> {
     /// Drop the components without moves and sort the rest.
-    fn normalize(&mut self, mut v: Vec<K>) -> Result<Vec<K>> {
+    fn normalize(&mut self, mut v: Vec<G::Pos>) -> std::result::Result<Vec<G::Pos>, G::Error> {
         for c in &v {
             if !self.cache.contains_key(c) {
-                let o = (self.options)(c)?;
+                let o = self.game.options(c)?;
                 self.cache.insert(c.clone(), o);
             }
         }
@@ -145,14 +181,14 @@ impl<K: Clone + Eq + Hash + Ord> Sums<'_, K> {
     }
 
     /// Every option of the sum: one component replaced by one of its options.
-    fn expand(&mut self, s: &[K]) -> Result<Vec<Vec<K>>> {
+    fn expand(&mut self, s: &[G::Pos]) -> std::result::Result<Vec<Vec<G::Pos>>, G::Error> {
         let mut out = vec![];
         for (idx, c) in s.iter().enumerate() {
             if idx > 0 && s[idx - 1] == *c {
                 continue;
             }
             for o in self.cache[c].clone() {
-                let mut next: Vec<K> = s[..idx].iter().chain(&s[idx + 1..]).cloned().collect();
+                let mut next: Vec<G::Pos> = s[..idx].iter().chain(&s[idx + 1..]).cloned().collect();
                 next.extend(o);
                 out.push(self.normalize(next)?);
             }
@@ -163,31 +199,34 @@ impl<K: Clone + Eq + Hash + Ord> Sums<'_, K> {
 
 /// Misère outcome of a sum: true when the player to move wins (N). Components without moves are
 /// dropped; the state is the sorted multiset of the rest.
-pub fn misere_wins<K: Clone + Eq + Hash + Ord>(
-    root: Vec<K>,
-    options: &mut dyn FnMut(&K) -> Result<Options<K>>,
-) -> Result<bool> {
+pub fn misere_wins<G: Game>(
+    game: &mut G,
+    root: Vec<G::Pos>,
+    ctl: &Ctl,
+) -> std::result::Result<bool, G::Error> {
+    type K<G> = <G as Game>::Pos;
     let mut sums = Sums {
-        options,
+        game,
         cache: HashMap::new(),
     };
     let root = sums.normalize(root)?;
-    let mut memo: HashMap<Vec<K>, bool> = HashMap::new();
+    let mut memo: HashMap<Vec<K<G>>, bool> = HashMap::new();
     // frame: state, its options, next option to look at
     let first = sums.expand(&root)?;
     let mut held = Held::default();
     held.add(&first)?;
-    let mut stack: Vec<(Vec<K>, Vec<Vec<K>>, usize)> = vec![(root.clone(), first, 0)];
-    let mut on_stack: HashSet<Vec<K>> = HashSet::from([root.clone()]);
+    let mut stack: Vec<(Vec<K<G>>, Vec<Vec<K<G>>>, usize)> = vec![(root.clone(), first, 0)];
+    let mut on_stack: HashSet<Vec<K<G>>> = HashSet::from([root.clone()]);
     let mut steps = 0u64;
     while let Some(top) = stack.last_mut() {
         steps += 1;
         if steps.is_multiple_of(4096) {
-            cancel::check()?;
+            ctl.check()?;
             if memo.len() > MEMO_LIMIT {
-                return Err(Error::plain(format!(
+                return Err(Error::limit(format!(
                     "more than {MEMO_LIMIT} misère positions searched"
-                )));
+                ))
+                .into());
             }
         }
         // no moves at all: under misère play the player to move has won
@@ -212,9 +251,10 @@ pub fn misere_wins<K: Clone + Eq + Hash + Ord>(
             None => {
                 let child = top.1[top.2].clone();
                 if !on_stack.insert(child.clone()) {
-                    return Err(Error::plain(
+                    return Err(Error::invalid(
                         "the game is loopy: a position can be reached from itself",
-                    ));
+                    )
+                    .into());
                 }
                 let opts = sums.expand(&child)?;
                 held.add(&opts)?;

@@ -1,7 +1,7 @@
 //! Everyday builtins: printing, sequences, numbers, tables.
-use crate::error::{Error, Result, cancel};
-use crate::eval::{Args, Interp};
-use crate::value::{Table, Value};
+use crate::lang::error::{Error, Result};
+use crate::lang::eval::{Args, Interp};
+use crate::lang::value::{Table, Value};
 use num_bigint::BigInt;
 use std::rc::Rc;
 
@@ -191,7 +191,7 @@ fn table(it: &mut Interp, a: &mut Args) -> Result<Value> {
     for r in &rows {
         let mut line = vec![];
         for c in &cols {
-            cancel::check()?;
+            it.ctl.check()?;
             let v = it.call_values(&f, vec![r.clone(), c.clone()], a.span_of(0))?;
             line.push(if matches!(v, Value::Unit) {
                 None

@@ -1,6 +1,5 @@
 //! Permutation groups: permutations, Schreier–Sims, orbits and Cayley/Schreier graph searches.
 //! Usable as a library; nothing here knows about the language.
-pub mod builtins;
 pub mod cayley;
 pub mod export;
 pub mod perm;

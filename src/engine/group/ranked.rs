@@ -7,7 +7,7 @@
 //! P_m = u_0 ∘ … ∘ u_{m-1}, and the rank of g·s is found by sifting s(g(b_m)).
 use super::perm::Perm;
 use super::schreier::StabChain;
-use crate::error::{Error, Result, cancel};
+use crate::engine::{Ctl, Error, Result};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -391,7 +391,7 @@ pub struct Layers {
 pub const KEEP_ANTIPODES: usize = 1000;
 
 /// Distance distribution from the identity. `on_depth(depth, count)` is called after each layer.
-pub fn bfs(rk: &Ranker, mut on_depth: impl FnMut(usize, u64)) -> Result<Layers> {
+pub fn bfs(rk: &Ranker, ctl: &Ctl, mut on_depth: impl FnMut(usize, u64)) -> Result<Layers> {
     let n = rk.size;
     let words = n.div_ceil(64) as usize;
     let alloc = || (0..words).map(|_| AtomicU64::new(0)).collect::<Vec<_>>();
@@ -402,7 +402,7 @@ pub fn bfs(rk: &Ranker, mut on_depth: impl FnMut(usize, u64)) -> Result<Layers> 
     set(&front, id);
     let nm = rk.moves.len();
     if nm > 32 {
-        return Err(Error::plain(
+        return Err(Error::limit(
             "the ranked search takes at most 32 moves (generators and inverses)",
         ));
     }
@@ -415,7 +415,7 @@ pub fn bfs(rk: &Ranker, mut on_depth: impl FnMut(usize, u64)) -> Result<Layers> 
         let frontier = *counts.last().unwrap();
         let backward = frontier > n - total;
         blocks.par_iter().try_for_each(|&b| -> Result<()> {
-            cancel::check()?;
+            ctl.check()?;
             let lo = b * BLOCK;
             let hi = (lo + BLOCK).min(n);
             let mut cur: Option<Cursor> = None;
@@ -480,7 +480,7 @@ pub fn bfs(rk: &Ranker, mut on_depth: impl FnMut(usize, u64)) -> Result<Layers> 
             })
             .sum();
         if found == 0 {
-            return Err(Error::plain(format!(
+            return Err(Error::limit(format!(
                 "the search stopped at {total} of {n} elements: the generators do not reach the whole group"
             )));
         }

@@ -1,11 +1,13 @@
 //! Group queries of LANGUAGE.md section 4, as builtins.
-use super::cayley::{SchreierGraph, State};
-use super::perm::Perm;
-use super::search;
-use super::{Board, GroupVal, PatternSpec};
-use crate::error::{Error, Result};
-use crate::eval::{Args, Interp};
-use crate::value::Value;
+use crate::engine::group::cayley::{SchreierGraph, State};
+use crate::engine::group::perm::Perm;
+use crate::engine::group::search;
+use crate::engine::group::{Board, GroupVal, PatternSpec};
+use crate::engine::control::human_bytes;
+use crate::engine::Ctl;
+use crate::lang::error::{Error, Result};
+use crate::lang::eval::{Args, Interp};
+use crate::lang::value::Value;
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
@@ -224,7 +226,7 @@ fn get_board(a: &Args, i: usize) -> Result<Rc<Board>> {
 fn grid(_: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(2, 2)?;
     let (m, n) = (a.nonneg(0)? as usize, a.nonneg(1)? as usize);
-    if m == 0 || n == 0 || m * n > super::perm::MAX_DEGREE {
+    if m == 0 || n == 0 || m * n > crate::engine::group::perm::MAX_DEGREE {
         return Err(
             Error::runtime(format!("a {m}x{n} grid is not supported"), a.span)
                 .hint("boards have 1 to 255 cells"),
@@ -302,7 +304,7 @@ enum Shape {
     Colours,
 }
 
-fn point_of(v: &Value, degree: usize, span: crate::syntax::ast::Span) -> Result<usize> {
+fn point_of(v: &Value, degree: usize, span: crate::lang::syntax::ast::Span) -> Result<usize> {
     match v {
         Value::Int(p) if *p >= 1 && (*p as usize) <= degree => Ok(*p as usize - 1),
         Value::Int(p) => Err(Error::runtime(
@@ -394,11 +396,11 @@ fn dist_list(d: &[u64]) -> Value {
     Value::list(d.iter().map(|&x| Value::Int(x as i64)).collect())
 }
 
-fn orbit(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn orbit(it: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(2, 2)?;
     let g = get_group(a, 0)?;
     let (st, shape) = pattern(a, 1, g.degree)?;
-    let sg = SchreierGraph::explore(&g.perms(), &st, STATE_LIMIT)?;
+    let sg = SchreierGraph::explore(&g.perms(), &st, STATE_LIMIT, &it.ctl)?;
     let mut elems: Vec<Value> = sg.states.iter().map(|s| pattern_value(s, shape)).collect();
     elems.sort();
     Ok(Value::record_with_hidden(
@@ -414,7 +416,7 @@ fn orbit(_: &mut Interp, a: &mut Args) -> Result<Value> {
 /// Elements of the Cayley graph limited for pictures and matrices.
 const PICTURE_LIMIT: usize = 2048;
 
-fn walks(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn walks(it: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(2, 2)?;
     let g = get_group(a, 0)?;
     let n = a.nonneg(1)? as usize;
@@ -434,13 +436,13 @@ fn walks(_: &mut Interp, a: &mut Args) -> Result<Value> {
             a.span_of(0),
         ));
     }
-    let sg = SchreierGraph::explore(&moves, &identity_state(g.degree), PICTURE_LIMIT)?;
+    let sg = SchreierGraph::explore(&moves, &identity_state(g.degree), PICTURE_LIMIT, &it.ctl)?;
     let size = sg.len();
     // counts of walks of length ≤ n, row by row: W_k = W_{k-1} A, accumulated
     let mut total = vec![vec![0u128; size]; size];
     let mut hops = vec![vec![None; size]; size];
     for s in 0..size {
-        crate::error::cancel::check()?;
+        it.ctl.check()?;
         let mut cur = vec![0u128; size];
         cur[s] = 1;
         total[s][s] = 1;
@@ -497,17 +499,18 @@ fn walks(_: &mut Interp, a: &mut Args) -> Result<Value> {
 
 /// The start state, vertex labels and generator moves for a DOT picture of a group or an orbit.
 fn graph_of(
+    ctl: &Ctl,
     g: &GroupVal,
     start: State,
     label: impl Fn(&State) -> String,
 ) -> Result<(SchreierGraph, Vec<String>)> {
     let (_, moves) = moves_of(g);
-    let sg = SchreierGraph::explore(&moves, &start, PICTURE_LIMIT)?;
+    let sg = SchreierGraph::explore(&moves, &start, PICTURE_LIMIT, ctl)?;
     let labels = sg.states.iter().map(&label).collect();
     Ok((sg, labels))
 }
 
-fn export(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn export(it: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(2, 2)?;
     let path = a.str(1)?;
     let ext = path.rsplit('.').next().unwrap_or("").to_ascii_lowercase();
@@ -522,14 +525,14 @@ fn export(_: &mut Interp, a: &mut Args) -> Result<Value> {
             .map_err(|e| Error::runtime(format!("cannot write {path}: {e}"), a.span_of(1)))
     };
     let dot_of = |g: &GroupVal, start: State, label: &dyn Fn(&State) -> String| -> Result<String> {
-        let (sg, labels) = graph_of(g, start, label)?;
+        let (sg, labels) = graph_of(&it.ctl, g, start, label)?;
         let (names, moves) = moves_of(g);
         let gens: Vec<usize> = g
             .gens
             .iter()
             .filter_map(|(_, p)| moves.iter().position(|m| m == p))
             .collect();
-        Ok(super::export::dot(&sg, &labels, &names, &gens))
+        Ok(crate::engine::group::export::dot(&sg, &labels, &names, &gens))
     };
     match a.get(0) {
         Value::Group(g) => {
@@ -542,7 +545,7 @@ fn export(_: &mut Interp, a: &mut Args) -> Result<Value> {
             let (names, moves) = moves_of(g);
             let id = identity_state(g.degree);
             // label each element by a shortest word from the identity
-            let words = SchreierGraph::explore(&moves, &id, PICTURE_LIMIT)?;
+            let words = SchreierGraph::explore(&moves, &id, PICTURE_LIMIT, &it.ctl)?;
             let word_of = |s: &State| {
                 let v = words.index[s];
                 let w: Vec<&str> = words
@@ -598,7 +601,7 @@ fn export(_: &mut Interp, a: &mut Args) -> Result<Value> {
                     _ => vec![],
                 })
                 .collect();
-            super::export::walk_png(&hops, &path).map_err(|m| Error::runtime(m, a.span_of(1)))?;
+            crate::engine::group::export::walk_png(&hops, &path).map_err(|m| Error::runtime(m, a.span_of(1)))?;
         }
         _ => return Err(a.type_error(0, "a group, an orbit(G, X) record or a walks(G, n) record")),
     }
@@ -611,8 +614,8 @@ fn diameter(it: &mut Interp, a: &mut Args) -> Result<Value> {
     let (_, moves) = moves_of(&g);
     if a.len() == 2 {
         let (st, _) = pattern(a, 1, g.degree)?;
-        let sg = SchreierGraph::explore(&moves, &st, STATE_LIMIT)?;
-        let d = sg.all_pairs_diameter()?;
+        let sg = SchreierGraph::explore(&moves, &st, STATE_LIMIT, &it.ctl)?;
+        let d = sg.all_pairs_diameter(&it.ctl)?;
         return Ok(Value::record(vec![
             ("diameter", Value::Int(d as i64)),
             ("size", Value::Int(sg.len() as i64)),
@@ -637,13 +640,13 @@ fn diameter(it: &mut Interp, a: &mut Args) -> Result<Value> {
     };
     let _ = it;
     let d = if ranked {
-        ranked_layers(&g, &moves, memory)?.counts.clone()
+        ranked_layers(&g, &moves, memory, &it.ctl)?.counts.clone()
     } else {
         if size > BigUint::from(STATE_LIMIT) {
             return Err(Error::plain(format!("the group has {size} elements, more than the {STATE_LIMIT} the in-memory search holds"))
                 .hint("use strategy: \"ranked\""));
         }
-        search::layer_counts(&moves, &identity_state(g.degree), STATE_LIMIT)?
+        search::layer_counts(&moves, &identity_state(g.degree), STATE_LIMIT, &it.ctl)?
     };
     let total: u64 = d.iter().sum();
     if BigUint::from(total) != size {
@@ -664,18 +667,19 @@ fn ranked_layers(
     g: &GroupVal,
     moves: &[Perm],
     memory: Option<u64>,
-) -> Result<Rc<super::ranked::Layers>> {
+    ctl: &Ctl,
+) -> Result<Rc<crate::engine::group::ranked::Layers>> {
     if let Some(l) = g.layers.get() {
         return Ok(l.clone());
     }
     let size = g.order();
-    let rk = super::ranked::Ranker::new(g.chain(), moves).ok_or_else(|| {
+    let rk = crate::engine::group::ranked::Ranker::new(g.chain(), moves).ok_or_else(|| {
         Error::plain(format!(
             "the group has {size} elements, more than a 64-bit rank can index"
         ))
     })?;
-    let need = super::ranked::memory_needed(rk.size);
-    let have = memory.unwrap_or_else(available_memory);
+    let need = crate::engine::group::ranked::memory_needed(rk.size);
+    let have = memory.unwrap_or_else(|| ctl.memory());
     let loud = rk.size >= 10_000_000;
     if need > have {
         return Err(Error::plain(format!(
@@ -696,7 +700,7 @@ fn ranked_layers(
     }
     let t0 = std::time::Instant::now();
     let mut cum = 0u64;
-    let layers = super::ranked::bfs(&rk, |depth, count| {
+    let layers = crate::engine::group::ranked::bfs(&rk, ctl, |depth, count| {
         cum += count;
         if loud {
             eprintln!("{depth} {count} {cum} {:.1}", t0.elapsed().as_secs_f64());
@@ -713,22 +717,22 @@ fn ranked_layers(
     Ok(layers)
 }
 
-fn antipodes(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn antipodes(it: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(2, 2)?;
     let memory = memory_kw(a)?;
     let g = get_group(a, 0)?;
     let k = a.nonneg(1)? as usize;
-    if k > super::ranked::KEEP_ANTIPODES {
+    if k > crate::engine::group::ranked::KEEP_ANTIPODES {
         return Err(Error::runtime(
             format!(
                 "at most {} antipodes are kept",
-                super::ranked::KEEP_ANTIPODES
+                crate::engine::group::ranked::KEEP_ANTIPODES
             ),
             a.span_of(1),
         ));
     }
     let (names, moves) = moves_of(&g);
-    let layers = ranked_layers(&g, &moves, memory)?;
+    let layers = ranked_layers(&g, &moves, memory, &it.ctl)?;
     let mut out = vec![];
     for p in layers.antipodes.iter().take(k) {
         let w = search::shortest_word(
@@ -736,6 +740,7 @@ fn antipodes(_: &mut Interp, a: &mut Args) -> Result<Value> {
             &identity_state(g.degree),
             &element_state(p, g.degree),
             STATE_LIMIT,
+            &it.ctl,
         )?
         .expect("an element of the group has a word");
         let Value::Record(r) = word_record(&names, &w) else {
@@ -778,27 +783,7 @@ fn memory_kw(a: &mut Args) -> Result<Option<u64>> {
     }
 }
 
-/// MemAvailable from /proc/meminfo (or a conservative 4 GB where that is missing).
-fn available_memory() -> u64 {
-    std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|t| {
-            t.lines()
-                .find(|l| l.starts_with("MemAvailable:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
-        })
-        .map_or(4 << 30, |kb| kb * 1024)
-}
-
-fn human_bytes(b: u64) -> String {
-    if b >= 1 << 30 {
-        format!("{:.1} GB", b as f64 / (1u64 << 30) as f64)
-    } else {
-        format!("{:.1} MB", b as f64 / (1u64 << 20) as f64)
-    }
-}
-
-fn distances(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn distances(it: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(1, 2)?;
     let g = get_group(a, 0)?;
     let (_, moves) = moves_of(&g);
@@ -807,7 +792,7 @@ fn distances(_: &mut Interp, a: &mut Args) -> Result<Value> {
     } else {
         identity_state(g.degree)
     };
-    Ok(dist_list(&search::layer_counts(&moves, &st, STATE_LIMIT)?))
+    Ok(dist_list(&search::layer_counts(&moves, &st, STATE_LIMIT, &it.ctl)?))
 }
 
 fn word_record(names: &[String], w: &[usize]) -> Value {
@@ -818,7 +803,7 @@ fn word_record(names: &[String], w: &[usize]) -> Value {
     ])
 }
 
-fn word(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn word(it: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(2, 3)?;
     let g = get_group(a, 0)?;
     let (names, moves) = moves_of(&g);
@@ -843,7 +828,7 @@ fn word(_: &mut Interp, a: &mut Args) -> Result<Value> {
         let (y, _) = pattern(a, 2, g.degree)?;
         (x, y)
     };
-    match search::shortest_word(&moves, &start, &goal, STATE_LIMIT)? {
+    match search::shortest_word(&moves, &start, &goal, STATE_LIMIT, &it.ctl)? {
         Some(w) => Ok(word_record(&names, &w)),
         None => Err(Error::runtime(
             "the second pattern is not in the orbit of the first",
@@ -892,7 +877,7 @@ fn multinomial(n: usize, counts: &[usize]) -> Option<BigUint> {
     Some(fact(n) / denom)
 }
 
-fn orbits(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn orbits(it: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(2, 2)?;
     let g = get_group(a, 0)?;
     let Value::Patterns(spec) = a.get(1) else {
@@ -929,7 +914,7 @@ fn orbits(_: &mut Interp, a: &mut Args) -> Result<Value> {
         if seen.contains(&p) {
             continue;
         }
-        let sg = SchreierGraph::explore(&gens, &p, STATE_LIMIT)?;
+        let sg = SchreierGraph::explore(&gens, &p, STATE_LIMIT, &it.ctl)?;
         *sizes.entry(sg.len()).or_default() += 1;
         norbits += 1;
         seen.extend(sg.states);
@@ -944,7 +929,7 @@ fn orbits(_: &mut Interp, a: &mut Args) -> Result<Value> {
     ]))
 }
 
-fn hamiltonian(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn hamiltonian(it: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(1, 1)?;
     let budget = a.kw_int("limit")?.unwrap_or(10_000_000).max(1) as u64;
     let g = get_group(a, 0)?;
@@ -955,8 +940,8 @@ fn hamiltonian(_: &mut Interp, a: &mut Args) -> Result<Value> {
             g.order()
         )));
     }
-    let sg = SchreierGraph::explore(&moves, &identity_state(g.degree), STATE_LIMIT)?;
-    match search::hamiltonian_cycle(&sg, budget)? {
+    let sg = SchreierGraph::explore(&moves, &identity_state(g.degree), STATE_LIMIT, &it.ctl)?;
+    match search::hamiltonian_cycle(&sg, budget, &it.ctl)? {
         Some(w) => Ok(word_record(&names, &w)),
         None => Err(Error::plain(format!(
             "no Hamiltonian cycle found within {budget} search steps"
@@ -1057,7 +1042,7 @@ fn is_hamiltonian(_: &mut Interp, a: &mut Args) -> Result<Value> {
         if !seen.insert(cur.clone()) {
             return Ok(Value::Bool(false));
         }
-        cur = super::cayley::act(p, &cur);
+        cur = crate::engine::group::cayley::act(p, &cur);
     }
     Ok(Value::Bool(cur == identity_state(g.degree)))
 }

@@ -1,7 +1,7 @@
 //! Runtime values, their text rendering (for people) and JSON rendering (for programs).
-use crate::game::{Position, Ruleset};
-use crate::group::{Board, GroupVal, PatternSpec};
-use crate::syntax::ast::Lambda;
+use crate::lang::rules::{Position, Ruleset};
+use crate::engine::group::{Board, GroupVal, PatternSpec};
+use crate::lang::syntax::ast::Lambda;
 use indexmap::IndexMap;
 use num_bigint::BigInt;
 use num_traits::ToPrimitive;
@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write;
 use std::rc::Rc;
 
-use crate::group::perm::Perm;
+use crate::engine::group::perm::Perm;
 
 #[derive(Clone)]
 pub enum Value {
@@ -41,7 +41,7 @@ pub enum Value {
 pub struct Closure {
     pub name: Option<Rc<str>>,
     pub lambda: Rc<Lambda>,
-    pub env: crate::eval::Env,
+    pub env: crate::lang::eval::Env,
 }
 
 #[derive(Clone)]

@@ -2,12 +2,12 @@
 //! one state, shortest words by bidirectional BFS, Hamiltonian cycles by backtracking.
 use super::cayley::{SchreierGraph, State, act};
 use super::perm::Perm;
-use crate::error::{Error, Result, cancel};
+use crate::engine::{Ctl, Error, Result};
 use std::collections::{HashMap, HashSet};
 
 /// Count states by distance from `start` keeping only three layers in memory (enough because
 /// the moves are closed under inverses: a neighbour is one layer back, level or one ahead).
-pub fn layer_counts(moves: &[Perm], start: &[u8], limit: usize) -> Result<Vec<u64>> {
+pub fn layer_counts(moves: &[Perm], start: &[u8], limit: usize, ctl: &Ctl) -> Result<Vec<u64>> {
     let mut prev: HashSet<State> = HashSet::new();
     let mut cur: HashSet<State> = HashSet::from([State::from(start)]);
     let mut counts = vec![1u64];
@@ -16,7 +16,7 @@ pub fn layer_counts(moves: &[Perm], start: &[u8], limit: usize) -> Result<Vec<u6
         let mut next: HashSet<State> = HashSet::new();
         for (i, x) in cur.iter().enumerate() {
             if i % 4096 == 0 {
-                cancel::check()?;
+                ctl.check()?;
             }
             for m in moves {
                 let y = act(m, x);
@@ -30,7 +30,7 @@ pub fn layer_counts(moves: &[Perm], start: &[u8], limit: usize) -> Result<Vec<u6
         }
         total += next.len();
         if total > limit {
-            return Err(Error::plain(format!(
+            return Err(Error::limit(format!(
                 "more than {limit} states; too many for the in-memory search"
             )));
         }
@@ -60,6 +60,7 @@ pub fn shortest_word(
     start: &[u8],
     goal: &[u8],
     limit: usize,
+    ctl: &Ctl,
 ) -> Result<Option<Vec<usize>>> {
     if start == goal {
         return Ok(Some(vec![]));
@@ -84,7 +85,7 @@ pub fn shortest_word(
         let mut best: Option<(u32, State)> = None;
         for (i, x) in fronts[s].iter().enumerate() {
             if i % 4096 == 0 {
-                cancel::check()?;
+                ctl.check()?;
             }
             for (j, m) in moves.iter().enumerate() {
                 let y = act(m, x);
@@ -101,7 +102,7 @@ pub fn shortest_word(
             }
         }
         if sides[0].len() + sides[1].len() > limit {
-            return Err(Error::plain(format!(
+            return Err(Error::limit(format!(
                 "the search met no path within {limit} states"
             )));
         }
@@ -131,7 +132,7 @@ pub fn shortest_word(
 /// A Hamiltonian cycle through vertex 0 of the graph, as move indices, by depth-first
 /// backtracking that tries the neighbour with the fewest free neighbours first (Warnsdorff).
 /// Gives up after `budget` steps.
-pub fn hamiltonian_cycle(g: &SchreierGraph, budget: u64) -> Result<Option<Vec<usize>>> {
+pub fn hamiltonian_cycle(g: &SchreierGraph, budget: u64, ctl: &Ctl) -> Result<Option<Vec<usize>>> {
     let n = g.len();
     let m = g.m;
     let nb = |v: usize, j: usize| g.adj[v * m + j] as usize;
@@ -153,7 +154,7 @@ pub fn hamiltonian_cycle(g: &SchreierGraph, budget: u64) -> Result<Option<Vec<us
     while let Some(top) = stack.last_mut() {
         steps += 1;
         if steps.is_multiple_of(65536) {
-            cancel::check()?;
+            ctl.check()?;
         }
         if steps > budget {
             return Ok(None);

@@ -1,0 +1,4 @@
+//! The builtin functions, registered into the interpreter one engine family per file.
+pub mod core;
+pub mod games;
+pub mod groups;

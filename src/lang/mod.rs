@@ -1,0 +1,9 @@
+//! The language: source text → AST (`syntax`) → evaluator with a builtin table (`eval`,
+//! `builtins`, one file per engine family) → values and their text and JSON forms (`value`).
+//! Engines are reached only through their public APIs in `crate::engine`.
+pub mod builtins;
+pub mod error;
+pub mod eval;
+pub mod rules;
+pub mod syntax;
+pub mod value;
