@@ -1,27 +1,28 @@
 //! The `gamut` command: scripts, one-liners and the REPL.
-use clap::{Parser, Subcommand};
-use gamut::lang::error::Error;
-use std::sync::atomic::Ordering;
+use clap::Parser;
+use gamut::engine::Ctl;
+use gamut::lang::error::{Error, Kind};
 use gamut::lang::eval::Interp;
-use std::cell::RefCell;
-use std::io::Write;
-use std::path::PathBuf;
-use std::rc::Rc;
+use std::io::{IsTerminal, Read, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+
+mod progress;
+mod repl;
 
 #[derive(Parser)]
 #[command(
     name = "gamut",
     version,
-    about = "A REPL and script interpreter for permutation puzzles and combinatorial games"
+    about = "A REPL and script interpreter for permutation puzzles and combinatorial games",
+    override_usage = "gamut [OPTIONS] [run] [FILE | -]\n       gamut [OPTIONS] -e SOURCE\n       gamut [OPTIONS]            (the REPL, or a script read from a pipe)"
 )]
-#[command(args_conflicts_with_subcommands = true)]
 struct Cli {
-    #[command(subcommand)]
-    cmd: Option<Cmd>,
-    /// script to run (same as `gamut run FILE`)
-    file: Option<PathBuf>,
+    /// `run FILE`, `FILE`, or `-` for a script read from standard input
+    #[arg(value_name = "FILE")]
+    args: Vec<String>,
     /// run a one-line program
-    #[arg(short = 'e', value_name = "SOURCE")]
+    #[arg(short = 'e', value_name = "SOURCE", allow_hyphen_values = true)]
     source: Option<String>,
     /// print each value as a JSON line {"line": L, "value": V}
     #[arg(long, global = true)]
@@ -29,251 +30,277 @@ struct Cli {
     /// worker threads for parallel engines (default: all cores)
     #[arg(long, global = true, value_name = "N")]
     threads: Option<usize>,
+    /// memory budget for searches and values, e.g. 512M or 2G (default: the memory available)
+    #[arg(long, global = true, value_name = "SIZE")]
+    memory: Option<String>,
 }
 
-#[derive(Subcommand)]
-enum Cmd {
-    /// run a .game script
-    Run { file: PathBuf },
+/// More worker threads than this only cost memory (and may pass the process's thread limit).
+const MAX_THREADS: usize = 1024;
+
+/// What became of standard output: 0 fine, 1 closed by the reader, 2 failed otherwise.
+static OUT_STATE: AtomicU8 = AtomicU8::new(0);
+static OUT_ERROR: std::sync::Mutex<String> = std::sync::Mutex::new(String::new());
+
+/// Writes a line to stderr; a closed stderr is not worth dying for.
+pub fn err_line(text: &str) {
+    let mut e = std::io::stderr().lock();
+    let _ = writeln!(e, "{text}");
+    let _ = e.flush();
 }
 
 fn main() {
     // a panic is a bug in gamut: say so plainly instead of printing a Rust backtrace
     std::panic::set_hook(Box::new(|info| {
-        eprintln!(
+        err_line(&format!(
             "internal error in gamut: {info}\nthis is a bug; please report it with the input that caused it"
-        );
+        ));
     }));
     let cli = Cli::parse();
     if let Some(n) = cli.threads {
-        if n == 0 {
-            eprintln!("error: --threads must be at least 1");
+        if n == 0 || n > MAX_THREADS {
+            err_line(&format!("error: --threads must be from 1 to {MAX_THREADS}"));
             std::process::exit(2);
         }
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build_global()
-            .expect("thread pool set once");
+        if let Err(e) = rayon::ThreadPoolBuilder::new().num_threads(n).build_global() {
+            err_line(&format!("error: cannot start {n} worker threads: {e}"));
+            err_line("  help: use a smaller --threads");
+            std::process::exit(2);
+        }
     }
-    // the evaluator recurses on nested expressions: give it a deep stack
-    let code = std::thread::Builder::new()
+    let memory = match cli.memory.as_deref().map(parse_size) {
+        None => None,
+        Some(Some(b)) => Some(b),
+        Some(None) => {
+            err_line("error: --memory is a size such as 512M, 2G or a number of bytes");
+            std::process::exit(2);
+        }
+    };
+    // the evaluator recurses on nested expressions: give it a deep stack (it also checks how
+    // much is left, so that deep recursion ends in an error, not an overflow)
+    let code = match std::thread::Builder::new()
         .stack_size(1 << 29)
-        .spawn(move || run(cli))
-        .expect("spawn interpreter thread")
-        .join()
-        .unwrap_or(1);
+        .spawn(move || run(cli, memory))
+    {
+        Ok(h) => h.join().unwrap_or(1),
+        Err(e) => {
+            err_line(&format!("error: cannot start the interpreter thread: {e}"));
+            1
+        }
+    };
     std::process::exit(code);
 }
 
-fn run(cli: Cli) -> i32 {
-    let file = match cli.cmd {
-        Some(Cmd::Run { file }) => Some(file),
-        None => cli.file,
+/// "512M", "2G", "1048576" → bytes.
+pub fn parse_size(s: &str) -> Option<u64> {
+    let s = s.trim();
+    let i = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+    let n: u64 = s[..i].parse().ok()?;
+    let mult: u64 = match s[i..].trim().to_ascii_uppercase().as_str() {
+        "" | "B" => 1,
+        "K" | "KB" => 1 << 10,
+        "M" | "MB" => 1 << 20,
+        "G" | "GB" => 1 << 30,
+        "T" | "TB" => 1 << 40,
+        _ => return None,
     };
-    let json = cli.json;
-    let mut it = Interp::new(printer(json));
+    n.checked_mul(mult).filter(|&b| b > 0)
+}
+
+fn run(cli: Cli, memory: Option<u64>) -> i32 {
+    let mut args = cli.args.clone();
+    if args.first().is_some_and(|a| a == "run") {
+        args.remove(0);
+        if args.is_empty() {
+            err_line("error: `gamut run` needs a FILE (or - to read the script from standard input)");
+            return 2;
+        }
+    }
+    if args.len() > 1 {
+        err_line(&format!(
+            "error: one script at a time; got {}",
+            args.join(" ")
+        ));
+        return 2;
+    }
+    let cancel = Arc::new(AtomicBool::new(false));
+    let mut it = Interp::new(printer(cli.json, cancel.clone()));
+    let mut ctl = Ctl::new(cancel.clone())
+        .with_progress(Arc::new(progress::Bars::new(std::io::stderr().is_terminal())));
+    if let Some(m) = memory {
+        ctl = ctl.with_memory(m);
+    }
+    it.ctl = ctl;
+    let file = args.pop();
     let (name, text) = match (file, cli.source) {
-        (Some(f), None) => match std::fs::read_to_string(&f) {
-            Ok(t) => (f.display().to_string(), t),
+        (Some(f), None) if f == "-" => match read_stdin() {
+            Ok(t) => ("<stdin>".to_string(), t),
             Err(e) => {
-                eprintln!("error: cannot read {}: {e}", f.display());
+                err_line(&format!("error: cannot read standard input: {e}"));
+                return 2;
+            }
+        },
+        (Some(f), None) => match std::fs::read(&f) {
+            Ok(bytes) => match String::from_utf8(bytes) {
+                Ok(t) => {
+                    it.base_dir = std::path::Path::new(&f)
+                        .parent()
+                        .map(|p| p.to_path_buf());
+                    (f, t)
+                }
+                Err(e) => {
+                    err_line(&format!(
+                        "error: {f} is not UTF-8 text (invalid byte at offset {})",
+                        e.utf8_error().valid_up_to()
+                    ));
+                    return 2;
+                }
+            },
+            Err(e) => {
+                err_line(&format!("error: cannot read {f}: {e}"));
                 return 2;
             }
         },
         (None, Some(src)) => ("<-e>".to_string(), src),
         (Some(_), Some(_)) => {
-            eprintln!("error: give either a FILE or -e SOURCE, not both");
+            err_line("error: give either a FILE or -e SOURCE, not both");
             return 2;
         }
-        (None, None) => return repl(it),
+        (None, None) if !std::io::stdin().is_terminal() => match read_stdin() {
+            Ok(t) => ("<stdin>".to_string(), t),
+            Err(e) => {
+                err_line(&format!("error: cannot read standard input: {e}"));
+                return 2;
+            }
+        },
+        (None, None) => return repl::repl(it),
     };
-    ctrlc_cancels(&it);
-    match it.run_source(&name, &text) {
+    signals_cancel(&it, true);
+    let r = it.run_source(&name, &text);
+    let code = match r {
         Ok(()) => 0,
+        Err(e) if e.kind == Kind::Cancelled => {
+            if OUT_STATE.load(Ordering::Relaxed) == 0 {
+                err_line("cancelled");
+            }
+            130
+        }
         Err(e) => {
             report(&it, &e);
             e.exit_code()
         }
-    }
+    };
+    finish_output(code)
 }
 
-fn printer(json: bool) -> gamut::lang::eval::Sink {
-    Box::new(move |line, v| {
-        let mut out = std::io::stdout().lock();
-        let _ = if json {
-            writeln!(
-                out,
-                "{}",
-                serde_json::json!({"line": line, "value": v.to_json()})
-            )
-        } else {
-            writeln!(out, "{}", v.to_text())
-        };
-        let _ = out.flush();
+fn read_stdin() -> std::io::Result<String> {
+    let mut bytes = vec![];
+    std::io::stdin().read_to_end(&mut bytes)?;
+    String::from_utf8(bytes).map_err(|e| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("not UTF-8 text (invalid byte at offset {})", e.utf8_error().valid_up_to()),
+        )
     })
 }
 
-/// Ctrl-C sets the interpreter's cancel flag, which every loop and engine polls.
-fn ctrlc_cancels(it: &Interp) {
+/// The exit status once output is flushed: a reader that went away ends the run quietly
+/// (141, as SIGPIPE would); any other failure to write (a full disk) is an error.
+fn finish_output(code: i32) -> i32 {
+    if OUT_STATE.load(Ordering::Relaxed) == 0 {
+        if let Err(e) = std::io::stdout().flush() {
+            note_output_error(&e);
+        }
+    }
+    match OUT_STATE.load(Ordering::Relaxed) {
+        1 => 141,
+        2 => {
+            err_line(&format!(
+                "error: cannot write the output: {}",
+                OUT_ERROR.lock().map(|s| s.clone()).unwrap_or_default()
+            ));
+            1
+        }
+        _ => code,
+    }
+}
+
+fn note_output_error(e: &std::io::Error) {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        OUT_STATE.store(1, Ordering::Relaxed);
+    } else {
+        if let Ok(mut s) = OUT_ERROR.lock() {
+            *s = e.to_string();
+        }
+        OUT_STATE.store(2, Ordering::Relaxed);
+    }
+}
+
+fn printer(json: bool, cancel: Arc<AtomicBool>) -> gamut::lang::eval::Sink {
+    Box::new(move |line, v| {
+        if OUT_STATE.load(Ordering::Relaxed) != 0 {
+            return;
+        }
+        let text = if json {
+            serde_json::json!({"line": line, "value": v.to_json()}).to_string()
+        } else {
+            v.to_text()
+        };
+        let mut out = std::io::stdout().lock();
+        let r = writeln!(out, "{text}").and_then(|_| out.flush());
+        if let Err(e) = r {
+            note_output_error(&e);
+            // nobody reads what follows: stop the script
+            cancel.store(true, Ordering::Relaxed);
+        }
+    })
+}
+
+/// Ctrl-C (SIGINT), SIGTERM and SIGHUP set the interpreter's cancel flag, which every loop and
+/// engine polls. A script that has not stopped 1.5 s later is ended anyway (exit 130).
+pub fn signals_cancel(it: &Interp, script: bool) {
     let flag = it.ctl.cancel_flag().clone();
-    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
+    let _ = ctrlc::set_handler(move || {
+        flag.store(true, Ordering::Relaxed);
+        if script || repl::RUNNING.load(Ordering::Relaxed) == 0 {
+            if !script {
+                // no query is running: the REPL is waiting for input (rustyline sees Ctrl-C
+                // itself), so this is SIGTERM or SIGHUP
+                std::process::exit(143);
+            }
+            std::thread::spawn(|| {
+                std::thread::sleep(std::time::Duration::from_millis(1500));
+                err_line("cancelled");
+                std::process::exit(130);
+            });
+        }
+    });
 }
 
 /// Render an error miette-style: file, line:column, the span underlined, a hint.
-fn report(it: &Interp, e: &Error) {
+pub fn report(it: &Interp, e: &Error) {
     use miette::{LabeledSpan, MietteDiagnostic, NamedSource, Report};
+    if e.kind == Kind::Cancelled {
+        err_line("cancelled");
+        return;
+    }
     let mut diag = MietteDiagnostic::new(e.message.clone());
     if let Some(h) = &e.hint {
         diag = diag.with_help(h.clone());
     }
     let Some(span) = e.span.filter(|s| (s.src as usize) < it.sources.len()) else {
-        eprintln!("error: {}", e.message);
+        err_line(&format!("error: {}", e.message));
         if let Some(h) = &e.hint {
-            eprintln!("  help: {h}");
+            err_line(&format!("  help: {h}"));
         }
         return;
     };
     let src = &it.sources[span.src as usize];
     let text = &src.text;
     let start = (span.start as usize).min(text.len());
-    diag = diag.with_label(LabeledSpan::at(start..start + span.len(), "here"));
+    let end = (start + span.len()).min(text.len());
+    diag = diag.with_label(LabeledSpan::at(start..end, "here"));
     let report =
         Report::new(diag).with_source_code(NamedSource::new(src.name.clone(), text.to_string()));
-    eprintln!("{report:?}");
+    err_line(&format!("{report:?}"));
 }
-
-fn repl(mut it: Interp) -> i32 {
-    use rustyline::error::ReadlineError;
-    let names: Rc<RefCell<Vec<String>>> = Rc::new(RefCell::new(vec![]));
-    let refresh = |it: &Interp, names: &Rc<RefCell<Vec<String>>>| {
-        let mut v: Vec<String> = it.globals.names().iter().map(|s| s.to_string()).collect();
-        v.extend(it.builtins.keys().map(|s| s.to_string()));
-        v.sort();
-        v.dedup();
-        *names.borrow_mut() = v;
-    };
-    refresh(&it, &names);
-    let mut rl: rustyline::Editor<Helper, rustyline::history::DefaultHistory> =
-        match rustyline::Editor::new() {
-            Ok(rl) => rl,
-            Err(e) => {
-                eprintln!("error: cannot start the line editor: {e}");
-                return 1;
-            }
-        };
-    rl.set_helper(Some(Helper {
-        names: names.clone(),
-    }));
-    let history = dirs::data_dir().map(|d| d.join("gamut").join("history.txt"));
-    if let Some(h) = &history {
-        let _ = std::fs::create_dir_all(h.parent().unwrap());
-        let _ = rl.load_history(h);
-    }
-    ctrlc_cancels(&it);
-    println!(
-        "gamut {} — :help for help, :quit to leave",
-        env!("CARGO_PKG_VERSION")
-    );
-    let mut n = 0;
-    loop {
-        let mut buf = String::new();
-        let mut prompt = "gamut> ";
-        let entry = loop {
-            match rl.readline(prompt) {
-                Ok(line) => {
-                    buf.push_str(&line);
-                    buf.push('\n');
-                    if buf.trim().starts_with(':') {
-                        break Some(buf.clone());
-                    }
-                    // keep reading while the input is incomplete
-                    match gamut::lang::syntax::parse_program(&buf, 0) {
-                        Err(e) if e.at_end && !line.trim().is_empty() => prompt = "  ... ",
-                        _ => break Some(buf.clone()),
-                    }
-                }
-                Err(ReadlineError::Interrupted) => break Some(String::new()),
-                Err(_) => break None,
-            }
-        };
-        let Some(entry) = entry else { break };
-        let trimmed = entry.trim();
-        if trimmed.is_empty() {
-            continue;
-        }
-        let _ = rl.add_history_entry(trimmed);
-        if let Some(h) = &history {
-            let _ = rl.save_history(h);
-        }
-        if let Some(cmd) = trimmed.strip_prefix(':') {
-            let mut words = cmd.split_whitespace();
-            match (words.next(), words.next()) {
-                (Some("quit") | Some("q"), _) => break,
-                (Some("help"), None) => {
-                    println!(
-                        "Statements: let, fn, for, if, gen, group, board, game, use. An expression on its own is printed."
-                    );
-                    println!(
-                        "Commands: :help NAME, :quit. Ctrl-C cancels a running query. Builtins:"
-                    );
-                    let names: Vec<&str> = it.builtins.keys().copied().collect();
-                    println!("  {}", names.join(" "));
-                }
-                (Some("help"), Some(name)) => match it.builtins.get(name) {
-                    Some(b) => println!("{}\n  {}", b.sig, b.help),
-                    None => println!("no builtin named `{name}`"),
-                },
-                _ => println!("unknown command :{cmd} (try :help)"),
-            }
-            continue;
-        }
-        n += 1;
-        it.ctl.cancel_flag().store(false, Ordering::Relaxed);
-        // even a bug must not cost the session its bindings
-        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            it.run_source(&format!("<repl:{n}>"), &entry)
-        }));
-        if let Ok(Err(e)) = run {
-            report(&it, &e);
-        }
-        it.ctl.cancel_flag().store(false, Ordering::Relaxed);
-        refresh(&it, &names);
-    }
-    0
-}
-
-struct Helper {
-    names: Rc<RefCell<Vec<String>>>,
-}
-
-impl rustyline::completion::Completer for Helper {
-    type Candidate = String;
-    fn complete(
-        &self,
-        line: &str,
-        pos: usize,
-        _: &rustyline::Context<'_>,
-    ) -> rustyline::Result<(usize, Vec<String>)> {
-        let start = line[..pos]
-            .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .map_or(0, |i| i + 1);
-        let word = &line[start..pos];
-        if word.is_empty() {
-            return Ok((pos, vec![]));
-        }
-        let c = self
-            .names
-            .borrow()
-            .iter()
-            .filter(|n| n.starts_with(word))
-            .cloned()
-            .collect();
-        Ok((start, c))
-    }
-}
-impl rustyline::hint::Hinter for Helper {
-    type Hint = String;
-}
-impl rustyline::highlight::Highlighter for Helper {}
-impl rustyline::validate::Validator for Helper {}
-impl rustyline::Helper for Helper {}

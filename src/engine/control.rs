@@ -67,6 +67,8 @@ pub trait Progress: Send + Sync {
     fn advance(&self, done: u64);
     /// The current task is over.
     fn end(&self);
+    /// A line of a report (e.g. one line per search depth), shown above the bar.
+    fn line(&self, _text: &str) {}
 }
 
 /// The handle an engine polls for cancellation, ticks for progress and asks for memory.
@@ -142,6 +144,13 @@ impl Ctl {
             ));
         }
         Ok(())
+    }
+
+    /// Shows a line of a report (one per search depth, say) where progress goes.
+    pub fn line(&self, text: &str) {
+        if let Some(p) = &self.progress {
+            p.line(text);
+        }
     }
 
     /// Starts a task that reports progress; dropping it ends the task.
@@ -225,4 +234,28 @@ pub fn human_bytes(b: u64) -> String {
     } else {
         format!("{:.1} MB", b as f64 / (1u64 << 20) as f64)
     }
+}
+
+/// The one digit-grouping rule of text output: integers of more than three digits are grouped
+/// by thousands with `_` (`19_612`, `-1_000_000`), which never reads as a list separator and is
+/// also how integer literals may be written. JSON output is never grouped.
+pub fn grouped(digits: &str) -> String {
+    let (sign, d) = digits.strip_prefix('-').map_or(("", digits), |d| ("-", d));
+    if d.len() <= 3 || !d.bytes().all(|b| b.is_ascii_digit()) {
+        return digits.to_string();
+    }
+    let mut out = String::with_capacity(digits.len() + d.len() / 3);
+    out.push_str(sign);
+    for (i, c) in d.chars().enumerate() {
+        if i > 0 && (d.len() - i) % 3 == 0 {
+            out.push('_');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `grouped` for any integer.
+pub fn num(n: impl fmt::Display) -> String {
+    grouped(&n.to_string())
 }

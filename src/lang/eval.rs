@@ -60,6 +60,8 @@ pub struct Source {
 /// A builtin: its table entry carries what `:help NAME` prints.
 pub struct Builtin {
     pub name: &'static str,
+    /// the family `:help` lists it under
+    pub family: &'static str,
     pub sig: &'static str,
     pub help: &'static str,
     pub f: fn(&mut Interp, &mut Args) -> Result<Value>,
@@ -170,6 +172,8 @@ impl Args {
 }
 
 pub const MAX_DEPTH: usize = 2000;
+/// Elements all lists under construction may hold together (and the most a range lists).
+pub const MAX_ELEMENTS: u64 = 20_000_000;
 
 /// Receives (line, value) for every printed value.
 pub type Sink = Box<dyn FnMut(usize, &Value)>;
@@ -186,6 +190,14 @@ pub struct Interp {
     depth: usize,
     loaded: HashSet<String>,
     printing: bool,
+    /// folder that `use "./file.game"` is relative to (the script's; None: the working folder)
+    pub base_dir: Option<std::path::PathBuf>,
+    /// the last value printed at top level (the REPL binds it to `_`)
+    pub last: Option<Value>,
+    /// family given to builtins registered from now on
+    pub family: &'static str,
+    /// elements held by lists being built by comprehensions that are still running
+    pub building: u64,
 }
 
 impl Drop for Interp {
@@ -201,6 +213,40 @@ pub const STDLIB: &[(&str, &str)] = &[
     ("heaps", include_str!("../../stdlib/heaps.game")),
 ];
 
+/// Every name the standard library defines, with what `:help NAME` shows: the comment lines
+/// above its definition, the definition itself and the library it comes from.
+pub fn stdlib_names() -> Vec<(String, String)> {
+    let mut out = vec![];
+    for (lib, text) in STDLIB {
+        let mut comments: Vec<&str> = vec![];
+        for line in text.lines() {
+            let t = line.trim();
+            if let Some(c) = t.strip_prefix('#') {
+                comments.push(c.trim());
+                continue;
+            }
+            let name = ["let ", "fn ", "game "].iter().find_map(|kw| {
+                let rest = t.strip_prefix(kw)?;
+                let end = rest
+                    .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .unwrap_or(rest.len());
+                Some(rest[..end].to_string())
+            });
+            if let Some(name) = name {
+                let mut doc = String::new();
+                for c in &comments {
+                    doc.push_str(c);
+                    doc.push('\n');
+                }
+                doc.push_str(&format!("  {t}\n(from stdlib/{lib}.game)"));
+                out.push((name, doc));
+            }
+            comments.clear();
+        }
+    }
+    out
+}
+
 impl Interp {
     pub fn new(sink: Sink) -> Interp {
         let mut it = Interp {
@@ -213,9 +259,16 @@ impl Interp {
             depth: 0,
             loaded: HashSet::new(),
             printing: true,
+            base_dir: None,
+            last: None,
+            family: "core",
+            building: 0,
         };
+        it.family = "core";
         crate::lang::builtins::core::register(&mut it);
+        it.family = "groups and boards";
         crate::lang::builtins::groups::register(&mut it);
+        it.family = "games";
         crate::lang::builtins::games::register(&mut it);
         it.load_library("prelude", Span::default())
             .expect("the prelude must load");
@@ -229,7 +282,17 @@ impl Interp {
         help: &'static str,
         f: fn(&mut Interp, &mut Args) -> Result<Value>,
     ) {
-        self.builtins.insert(name, Builtin { name, sig, help, f });
+        let family = self.family;
+        self.builtins.insert(
+            name,
+            Builtin {
+                name,
+                family,
+                sig,
+                help,
+                f,
+            },
+        );
     }
 
     pub fn add_source(&mut self, name: &str, text: &str) -> u32 {
@@ -267,6 +330,9 @@ impl Interp {
     }
 
     fn load_library(&mut self, name: &str, span: Span) -> Result<()> {
+        if name.ends_with(".game") || name.contains('/') {
+            return self.load_file(name, span);
+        }
         if !self.loaded.insert(name.to_string()) {
             return Ok(());
         }
@@ -278,6 +344,36 @@ impl Interp {
         let was = std::mem::replace(&mut self.printing, false);
         let r = self.run_source(&format!("stdlib/{name}.game"), text);
         self.printing = was;
+        r
+    }
+
+    /// `use "./mylib.game"`: a file of the user's, relative to the script's folder (or the
+    /// working folder in the REPL and for -e). Its definitions join the global scope.
+    fn load_file(&mut self, name: &str, span: Span) -> Result<()> {
+        let path = std::path::Path::new(name);
+        let full = match &self.base_dir {
+            Some(d) if path.is_relative() => d.join(path),
+            _ => path.to_path_buf(),
+        };
+        let key = std::fs::canonicalize(&full)
+            .unwrap_or_else(|_| full.clone())
+            .display()
+            .to_string();
+        if !self.loaded.insert(key.clone()) {
+            return Ok(());
+        }
+        let text = std::fs::read_to_string(&full).map_err(|e| {
+            self.loaded.remove(&key);
+            Error::runtime(format!("cannot read {}: {e}", full.display()), span).hint(
+                "a path in `use` is relative to the script's folder (the working folder in the REPL)",
+            )
+        })?;
+        let was_base = self.base_dir.clone();
+        self.base_dir = full.parent().map(|p| p.to_path_buf());
+        let was = std::mem::replace(&mut self.printing, false);
+        let r = self.run_source(&full.display().to_string(), &text);
+        self.printing = was;
+        self.base_dir = was_base;
         r
     }
 
@@ -366,6 +462,7 @@ impl Interp {
                 if self.printing && !matches!(v, Value::Unit) {
                     let line = self.line_of(e.span);
                     (self.sink)(line, &v);
+                    self.last = Some(v);
                 }
             }
         }
@@ -439,24 +536,37 @@ impl Interp {
             )),
             ExprKind::Comprehension {
                 elem,
-                var,
-                iter,
+                clauses,
                 cond,
             } => {
                 let mut out = vec![];
-                for item in self.iterate(iter, env)? {
-                    self.ctl.check()?;
-                    let scope = Scope::child(env);
-                    scope.define(var.name.clone(), item);
-                    if let Some(c) = cond {
-                        let cv = self.eval(c, &scope)?;
-                        if !self.truth(&cv, c.span)? {
-                            continue;
-                        }
-                    }
-                    out.push(self.eval(elem, &scope)?);
-                }
+                let r = self.comprehend(elem, clauses, cond.as_deref(), env, &mut out);
+                self.building -= out.len() as u64;
+                r?;
                 Value::list(out)
+            }
+            ExprKind::None => Value::None,
+            ExprKind::Block(stmts) => {
+                let scope = Scope::child(env);
+                let Some((last, init)) = stmts.split_last() else {
+                    return Ok(Value::None);
+                };
+                for st in init {
+                    self.ctl.check()?;
+                    match st {
+                        Stmt::Expr(x) => {
+                            self.eval(x, &scope)?;
+                        }
+                        _ => self.exec(st, &scope)?,
+                    }
+                }
+                match last {
+                    Stmt::Expr(x) => return self.eval(x, &scope),
+                    _ => {
+                        self.exec(last, &scope)?;
+                        Value::None
+                    }
+                }
             }
             ExprKind::Cycles(cycles) => self.eval_cycles(cycles, env)?,
             ExprKind::If(c, a, b) => {
@@ -553,6 +663,53 @@ impl Interp {
                 }
             }
         })
+    }
+
+    /// The elements of a comprehension, clause by clause. Elements of every comprehension
+    /// still being built count together against the element limit and the memory budget, so
+    /// nested comprehensions cannot multiply past them.
+    fn comprehend(
+        &mut self,
+        elem: &Expr,
+        clauses: &[(Ident, Expr)],
+        cond: Option<&Expr>,
+        env: &Env,
+        out: &mut Vec<Value>,
+    ) -> Result<()> {
+        let Some(((var, iter), rest)) = clauses.split_first() else {
+            if let Some(c) = cond {
+                let cv = self.eval(c, env)?;
+                if !self.truth(&cv, c.span)? {
+                    return Ok(());
+                }
+            }
+            let v = self.eval(elem, env)?;
+            self.building += 1 + v.weight();
+            if self.building > MAX_ELEMENTS {
+                return Err(Error::runtime(
+                    format!(
+                        "these lists would hold more than {} elements together",
+                        crate::engine::control::num(MAX_ELEMENTS)
+                    ),
+                    elem.span,
+                )
+                .hint("nested comprehensions multiply: compute a count or a sum instead of listing"));
+            }
+            if self.building % 65_536 == 0 {
+                self.ctl
+                    .reserve(self.building * 48, "the lists being built")
+                    .map_err(|e| Error::from(e).at(elem.span))?;
+            }
+            out.push(v);
+            return Ok(());
+        };
+        for item in self.iterate(iter, env)? {
+            self.ctl.check()?;
+            let scope = Scope::child(env);
+            scope.define(var.name.clone(), item);
+            self.comprehend(elem, rest, cond, &scope, out)?;
+        }
+        Ok(())
     }
 
     fn lookup(&self, name: &Rc<str>, span: Span, env: &Env) -> Result<Value> {

@@ -14,7 +14,10 @@ use crate::engine::group::perm::Perm;
 
 #[derive(Clone)]
 pub enum Value {
+    /// what a statement-like call (print, export) returns: never printed
     Unit,
+    /// `none`: a missing answer (prints `none`, JSON `null`)
+    None,
     Bool(bool),
     /// Integers that fit in i64 are always stored here; `Big` only holds larger ones.
     Int(i64),
@@ -105,9 +108,21 @@ impl Value {
         }))
     }
 
+    /// Elements this value holds below it (a list's length, ...): what a list of it costs.
+    pub fn weight(&self) -> u64 {
+        match self {
+            Value::List(xs) => xs.len() as u64,
+            Value::Set(xs) => xs.len() as u64,
+            Value::Str(s) => s.len() as u64 / 16,
+            Value::Big(b) => b.bits() / 256,
+            _ => 0,
+        }
+    }
+
     pub fn type_name(&self) -> &'static str {
         match self {
             Value::Unit => "nothing",
+            Value::None => "none",
             Value::Bool(_) => "boolean",
             Value::Int(_) | Value::Big(_) => "integer",
             Value::Str(_) => "string",
@@ -129,7 +144,7 @@ impl Value {
 
     fn rank(&self) -> u8 {
         match self {
-            Value::Unit => 0,
+            Value::Unit | Value::None => 0,
             Value::Bool(_) => 1,
             Value::Int(_) | Value::Big(_) => 2,
             Value::Str(_) => 3,
@@ -144,14 +159,16 @@ impl Value {
     /// Text rendering. `group` inserts thousands separators (used inside records and tables).
     pub fn render(&self, out: &mut String, group: bool) {
         match self {
-            Value::Unit => out.push_str("none"),
+            Value::Unit | Value::None => out.push_str("none"),
             Value::Bool(b) => write!(out, "{b}").unwrap(),
             Value::Int(i) => out.push_str(&fmt_int(&i.to_string(), group)),
             Value::Big(b) => out.push_str(&fmt_int(&b.to_string(), group)),
             Value::Str(s) => out.push_str(s),
             Value::List(xs) => render_seq(out, "[", "]", xs.iter(), group),
             Value::Set(xs) => render_seq(out, "{", "}", xs.iter(), group),
-            Value::Range(a, b) => write!(out, "{a}..{b}").unwrap(),
+            Value::Range(a, b) => {
+                write!(out, "{}..{}", fmt_int(&a.to_string(), group), fmt_int(&b.to_string(), group)).unwrap()
+            }
             Value::Perm(p) => write!(out, "{p}").unwrap(),
             Value::Group(g) => write!(out, "{g}").unwrap(),
             Value::Board(b) => write!(out, "{b}").unwrap(),
@@ -207,7 +224,7 @@ impl Value {
     pub fn to_json(&self) -> serde_json::Value {
         use serde_json::Value as J;
         match self {
-            Value::Unit => J::Null,
+            Value::Unit | Value::None => J::Null,
             Value::Bool(b) => J::Bool(*b),
             Value::Int(i) => J::from(*i),
             Value::Big(b) => J::String(b.to_string()),
@@ -248,19 +265,9 @@ impl Value {
     }
 }
 
-fn fmt_int(digits: &str, group: bool) -> String {
-    let (sign, d) = digits.strip_prefix('-').map_or(("", digits), |d| ("-", d));
-    if !group || d.len() <= 4 {
-        return digits.to_string();
-    }
-    let mut out = String::from(sign);
-    for (i, c) in d.chars().enumerate() {
-        if i > 0 && (d.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+/// Integers in text output follow the one grouping rule of `engine::control::grouped`.
+fn fmt_int(digits: &str, _group: bool) -> String {
+    crate::engine::control::grouped(digits)
 }
 
 fn render_seq<'a>(
@@ -277,6 +284,8 @@ fn render_seq<'a>(
         }
         if let Value::Str(s) = x {
             write!(out, "{s:?}").unwrap();
+        } else if let Value::Ruleset(r) = x {
+            out.push_str(r.name());
         } else if let Value::Record(r) = x {
             // inline inside a sequence: {name: value, ...}
             out.push('{');
@@ -296,15 +305,16 @@ fn render_seq<'a>(
 }
 
 impl Table {
+    /// A grid: the header row ruled off below, the row labels ruled off on the right, every
+    /// cell on one line (records inline, rulesets by name); empty cells for missing values.
     fn render(&self) -> String {
-        let cell = |v: &Value| v.to_text();
         let mut grid: Vec<Vec<String>> = vec![];
         let mut head = vec![String::new()];
-        head.extend(self.cols.iter().map(cell));
+        head.extend(self.cols.iter().map(cell_text));
         grid.push(head);
         for (r, row) in self.rows.iter().zip(&self.values) {
-            let mut line = vec![cell(r)];
-            line.extend(row.iter().map(|v| v.as_ref().map_or(".".to_string(), cell)));
+            let mut line = vec![cell_text(r)];
+            line.extend(row.iter().map(|v| v.as_ref().map_or(String::new(), cell_text)));
             grid.push(line);
         }
         let ncol = grid[0].len();
@@ -316,14 +326,35 @@ impl Table {
             if i > 0 {
                 out.push('\n');
             }
-            let cells: Vec<String> = row
+            let label = format!("{:>w$}", row[0], w = widths[0]);
+            let cells: Vec<String> = row[1..]
                 .iter()
-                .zip(&widths)
+                .zip(&widths[1..])
                 .map(|(s, w)| format!("{s:>w$}"))
                 .collect();
-            out.push_str(cells.join(" ").trim_end());
+            out.push_str(format!("{label} | {}", cells.join(" ")).trim_end());
+            if i == 0 {
+                let rest: usize = widths[1..].iter().map(|w| w + 1).sum::<usize>();
+                out.push('\n');
+                out.push_str(&"-".repeat(widths[0] + 1));
+                out.push('+');
+                out.push_str(&"-".repeat(rest.max(1)));
+            }
         }
         out
+    }
+}
+
+/// A value on one line, as it appears inside a list (records inline, strings unquoted).
+fn cell_text(v: &Value) -> String {
+    match v {
+        Value::Str(s) => s.replace('\n', " "),
+        Value::Record(_) | Value::Ruleset(_) => {
+            let mut s = String::new();
+            render_seq(&mut s, "", "", std::iter::once(v), true);
+            s
+        }
+        _ => v.to_text().replace('\n', " / "),
     }
 }
 

@@ -82,8 +82,28 @@ fn print(it: &mut Interp, a: &mut Args) -> Result<Value> {
     let v = if a.len() == 1 {
         a.get(0).clone()
     } else {
-        let parts: Vec<String> = a.vals.iter().map(|(v, _)| v.to_text()).collect();
-        Value::str(&parts.join(" "))
+        // one-line values share the line; a multi-line one (a record, a table) starts on the
+        // next line, indented under what precedes it
+        let mut text = String::new();
+        let mut after_block = false;
+        for (i, (v, _)) in a.vals.iter().enumerate() {
+            let t = v.to_text();
+            if t.contains('\n') {
+                for l in t.lines() {
+                    text.push_str("\n  ");
+                    text.push_str(l);
+                }
+                after_block = true;
+            } else {
+                if i > 0 {
+                    text.push(if after_block { '\n' } else { ' ' });
+                }
+                text.push_str(&t);
+                after_block = false;
+            }
+        }
+        let text = text.strip_prefix('\n').unwrap_or(&text).to_string();
+        Value::str(&text)
     };
     it.emit(a.span, &v);
     Ok(Value::Unit)
@@ -187,19 +207,46 @@ fn table(it: &mut Interp, a: &mut Args) -> Result<Value> {
     let f = a.get(0).clone();
     let rows = it.items(a.get(1), a.span_of(1))?;
     let cols = it.items(a.get(2), a.span_of(2))?;
+    let cells = (rows.len() as u64).saturating_mul(cols.len() as u64);
+    it.ctl
+        .reserve(cells.saturating_mul(64), &format!("a table of {} cells", crate::engine::control::num(cells)))?;
     let mut values = vec![];
+    let mut failed: Option<(usize, String)> = None;
     for r in &rows {
         let mut line = vec![];
         for c in &cols {
             it.ctl.check()?;
-            let v = it.call_values(&f, vec![r.clone(), c.clone()], a.span_of(0))?;
-            line.push(if matches!(v, Value::Unit) {
+            // one failing cell leaves that cell empty instead of losing the table
+            let v = match it.call_values(&f, vec![r.clone(), c.clone()], a.span_of(0)) {
+                Ok(v) => v,
+                Err(e) if e.kind == crate::lang::error::Kind::Cancelled => return Err(e),
+                Err(e) => {
+                    let f = failed.get_or_insert((0, format!(
+                        "at row {}, column {}: {}",
+                        r.to_text(),
+                        c.to_text(),
+                        e.message
+                    )));
+                    f.0 += 1;
+                    Value::Unit
+                }
+            };
+            line.push(if matches!(v, Value::Unit | Value::None) {
                 None
             } else {
                 Some(v)
             });
         }
         values.push(line);
+    }
+    if let Some((n, first)) = failed {
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "warning: {n} cell{} of the table failed and {} left empty; the first {first}",
+            if n == 1 { "" } else { "s" },
+            if n == 1 { "is" } else { "are" }
+        );
     }
     Ok(Value::Table(Rc::new(Table { rows, cols, values })))
 }

@@ -666,7 +666,7 @@ fn period(it: &mut Interp, a: &mut Args) -> Result<Value> {
         if found.is_some_and(|f| f.2) || n >= limit {
             let (pre, per, proven) = match found {
                 Some((p, q, pr)) => (Value::Int(p as i64), Value::Int(q as i64), pr),
-                None => (Value::Unit, Value::Unit, false),
+                None => (Value::None, Value::None, false),
             };
             return Ok(Value::record(vec![
                 ("preperiod", pre),

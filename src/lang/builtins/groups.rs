@@ -481,7 +481,7 @@ fn walks(it: &mut Interp, a: &mut Args) -> Result<Value> {
             .map(|r| {
                 Value::list(
                     r.iter()
-                        .map(|h| h.map_or(Value::Unit, |d| Value::Int(d as i64)))
+                        .map(|h| h.map_or(Value::None, |d| Value::Int(d as i64)))
                         .collect(),
                 )
             })

@@ -109,12 +109,16 @@ pub enum ExprKind {
     Ident(Rc<str>),
     List(Vec<Expr>),
     Set(Vec<Expr>),
+    /// `[elem for x in xs for y in ys if cond]`: the clauses nest left to right
     Comprehension {
         elem: Box<Expr>,
-        var: Ident,
-        iter: Box<Expr>,
+        clauses: Vec<(Ident, Expr)>,
         cond: Option<Box<Expr>>,
     },
+    /// `none`
+    None,
+    /// a function body in braces: statements, then the value of the last expression
+    Block(Rc<Vec<Stmt>>),
     Cycles(Vec<Vec<Expr>>),
     Lambda(Rc<Lambda>),
     If(Box<Expr>, Box<Expr>, Box<Expr>),

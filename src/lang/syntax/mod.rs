@@ -264,7 +264,16 @@ impl Builder {
             Rule::fn_stmt => {
                 let name = self.ident(it.next().unwrap());
                 let params = self.params(it.next().unwrap());
-                let body = self.expr(it.next().unwrap());
+                let b = it.next().unwrap();
+                let body = if b.as_rule() == Rule::body {
+                    let span = self.span(&b);
+                    Expr {
+                        kind: ExprKind::Block(Rc::new(self.block(b))),
+                        span,
+                    }
+                } else {
+                    self.expr(b)
+                };
                 Stmt::Fn(name, Rc::new(Lambda { params, body }))
             }
             Rule::for_stmt => {
@@ -435,18 +444,62 @@ impl Builder {
     fn primary(&self, p: Pair<Rule>) -> Expr {
         let span = self.span(&p);
         let kind = match p.as_rule() {
-            Rule::int => ExprKind::Int(Rc::new(p.as_str().parse::<BigInt>().unwrap())),
+            Rule::int => ExprKind::Int(Rc::new(
+                p.as_str().replace('_', "").parse::<BigInt>().unwrap_or_default(),
+            )),
+            Rule::none => ExprKind::None,
             Rule::string => ExprKind::Str(unescape(p.as_str()).into()),
             Rule::boolean => ExprKind::Bool(p.as_str() == "true"),
             Rule::ident => ExprKind::Ident(p.as_str().into()),
-            Rule::paren => return self.expr(p.into_inner().next().unwrap()),
-            Rule::list => ExprKind::List(p.into_inner().map(|e| self.expr(e)).collect()),
+            Rule::paren_or_cycles => {
+                let inner: Vec<Pair<Rule>> = p.into_inner().collect();
+                if inner.len() == 1 && inner[0].as_rule() == Rule::expr {
+                    return self.expr(inner.into_iter().next().unwrap());
+                }
+                let mut cycles = vec![vec![]];
+                for x in inner {
+                    if x.as_rule() == Rule::cycle {
+                        cycles.push(x.into_inner().map(|e| self.expr(e)).collect());
+                    } else {
+                        cycles[0].push(self.expr(x));
+                    }
+                }
+                ExprKind::Cycles(cycles)
+            }
+            Rule::list_or_comp => {
+                let mut elems = vec![];
+                let mut tail = None;
+                for x in p.into_inner() {
+                    if x.as_rule() == Rule::comp_tail {
+                        tail = Some(x);
+                    } else {
+                        elems.push(self.expr(x));
+                    }
+                }
+                match tail {
+                    None => ExprKind::List(elems),
+                    Some(t) => {
+                        let mut clauses = vec![];
+                        let mut cond = None;
+                        for c in t.into_inner() {
+                            let rule = c.as_rule();
+                            let mut ci = c.into_inner();
+                            if rule == Rule::comp_for {
+                                let var = self.ident(ci.next().unwrap());
+                                clauses.push((var, self.expr(ci.next().unwrap())));
+                            } else {
+                                cond = Some(Box::new(self.expr(ci.next().unwrap())));
+                            }
+                        }
+                        ExprKind::Comprehension {
+                            elem: Box::new(elems.pop().unwrap()),
+                            clauses,
+                            cond,
+                        }
+                    }
+                }
+            }
             Rule::set => ExprKind::Set(p.into_inner().map(|e| self.expr(e)).collect()),
-            Rule::cycles => ExprKind::Cycles(
-                p.into_inner()
-                    .map(|c| c.into_inner().map(|e| self.expr(e)).collect())
-                    .collect(),
-            ),
             Rule::lambda => {
                 let mut it = p.into_inner();
                 let params = self.params(it.next().unwrap());
@@ -459,19 +512,6 @@ impl Builder {
                 let mut it = p.into_inner();
                 let mut next = || Box::new(self.primary_or_expr(it.next().unwrap()));
                 ExprKind::If(next(), next(), next())
-            }
-            Rule::comprehension => {
-                let mut it = p.into_inner();
-                let elem = Box::new(self.expr(it.next().unwrap()));
-                let var = self.ident(it.next().unwrap());
-                let iter = Box::new(self.expr(it.next().unwrap()));
-                let cond = it.next().map(|c| Box::new(self.expr(c)));
-                ExprKind::Comprehension {
-                    elem,
-                    var,
-                    iter,
-                    cond,
-                }
             }
             r => unreachable!("primary {r:?}"),
         };

@@ -1,0 +1,149 @@
+//! Progress of long queries on stderr: an indicatif bar with rate and ETA on a terminal,
+//! aligned plain lines otherwise. Nothing is shown for tasks shorter than a second.
+use gamut::engine::control::{Progress, num};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// Show a task once it has run this long.
+const SHOW_AFTER: Duration = Duration::from_millis(1000);
+/// Plain (non-terminal) progress lines come at most this often.
+const PLAIN_EVERY: Duration = Duration::from_secs(10);
+
+pub struct Bars {
+    terminal: bool,
+    state: Mutex<State>,
+    /// milliseconds since `epoch` of the last look at the clock (cheap filter for ticks)
+    last_ms: AtomicU64,
+    epoch: Instant,
+}
+
+struct State {
+    label: String,
+    total: Option<u64>,
+    started: Instant,
+    bar: Option<ProgressBar>,
+    last_plain: Instant,
+    done: u64,
+}
+
+impl Bars {
+    pub fn new(terminal: bool) -> Bars {
+        let now = Instant::now();
+        Bars {
+            terminal,
+            state: Mutex::new(State {
+                label: String::new(),
+                total: None,
+                started: now,
+                bar: None,
+                last_plain: now,
+                done: 0,
+            }),
+            last_ms: AtomicU64::new(0),
+            epoch: now,
+        }
+    }
+
+    fn make_bar(&self, st: &State) -> ProgressBar {
+        let bar = match st.total {
+            Some(t) => ProgressBar::with_draw_target(Some(t), ProgressDrawTarget::stderr()),
+            None => ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()),
+        };
+        let style = if st.total.is_some() {
+            ProgressStyle::with_template(
+                "{msg} [{bar:30}] {human_pos}/{human_len} {per_sec} eta {eta} (Ctrl-C cancels)",
+            )
+        } else {
+            ProgressStyle::with_template("{spinner} {msg} {human_pos} {per_sec} {elapsed} (Ctrl-C cancels)")
+        };
+        if let Ok(s) = style {
+            bar.set_style(s.progress_chars("=> "));
+        }
+        bar.set_message(st.label.clone());
+        bar.enable_steady_tick(Duration::from_millis(200));
+        bar
+    }
+}
+
+fn plain_line(text: &str) {
+    crate::err_line(text);
+}
+
+impl Progress for Bars {
+    fn begin(&self, label: &str, total: Option<u64>) {
+        let Ok(mut st) = self.state.lock() else { return };
+        if let Some(b) = st.bar.take() {
+            b.finish_and_clear();
+        }
+        st.label = label.to_string();
+        st.total = total;
+        st.started = Instant::now();
+        st.last_plain = st.started;
+        st.done = 0;
+    }
+
+    fn advance(&self, done: u64) {
+        // ticks come from many threads, often: look at the clock at most every 50 ms
+        let now_ms = self.epoch.elapsed().as_millis() as u64;
+        let last = self.last_ms.load(Ordering::Relaxed);
+        if now_ms < last + 50
+            || self
+                .last_ms
+                .compare_exchange(last, now_ms, Ordering::Relaxed, Ordering::Relaxed)
+                .is_err()
+        {
+            return;
+        }
+        let Ok(mut st) = self.state.lock() else { return };
+        st.done = st.done.max(done);
+        if st.started.elapsed() < SHOW_AFTER {
+            return;
+        }
+        if self.terminal {
+            if st.bar.is_none() {
+                let b = self.make_bar(&st);
+                st.bar = Some(b);
+            }
+            if let Some(b) = &st.bar {
+                b.set_position(st.done);
+            }
+        } else if st.last_plain.elapsed() >= PLAIN_EVERY {
+            st.last_plain = Instant::now();
+            let secs = st.started.elapsed().as_secs_f64();
+            let of = st.total.map(|t| format!(" of {}", num(t))).unwrap_or_default();
+            plain_line(&format!(
+                "{:<28} {:>16}{of}  {:>8.1} s",
+                st.label,
+                num(st.done),
+                secs
+            ));
+        }
+    }
+
+    fn end(&self) {
+        let Ok(mut st) = self.state.lock() else { return };
+        if let Some(b) = st.bar.take() {
+            b.finish_and_clear();
+        }
+        let secs = st.started.elapsed();
+        if !self.terminal && secs >= PLAIN_EVERY && !st.label.is_empty() {
+            plain_line(&format!(
+                "{:<28} {:>16}  {:>8.1} s  done",
+                st.label,
+                num(st.done),
+                secs.as_secs_f64()
+            ));
+        }
+        st.label.clear();
+    }
+
+    fn line(&self, text: &str) {
+        let Ok(st) = self.state.lock() else { return };
+        match &st.bar {
+            Some(b) => b.println(text),
+            None => plain_line(text),
+        }
+    }
+}
