@@ -119,6 +119,16 @@ impl Value {
         }
     }
 
+    /// The type with its article: "an integer", "a list".
+    pub fn a_type(&self) -> String {
+        let t = self.type_name();
+        if t == "none" || t == "nothing" {
+            return t.to_string();
+        }
+        let an = t.starts_with(['a', 'e', 'i', 'o', 'u']);
+        format!("{} {t}", if an { "an" } else { "a" })
+    }
+
     pub fn type_name(&self) -> &'static str {
         match self {
             Value::Unit => "nothing",
@@ -162,7 +172,7 @@ impl Value {
             Value::Unit | Value::None => out.push_str("none"),
             Value::Bool(b) => write!(out, "{b}").unwrap(),
             Value::Int(i) => out.push_str(&fmt_int(&i.to_string(), group)),
-            Value::Big(b) => out.push_str(&fmt_int(&b.to_string(), group)),
+            Value::Big(b) => out.push_str(&big_text(b, group)),
             Value::Str(s) => out.push_str(s),
             Value::List(xs) => render_seq(out, "[", "]", xs.iter(), group),
             Value::Set(xs) => render_seq(out, "{", "}", xs.iter(), group),
@@ -227,11 +237,16 @@ impl Value {
             Value::Unit | Value::None => J::Null,
             Value::Bool(b) => J::Bool(*b),
             Value::Int(i) => J::from(*i),
+            Value::Big(b) if b.bits() > FULL_DIGITS_BITS => J::String(big_text(b, false)),
             Value::Big(b) => J::String(b.to_string()),
             Value::Str(s) => J::String(s.to_string()),
             Value::List(xs) => J::Array(xs.iter().map(|x| x.to_json()).collect()),
             Value::Set(xs) => J::Array(xs.iter().map(|x| x.to_json()).collect()),
-            Value::Range(a, b) => J::Array((*a..=*b).map(J::from).collect()),
+            // a range is listed when short, otherwise given by its ends
+            Value::Range(a, b) if (*b as i128 - *a as i128) < 100_000 => {
+                J::Array((*a..=*b).map(J::from).collect())
+            }
+            Value::Range(a, b) => serde_json::json!({"from": a, "to": b}),
             Value::Record(r) => J::Object(
                 r.fields
                     .iter()
@@ -263,6 +278,31 @@ impl Value {
             other => J::String(other.to_text()),
         }
     }
+}
+
+/// Integers with more bits than this are shown abbreviated: decimal conversion of the whole
+/// number would take time that grows with the square of its length.
+pub const FULL_DIGITS_BITS: u64 = 1 << 20;
+
+/// An integer as text; a huge one as its leading and trailing digits and its length, found
+/// in linear time.
+fn big_text(b: &BigInt, group: bool) -> String {
+    if b.bits() <= FULL_DIGITS_BITS {
+        return fmt_int(&b.to_string(), group);
+    }
+    use num_traits::Signed;
+    let mag = b.abs();
+    let bits = mag.bits();
+    let top = (&mag >> (bits - 64)).to_u64().unwrap_or(u64::MAX);
+    let log10 = (top as f64).log10() + (bits - 64) as f64 * std::f64::consts::LOG10_2;
+    let digits = log10.floor() as u64 + 1;
+    let lead = 10f64.powf(log10 - log10.floor() + 14.0) as u64;
+    let tail = (&mag % BigInt::from(10u64.pow(15))).to_u64().unwrap_or(0);
+    format!(
+        "{}{lead}…{tail:015} (an integer of about {} digits)",
+        if b.sign() == num_bigint::Sign::Minus { "-" } else { "" },
+        crate::engine::control::num(digits)
+    )
 }
 
 /// Integers in text output follow the one grouping rule of `engine::control::grouped`.

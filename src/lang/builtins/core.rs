@@ -68,7 +68,14 @@ pub fn register(it: &mut Interp) {
     });
     it.add_builtin("str", "str(x)", "the text form of a value", |_, a| {
         a.count(1, 1)?;
-        Ok(Value::str(&a.get(0).to_text()))
+        // integers without digit grouping, so that str(n) can be measured and parsed
+        Ok(match a.get(0) {
+            Value::Int(i) => Value::str(&i.to_string()),
+            Value::Big(b) if b.bits() <= crate::lang::value::FULL_DIGITS_BITS => {
+                Value::str(&b.to_string())
+            }
+            v => Value::str(&v.to_text()),
+        })
     });
     it.add_builtin(
         "table",
@@ -115,10 +122,13 @@ fn len(it: &mut Interp, a: &mut Args) -> Result<Value> {
         Value::List(xs) => xs.len() as i64,
         Value::Set(xs) => xs.len() as i64,
         Value::Str(s) => s.chars().count() as i64,
-        Value::Range(lo, hi) => (hi - lo + 1).max(0),
+        Value::Range(lo, hi) => {
+            let n = (*hi as i128 - *lo as i128 + 1).max(0);
+            return Ok(Value::int(BigInt::from(n)));
+        }
         v => {
             return Err(
-                Error::runtime(format!("a {} has no length", v.type_name()), a.span_of(0)).hint(
+                Error::runtime(format!("{} has no length", v.a_type()), a.span_of(0)).hint(
                     if it.builtins.contains_key("order") {
                         "for a group use order(G)"
                     } else {
@@ -169,7 +179,7 @@ fn sum(it: &mut Interp, a: &mut Args) -> Result<Value> {
     for x in it.items(a.get(0), a.span_of(0))? {
         acc += x
             .bigint()
-            .ok_or_else(|| Error::runtime(format!("sum of a {}", x.type_name()), a.span_of(0)))?;
+            .ok_or_else(|| Error::runtime(format!("sum of {}", x.a_type()), a.span_of(0)))?;
     }
     Ok(Value::int(acc))
 }

@@ -98,11 +98,12 @@ pub fn register(it: &mut Interp) {
         |_, a| {
             a.count(2, 2)?;
             let (m, n) = (a.nonneg(0)? as usize, a.nonneg(1)? as usize);
-            if m == 0 || n == 0 || m * n > 10_000_000 {
+            if m == 0 || n == 0 || m.checked_mul(n).is_none_or(|c| c > 10_000_000) {
                 return Err(Error::runtime(
                     "wythoff_table takes sizes from 1 up to ten million cells",
                     a.span,
-                ));
+                )
+                .hint("for one position use grundy(wythoff(a, b))"));
             }
             let g = wythoff::table(m - 1, n - 1);
             let ints = |k: usize| (0..k).map(|i| Value::Int(i as i64)).collect::<Vec<_>>();
@@ -141,7 +142,7 @@ fn name_kw(a: &mut Args, default: String) -> Result<String> {
         None => Ok(default),
         Some((Value::Str(s), _)) => Ok(s.to_string()),
         Some((v, s)) => Err(Error::runtime(
-            format!("`name:` must be a string, not a {}", v.type_name()),
+            format!("`name:` must be a string, not {}", v.a_type()),
             s,
         )),
     }
@@ -203,7 +204,10 @@ fn moore_pos(_: &mut Interp, a: &mut Args) -> Result<Value> {
         _ => None,
     }
     .ok_or_else(|| a.type_error(1, "a list of heap sizes (non-negative integers)"))?;
-    let rs = Rc::new(Ruleset::new(format!("moore{k}"), Rules::Moore(k as u32)));
+    // taking from more heaps than there are is the same as taking from all of them: k is
+    // capped at the number of heaps, never truncated
+    let k_eff = (k as u64).min(heaps.len().max(1) as u64).min(u32::MAX as u64) as u32;
+    let rs = Rc::new(Ruleset::new(format!("moore{k}"), Rules::Moore(k_eff)));
     Ok(Value::Position(Rc::new(Position {
         comps: vec![Component {
             rs,
@@ -219,9 +223,15 @@ pub fn position_of(rs: &Rc<Ruleset>, args: &[(Value, Span)], span: Span) -> Resu
         && n != args.len()
     {
         return Err(Error::runtime(
-            format!("`{}` takes {n} arguments, got {}", rs.name, args.len()),
+            format!(
+                "`{}` takes {n} argument{}, got {}",
+                rs.name,
+                if n == 1 { "" } else { "s" },
+                args.len()
+            ),
             span,
-        ));
+        )
+        .hint("a position gives one integer per argument of the ruleset"));
     }
     let mut vals = Vec::with_capacity(args.len());
     for (v, s) in args {
@@ -231,16 +241,26 @@ pub fn position_of(rs: &Rc<Ruleset>, args: &[(Value, Span)], span: Span) -> Resu
                 return Err(Error::runtime(
                     format!("a position's arguments are non-negative, got {x}"),
                     *s,
-                ));
+                )
+                .hint("heap sizes and coordinates start at 0"));
+            }
+            None if v.bigint().is_some() => {
+                return Err(Error::runtime(
+                    format!(
+                        "{} is too large for a position (at most {})",
+                        v.to_text(),
+                        crate::engine::control::num(i64::MAX)
+                    ),
+                    *s,
+                )
+                .hint("positions are counted in 64-bit integers"));
             }
             None => {
                 return Err(Error::runtime(
-                    format!(
-                        "a position's arguments are integers, not a {}",
-                        v.type_name()
-                    ),
+                    format!("a position's arguments are integers, not {}", v.a_type()),
                     *s,
-                ));
+                )
+                .hint("write the heap size or coordinates as integers, e.g. kayles(10)"));
             }
         }
     }
@@ -380,7 +400,7 @@ fn option_arg(it: &mut Interp, e: &Expr, scope: &crate::lang::eval::Env, rule: &
             it.line_of(rule.span)
         ))),
         None => Err(Error::runtime(
-            format!("a move's arguments are integers, not a {}", v.type_name()),
+            format!("a move's arguments are integers, not {}", v.a_type()),
             e.span,
         )),
     }

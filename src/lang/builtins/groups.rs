@@ -193,11 +193,11 @@ pub fn register(it: &mut Interp) {
         |_, a| {
             a.count(2, 2)?;
             let g = get_group(a, 0)?;
-            let steps = parse_word(&g, &a.str(1)?).map_err(|m| Error::runtime(m, a.span_of(1)))?;
-            let id = Perm::identity(g.degree);
-            Ok(Value::Perm(Rc::new(
-                steps.iter().fold(id, |acc, p| acc.then(p)),
-            )))
+            let w = parse_word(&g, &a.str(1)?).map_err(|m| {
+                Error::runtime(m, a.span_of(1))
+                    .hint("a word is generator names with powers and brackets, e.g. \"(C R^3 U)^4\"")
+            })?;
+            Ok(Value::Perm(Rc::new(word_element(&g, &w))))
         },
     );
 }
@@ -226,7 +226,7 @@ fn get_board(a: &Args, i: usize) -> Result<Rc<Board>> {
 fn grid(_: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(2, 2)?;
     let (m, n) = (a.nonneg(0)? as usize, a.nonneg(1)? as usize);
-    if m == 0 || n == 0 || m * n > crate::engine::group::perm::MAX_DEGREE {
+    if m == 0 || n == 0 || m.checked_mul(n).is_none_or(|c| c > crate::engine::group::perm::MAX_DEGREE) {
         return Err(
             Error::runtime(format!("a {m}x{n} grid is not supported"), a.span)
                 .hint("boards have 1 to 255 cells"),
@@ -270,8 +270,8 @@ fn group(_: &mut Interp, a: &mut Args) -> Result<Value> {
             _ => {
                 return Err(Error::runtime(
                     format!(
-                        "generator `{name}` must be a permutation, not a {}",
-                        v.type_name()
+                        "generator `{name}` must be a permutation, not {}",
+                        v.a_type()
                     ),
                     span,
                 ));
@@ -312,7 +312,7 @@ fn point_of(v: &Value, degree: usize, span: crate::lang::syntax::ast::Span) -> R
             span,
         )),
         _ => Err(Error::runtime(
-            format!("a pattern holds points (integers), not a {}", v.type_name()),
+            format!("a pattern holds points (integers), not {}", v.a_type()),
             span,
         )),
     }
@@ -950,92 +950,167 @@ fn hamiltonian(it: &mut Interp, a: &mut Args) -> Result<Value> {
     }
 }
 
-/// Parse a word such as "C R^3 U R^-1" or "(C R^3 U R^3)^4" into single steps.
-pub fn parse_word(g: &GroupVal, text: &str) -> std::result::Result<Vec<Perm>, String> {
-    fn group_expr(
-        g: &GroupVal,
-        toks: &[char],
-        i: &mut usize,
-        depth: usize,
-    ) -> std::result::Result<Vec<Perm>, String> {
-        let mut out = vec![];
-        loop {
-            while *i < toks.len()
-                && (toks[*i].is_whitespace() || toks[*i] == '*' || toks[*i] == '.')
-            {
-                *i += 1;
-            }
-            if *i == toks.len() {
-                return if depth == 0 {
-                    Ok(out)
-                } else {
-                    Err("a `(` is not closed".into())
-                };
-            }
-            let unit: Vec<Perm> = if toks[*i] == '(' {
-                *i += 1;
-                group_expr(g, toks, i, depth + 1)?
-            } else if toks[*i] == ')' {
-                if depth == 0 {
-                    return Err("a `)` closes nothing".into());
-                }
-                *i += 1;
-                return Ok(out);
-            } else {
-                // the longest generator name that matches here
-                let rest: String = toks[*i..].iter().collect();
-                let (name, p) = g
-                    .gens
-                    .iter()
-                    .filter(|(n, _)| rest.starts_with(&**n))
-                    .max_by_key(|(n, _)| n.len())
-                    .ok_or_else(|| {
-                        format!(
-                            "no generator named at \"{}\"",
-                            rest.chars().take(8).collect::<String>()
-                        )
-                    })?;
-                *i += name.chars().count();
-                vec![p.clone()]
-            };
-            let mut e: i64 = 1;
-            if *i < toks.len() && toks[*i] == '^' {
-                *i += 1;
-                let start = *i;
-                if *i < toks.len() && toks[*i] == '-' {
-                    *i += 1;
-                }
-                while *i < toks.len() && toks[*i].is_ascii_digit() {
-                    *i += 1;
-                }
-                let s: String = toks[start..*i].iter().collect();
-                e = s.parse().map_err(|_| format!("bad exponent \"{s}\""))?;
-                if e.abs() > 100_000 {
-                    return Err("exponent too large".into());
-                }
-            }
-            let unit = if e < 0 {
-                unit.iter().rev().map(|p| p.inverse()).collect()
-            } else {
-                unit
-            };
-            for _ in 0..e.unsigned_abs() {
-                out.extend(unit.iter().cloned());
-            }
-        }
-    }
-    let toks: Vec<char> = text.chars().collect();
-    group_expr(g, &toks, &mut 0, 0)
+/// A parsed word: a product of factors, each a generator or a bracketed word, with a power.
+pub enum Word {
+    Gen(usize),
+    Seq(Vec<(Word, i64)>),
 }
 
-fn is_hamiltonian(_: &mut Interp, a: &mut Args) -> Result<Value> {
+/// Steps a word may expand to (is_hamiltonian walks them one by one).
+pub const MAX_WORD_STEPS: u128 = 20_000_000;
+
+/// Parse a word such as "C R^3 U R^-1" or "(C R^3 U R^3)^4". The parser keeps its own stack
+/// (no recursion per bracket) and reads each character once.
+pub fn parse_word(g: &GroupVal, text: &str) -> std::result::Result<Word, String> {
+    let toks: Vec<char> = text.chars().collect();
+    let names: Vec<Vec<char>> = g.gens.iter().map(|(n, _)| n.chars().collect()).collect();
+    let mut stack: Vec<Vec<(Word, i64)>> = vec![vec![]];
+    let mut i = 0;
+    while i < toks.len() {
+        let c = toks[i];
+        if c.is_whitespace() || c == '*' || c == '.' {
+            i += 1;
+            continue;
+        }
+        let unit = if c == '(' {
+            if stack.len() > crate::lang::syntax::MAX_NESTING {
+                return Err(format!(
+                    "brackets nested more than {} deep in a word",
+                    crate::lang::syntax::MAX_NESTING
+                ));
+            }
+            stack.push(vec![]);
+            i += 1;
+            continue;
+        } else if c == ')' {
+            if stack.len() == 1 {
+                return Err("a `)` closes nothing".into());
+            }
+            i += 1;
+            Word::Seq(stack.pop().unwrap_or_default())
+        } else {
+            // the longest generator name that matches here
+            let found = names
+                .iter()
+                .enumerate()
+                .filter(|(_, n)| toks[i..].starts_with(n))
+                .max_by_key(|(_, n)| n.len());
+            match found {
+                Some((k, n)) => {
+                    i += n.len();
+                    Word::Gen(k)
+                }
+                None => {
+                    let tok: String = toks[i..]
+                        .iter()
+                        .take_while(|c| c.is_alphanumeric() || **c == '_')
+                        .take(20)
+                        .collect();
+                    let tok = if tok.is_empty() { c.to_string() } else { tok };
+                    let gens: Vec<&str> = g.gens.iter().map(|(n, _)| &**n).collect();
+                    return Err(format!(
+                        "`{tok}` is not a generator of this group (its generators: {})",
+                        gens.join(", ")
+                    ));
+                }
+            }
+        };
+        let mut e: i64 = 1;
+        if i < toks.len() && toks[i] == '^' {
+            i += 1;
+            let start = i;
+            if i < toks.len() && toks[i] == '-' {
+                i += 1;
+            }
+            while i < toks.len() && toks[i].is_ascii_digit() {
+                i += 1;
+            }
+            let s: String = toks[start..i].iter().collect();
+            e = s.parse().map_err(|_| {
+                if s.trim_start_matches('-').is_empty() {
+                    "`^` must be followed by an integer exponent".to_string()
+                } else {
+                    format!("the exponent {s} does not fit in 64 bits")
+                }
+            })?;
+        }
+        if let Some(top) = stack.last_mut() {
+            top.push((unit, e));
+        }
+    }
+    if stack.len() > 1 {
+        return Err("a `(` is not closed".into());
+    }
+    Ok(Word::Seq(stack.pop().unwrap_or_default()))
+}
+
+/// The element a word names, by repeated squaring (so huge exponents cost nothing).
+pub fn word_element(g: &GroupVal, w: &Word) -> Perm {
+    match w {
+        Word::Gen(k) => g.gens[*k].1.extended(g.degree),
+        Word::Seq(xs) => xs.iter().fold(Perm::identity(g.degree), |acc, (u, e)| {
+            acc.then(&word_element(g, u).pow(*e))
+        }),
+    }
+}
+
+/// How many single steps the word expands to (saturating).
+pub fn word_len(w: &Word) -> u128 {
+    match w {
+        Word::Gen(_) => 1,
+        Word::Seq(xs) => xs.iter().fold(0u128, |acc, (u, e)| {
+            acc.saturating_add(word_len(u).saturating_mul(e.unsigned_abs() as u128))
+        }),
+    }
+}
+
+/// The single steps of a word (generators or their inverses), at most `MAX_WORD_STEPS`.
+pub fn word_steps(g: &GroupVal, w: &Word, ctl: &Ctl) -> Result<Vec<Perm>> {
+    let n = word_len(w);
+    if n > MAX_WORD_STEPS {
+        return Err(Error::plain(format!(
+            "the word has {} steps, more than the {} that can be walked",
+            crate::engine::control::num(n),
+            crate::engine::control::num(MAX_WORD_STEPS)
+        ))
+        .hint("use smaller exponents"));
+    }
+    ctl.reserve(n as u64 * (g.degree as u64 + 32), "the word's steps")?;
+    fn go(g: &GroupVal, w: &Word, inv: bool, out: &mut Vec<Perm>, ctl: &Ctl) -> Result<()> {
+        match w {
+            Word::Gen(k) => {
+                let p = g.gens[*k].1.extended(g.degree);
+                out.push(if inv { p.inverse() } else { p });
+            }
+            Word::Seq(xs) => {
+                let order: Vec<&(Word, i64)> = if inv { xs.iter().rev().collect() } else { xs.iter().collect() };
+                for (u, e) in order {
+                    for _ in 0..e.unsigned_abs() {
+                        ctl.check()?;
+                        go(g, u, inv ^ (*e < 0), out, ctl)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::with_capacity(n as usize);
+    go(g, w, false, &mut out, ctl)?;
+    Ok(out)
+}
+
+fn is_hamiltonian(it: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(2, 2)?;
     let g = get_group(a, 0)?;
-    let steps = parse_word(&g, &a.str(1)?).map_err(|m| Error::runtime(m, a.span_of(1)))?;
+    let w = parse_word(&g, &a.str(1)?).map_err(|m| {
+        Error::runtime(m, a.span_of(1))
+            .hint("a word is generator names with powers and brackets, e.g. \"(C R^3 U)^4\"")
+    })?;
     let order = g.order();
-    if BigUint::from(steps.len()) != order {
+    if BigUint::from(word_len(&w)) != order {
         return Ok(Value::Bool(false));
     }
+    let steps = word_steps(&g, &w, &it.ctl)?;
     let mut seen: HashSet<State> = HashSet::new();
     let mut cur = identity_state(g.degree);
     for p in &steps {

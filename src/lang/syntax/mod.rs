@@ -45,12 +45,19 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
 });
 
 /// Newlines inside `(` `)` and `[` `]` continue the line: blank them (and comments there) to
-/// spaces. Byte offsets are unchanged, so spans still point into the original text.
+/// spaces. So does a newline after `=`, `,` or a binary operator (the expression goes on), and
+/// one before `else` (so `else` may start a line). A byte-order mark is blanked too. Byte
+/// offsets are unchanged, so spans still point into the original text.
 fn join_bracketed_lines(src: &str) -> String {
     let mut out = src.as_bytes().to_vec();
+    if src.starts_with('\u{feff}') {
+        out[..3].copy_from_slice(b"   ");
+    }
     let mut depth = 0i32;
     let mut i = 0;
     let b = src.as_bytes();
+    // the last significant byte before the current position (outside strings and comments)
+    let mut code_end = 0usize;
     while i < b.len() {
         match b[i] {
             b'"' => {
@@ -58,6 +65,7 @@ fn join_bracketed_lines(src: &str) -> String {
                 while i < b.len() && b[i] != b'"' && b[i] != b'\n' {
                     i += if b[i] == b'\\' { 2 } else { 1 };
                 }
+                code_end = i.min(b.len().saturating_sub(1));
             }
             b'#' => {
                 // a comment: its brackets do not count; inside brackets it is blanked with its newline
@@ -72,11 +80,49 @@ fn join_bracketed_lines(src: &str) -> String {
             b'(' | b'[' => depth += 1,
             b')' | b']' => depth = (depth - 1).max(0),
             b'\n' if depth > 0 => out[i] = b' ',
+            b'\n' => {
+                if continues(&src[..=code_end.min(i)]) || next_is_else(&src[i + 1..]) {
+                    out[i] = b' ';
+                }
+            }
             _ => {}
+        }
+        if !b[i].is_ascii_whitespace() {
+            code_end = i;
         }
         i += 1;
     }
     String::from_utf8(out).expect("only ASCII bytes were replaced")
+}
+
+/// Does a line ending in this text go on to the next line (`=`, `,` or a binary operator)?
+fn continues(code: &str) -> bool {
+    let t = code.trim_end();
+    if t.is_empty() {
+        return false;
+    }
+    for op in ["==", "!=", "<=", ">=", "..", "="] {
+        if t.ends_with(op) {
+            return true;
+        }
+    }
+    if let Some(c) = t.chars().last() {
+        if "+-*/%^|,".contains(c) {
+            return true;
+        }
+    }
+    ["and", "or", "not", "in"].iter().any(|w| {
+        t.ends_with(w)
+            && t[..t.len() - w.len()]
+                .chars()
+                .last()
+                .is_none_or(|c| !(c.is_alphanumeric() || c == '_'))
+    })
+}
+
+fn next_is_else(rest: &str) -> bool {
+    let t = rest.trim_start_matches([' ', '\t', '\r']);
+    t.starts_with("else") && !t[4..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
 }
 
 /// Brackets nested deeper than this are refused (the parser and evaluator recurse on them).
@@ -96,28 +142,93 @@ pub fn parse_program(src: &str, src_id: u32) -> Result<Vec<Stmt>, ParseError> {
         .collect())
 }
 
+/// Operators (and prefix signs) in one statement beyond this are refused: the tree they make
+/// is as deep as they are many.
+pub const MAX_OPERATORS: usize = 20_000;
+
 fn check_nesting(src: &str, src_id: u32) -> Result<(), ParseError> {
     let mut depth = 0usize;
-    for (i, c) in src.char_indices() {
-        match c {
-            '(' | '[' | '{' => depth += 1,
-            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+    let mut ops = 0usize;
+    let b = src.as_bytes();
+    let mut i = 0;
+    let err = |i: usize, message: String, hint: &str| ParseError {
+        span: Span {
+            src: src_id,
+            start: i as u32,
+            end: i as u32 + 1,
+        },
+        message,
+        hint: hint.into(),
+        at_end: false,
+    };
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                // brackets inside strings do not nest
+                i += 1;
+                while i < b.len() && b[i] != b'"' && b[i] != b'\n' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'#' => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b'\n' | b';' if depth == 0 => ops = 0,
+            b'+' | b'-' | b'*' | b'/' | b'%' | b'^' | b'<' | b'>' | b'=' | b'|' => ops += 1,
             _ => {}
         }
         if depth > MAX_NESTING {
-            return Err(ParseError {
-                span: Span {
-                    src: src_id,
-                    start: i as u32,
-                    end: i as u32 + 1,
-                },
-                message: format!("brackets nested more than {MAX_NESTING} deep"),
-                hint: "split the expression with `let`".into(),
-                at_end: false,
-            });
+            return Err(err(
+                i,
+                format!("brackets nested more than {MAX_NESTING} deep"),
+                "split the expression with `let`",
+            ));
         }
+        if ops > MAX_OPERATORS {
+            return Err(err(
+                i,
+                format!("more than {} operators in one statement", crate::engine::control::num(MAX_OPERATORS)),
+                "split the expression with `let`, or build long sums with sum([...])",
+            ));
+        }
+        i += 1;
     }
     Ok(())
+}
+
+/// The opening bracket that is never closed, if any (for "the input ends early").
+fn unclosed_bracket(src: &str) -> Option<(usize, char)> {
+    let mut stack = vec![];
+    let b = src.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' && b[i] != b'\n' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'#' => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            c @ (b'(' | b'[' | b'{') => stack.push((i, c as char)),
+            b')' | b']' | b'}' => {
+                stack.pop();
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    stack.pop()
 }
 
 fn rule_word(r: &Rule) -> Option<&'static str> {
@@ -181,29 +292,119 @@ fn convert_error(e: pest::error::Error<Rule>, src: &str, src_id: u32) -> ParseEr
     };
     expected.sort();
     expected.dedup();
+    let rest = &src[pos.min(src.len())..];
+    // the whole token that was found, not just its first character
+    let token: String = match found {
+        Some(c) if c.is_alphanumeric() || c == '_' => rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .take(40)
+            .collect(),
+        Some(c) => c.to_string(),
+        None => String::new(),
+    };
     let found_txt = match found {
         None => "end of input".to_string(),
         Some('\n') => "end of line".to_string(),
-        Some(c) => format!("`{c}`"),
+        Some(_) => format!("`{token}`"),
     };
-    let message = if expected.is_empty() || expected.len() > 3 {
+    let before = src[..pos.min(src.len())].trim_end();
+    let line_start = src[..pos.min(src.len())].rfind('\n').map_or(0, |i| i + 1);
+    let line_before = &src[line_start..pos.min(src.len())];
+    let prev_char = src[..pos.min(src.len())].chars().last();
+    let mut message = if expected.is_empty() || expected.len() > 3 {
         format!("unexpected {found_txt}")
     } else {
         format!("expected {}, found {found_txt}", expected.join(" or "))
     };
-    let hint = match found {
-        Some('=') => "to bind a name write `let name = value`; to compare write `==`".into(),
-        Some('"') => "a string starts here but is not closed on the same line".into(),
-        Some(')') | Some(']') | Some('}') => {
-            "a bracket closes here that was not opened, or something is missing before it".into()
-        }
-        None => "the input ends early: is a bracket or block left open?".into(),
-        _ if src[..pos.min(src.len())].trim_end().ends_with(',') => {
-            "a list ends with a comma but nothing follows it".into()
-        }
-        _ => "check the syntax near here; see LANGUAGE.md or `:help`".into(),
+    // a value `if` without `else`: `let y = if c { 1 }`
+    let if_without_else = {
+        let stmt = src[..pos.min(src.len())]
+            .rsplit(['\n', ';'])
+            .next()
+            .unwrap_or("");
+        let words: Vec<&str> = stmt
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .collect();
+        words.contains(&"if")
+            && !words.contains(&"else")
+            && (stmt.trim_start().starts_with("let ")
+                || stmt.contains("= if")
+                || stmt.contains("(if"))
+            && (before.ends_with('}') || found == Some('}'))
     };
-    let end = (pos + found.map_or(0, |c| c.len_utf8())).min(src.len());
+    let keyword_typo = if found.is_some_and(|c| c.is_alphabetic()) {
+        let words: Vec<String> = [
+            "let", "fn", "for", "if", "else", "gen", "group", "board", "game", "move", "use", "in",
+            "and", "or", "not",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        crate::lang::eval::closest(&token, &words).filter(|w| *w != token)
+    } else {
+        None
+    };
+    let hint = if let Some(w) = keyword_typo {
+        format!("did you mean `{w}`?")
+    } else if if_without_else {
+        message = "an `if` that gives a value needs an `else` branch".into();
+        "write `if condition { a } else { b }`".into()
+    } else if found.is_some_and(|c| c.is_ascii_digit()) && prev_char == Some('.') {
+        message = "gamut has no decimal numbers: numbers are exact integers".into();
+        "use integers; `/` is floor division and `%` the remainder, e.g. 7 / 2 is 3".into()
+    } else if found == Some('"') && rest[1..].contains('"') && !rest[1..].split('\n').next().unwrap_or("").is_empty()
+        && rest[1..].split('\n').next().unwrap_or("").contains('"')
+    {
+        if before.ends_with(|c: char| c.is_alphanumeric() || c == '_') {
+            "to call a function put its arguments in parentheses: print(\"hi\")".into()
+        } else {
+            "a string cannot follow here; is an operator or a comma missing?".into()
+        }
+    } else {
+        match found {
+            Some('=') if !before.ends_with(['=', '!', '<', '>']) => {
+                "to bind a name write `let name = value`; to compare write `==`".into()
+            }
+            Some('"') => "a string starts here but is not closed on the same line".into(),
+            Some(')') | Some(']') | Some('}') => {
+                "a bracket closes here that was not opened, or something is missing before it".into()
+            }
+            None => match unclosed_bracket(src) {
+                Some((at, c)) => {
+                    let line = src[..at].matches('\n').count() + 1;
+                    let close = match c {
+                        '(' => ')',
+                        '[' => ']',
+                        _ => '}',
+                    };
+                    format!("the `{c}` opened on line {line} is never closed: add `{close}`")
+                }
+                None => "the input ends early: an expression is missing at the end".into(),
+            },
+            Some(c)
+                if (c.is_alphanumeric() || c == '(')
+                    && line_before.trim_end().ends_with(|c: char| c.is_alphanumeric() || c == '_')
+                    && line_before.ends_with([' ', '\t']) =>
+            {
+                let first = line_before.split_whitespace().next().unwrap_or("");
+                if ["let", "fn", "gen", "group", "board", "game"].contains(&first)
+                    || line_before.trim().contains(' ')
+                {
+                    "two values stand side by side: is an operator, a comma or a bracket missing?"
+                        .into()
+                } else {
+                    format!(
+                        "to call a function put its arguments in parentheses: {}(...); statements are let, fn, for, if, gen, group, board, game, use",
+                        line_before.trim()
+                    )
+                }
+            }
+            _ if before.ends_with(',') => "a list ends with a comma but nothing follows it".into(),
+            _ => "check the syntax near here; see docs/language.md or `:help`".into(),
+        }
+    };
+    let end = (pos + token.len().max(found.map_or(0, |c| c.len_utf8()))).min(src.len());
     ParseError {
         span: Span {
             src: src_id,
