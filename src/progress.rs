@@ -26,6 +26,8 @@ struct State {
     bar: Option<ProgressBar>,
     last_plain: Instant,
     done: u64,
+    /// report lines of a task not yet shown (a task is shown once it runs a second)
+    pending: Vec<String>,
 }
 
 impl Bars {
@@ -40,6 +42,7 @@ impl Bars {
                 bar: None,
                 last_plain: now,
                 done: 0,
+                pending: vec![],
             }),
             last_ms: AtomicU64::new(0),
             epoch: now,
@@ -82,6 +85,7 @@ impl Progress for Bars {
         st.started = Instant::now();
         st.last_plain = st.started;
         st.done = 0;
+        st.pending.clear();
     }
 
     fn advance(&self, done: u64) {
@@ -137,13 +141,22 @@ impl Progress for Bars {
             ));
         }
         st.label.clear();
+        st.pending.clear();
     }
 
     fn line(&self, text: &str) {
-        let Ok(st) = self.state.lock() else { return };
-        match &st.bar {
-            Some(b) => b.println(text),
-            None => plain_line(text),
+        let Ok(mut st) = self.state.lock() else { return };
+        if st.started.elapsed() < SHOW_AFTER {
+            st.pending.push(text.to_string());
+            return;
+        }
+        let mut lines = std::mem::take(&mut st.pending);
+        lines.push(text.to_string());
+        for l in lines {
+            match &st.bar {
+                Some(b) => b.println(l),
+                None => plain_line(&l),
+            }
         }
     }
 }

@@ -199,14 +199,26 @@ impl Drop for Task<'_> {
     }
 }
 
-/// Memory the process may still use: the least of MemAvailable, the cgroup limit and the
-/// address-space rlimit (4 GB where none can be read).
+/// Memory the process may use in all: the least of MemAvailable (plus what the process holds
+/// already), the cgroup limit and the address-space rlimit (less the address space reserved
+/// but not used, such as thread stacks); 4 GB where none can be read.
 pub fn available_memory() -> u64 {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok();
+    let page = 4096u64;
+    let (vsize, rss) = statm
+        .as_deref()
+        .and_then(|t| {
+            let mut w = t.split_whitespace();
+            let v = w.next()?.parse::<u64>().ok()?;
+            let r = w.next()?.parse::<u64>().ok()?;
+            Some((v * page, r * page))
+        })
+        .unwrap_or((0, 0));
     let meminfo = std::fs::read_to_string("/proc/meminfo").ok().and_then(|t| {
         t.lines()
             .find(|l| l.starts_with("MemAvailable:"))
             .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
-            .map(|kb| kb * 1024)
+            .map(|kb| kb * 1024 + rss)
     });
     let cgroup = [
         "/sys/fs/cgroup/memory.max",
@@ -220,7 +232,8 @@ pub fn available_memory() -> u64 {
             t.lines()
                 .find(|l| l.starts_with("Max address space"))
                 .and_then(|l| l.split_whitespace().nth(3)?.parse::<u64>().ok())
-        });
+        })
+        .map(|lim| lim.saturating_sub(vsize.saturating_sub(rss)));
     [meminfo, cgroup, rlimit]
         .into_iter()
         .flatten()

@@ -43,7 +43,8 @@ impl Held {
         self.0 += opts.iter().map(|o| o.len().max(1)).sum::<usize>();
         if self.0 > HELD_LIMIT {
             return Err(Error::limit(format!(
-                "the search would hold more than {HELD_LIMIT} options at once; the game is too large for this search"
+                "the search would hold more than {} options at once; the game is too large for this search",
+                crate::engine::control::num(HELD_LIMIT)
             ))
             .hint("try smaller positions first"));
         }
@@ -65,6 +66,31 @@ pub trait Game {
     fn options(&mut self, p: &Self::Pos) -> std::result::Result<Options<Self::Pos>, Self::Error>;
     /// How a component is written in messages.
     fn describe(&self, p: &Self::Pos) -> String;
+    /// About how many bytes a stored component takes (for the memory estimate).
+    fn pos_bytes(&self, _p: &Self::Pos) -> usize {
+        std::mem::size_of::<Self::Pos>()
+    }
+}
+
+/// Moves in a row a search follows before it says the game may never end.
+pub const MAX_LINE: usize = 1_000_000;
+
+/// The error for a line of play that goes on and on.
+fn too_deep(at: &str) -> Error {
+    Error::limit(format!(
+        "the search followed {} moves in a row without reaching the end of the game (now at {at})",
+        crate::engine::control::num(MAX_LINE)
+    ))
+    .hint("does a move rule make positions bigger (like `move n + 1`)? every move must lead towards the end of the game")
+}
+
+/// Checks the memory a search holds against the budget: `entries` stored components of about
+/// `each` bytes (plus table overhead).
+fn reserve_search(ctl: &Ctl, entries: usize, each: usize) -> Result<()> {
+    ctl.reserve(
+        (entries as u64).saturating_mul(each as u64 + 48),
+        "the game search",
+    )
 }
 
 fn mex(vals: impl Iterator<Item = u32>) -> u32 {
@@ -105,16 +131,20 @@ pub fn grundy<G: Game>(
         j: 0,
     }];
     let mut steps = 0u64;
+    let each = game.pos_bytes(root);
+    let task = ctl.task("game search (positions)", None);
     while let Some(f) = stack.last_mut() {
         steps += 1;
         if steps.is_multiple_of(4096) {
-            ctl.check()?;
+            task.set(memo.len() as u64)?;
             if memo.len() > MEMO_LIMIT {
                 return Err(Error::limit(format!(
-                    "more than {MEMO_LIMIT} positions searched; the game is too large for this search"
+                    "more than {} positions searched; the game is too large for this search",
+                    crate::engine::control::num(MEMO_LIMIT)
                 ))
                 .into());
             }
+            reserve_search(ctl, memo.len() + held.0 + on_stack.len(), each)?;
         }
         let mut unknown = None;
         'scan: while f.i < f.opts.len() {
@@ -137,6 +167,9 @@ pub fn grundy<G: Game>(
                 ))
                 .hint("moves must lead to smaller positions so that every game ends")
                 .into());
+            }
+            if stack.len() >= MAX_LINE {
+                return Err(too_deep(&game.describe(&c)).into());
             }
             let opts = game.options(&c)?;
             held.add(&opts)?;
@@ -218,16 +251,20 @@ pub fn misere_wins<G: Game>(
     let mut stack: Vec<(Vec<K<G>>, Vec<Vec<K<G>>>, usize)> = vec![(root.clone(), first, 0)];
     let mut on_stack: HashSet<Vec<K<G>>> = HashSet::from([root.clone()]);
     let mut steps = 0u64;
+    let each = root.first().map_or(8, |c| sums.game.pos_bytes(c)) * root.len().max(1) + 24;
+    let task = ctl.task("misère search (positions)", None);
     while let Some(top) = stack.last_mut() {
         steps += 1;
-        if steps.is_multiple_of(4096) {
-            ctl.check()?;
+        if steps.is_multiple_of(256) {
+            task.set(memo.len() as u64)?;
             if memo.len() > MEMO_LIMIT {
                 return Err(Error::limit(format!(
-                    "more than {MEMO_LIMIT} misère positions searched"
+                    "more than {} misère positions searched",
+                    crate::engine::control::num(MEMO_LIMIT)
                 ))
                 .into());
             }
+            reserve_search(ctl, memo.len() + held.0 + on_stack.len(), each)?;
         }
         // no moves at all: under misère play the player to move has won
         let mut decided = top.0.is_empty().then_some(true);
@@ -255,6 +292,9 @@ pub fn misere_wins<G: Game>(
                         "the game is loopy: a position can be reached from itself",
                     )
                     .into());
+                }
+                if stack.len() >= MAX_LINE {
+                    return Err(too_deep(&format!("a sum of {} components", child.len())).into());
                 }
                 let opts = sums.expand(&child)?;
                 held.add(&opts)?;

@@ -805,15 +805,30 @@ impl Interp {
         self.ctl.check()?;
         match f {
             Value::Builtin(name) => {
+                // a group's stabilizer chain is built here, where it can be cancelled
+                for (v, s) in &args {
+                    if let Value::Group(g) = v {
+                        g.chain_ctl(&self.ctl).map_err(|e| Error::from(e).at(*s))?;
+                    }
+                }
                 let b = &self.builtins[*name];
                 let func = b.f;
+                let b_name = b.name;
                 let mut a = Args {
                     name: b.name,
                     vals: args,
                     kw,
                     span,
                 };
-                let r = func(self, &mut a).map_err(|e| e.at(span))?;
+                let r = func(self, &mut a).map_err(|e| {
+                    let e = e.at(span);
+                    if e.hint.is_none() && e.kind == Kind::Runtime {
+                        let h = format!("see `:help {}`", b_name);
+                        e.hint(h)
+                    } else {
+                        e
+                    }
+                })?;
                 a.no_more_kw()?;
                 Ok(r)
             }
@@ -997,7 +1012,10 @@ impl Interp {
                 Range(lo, hi) => as_i64(&a).is_some_and(|x| *lo <= x && x <= *hi),
                 Str(s) => matches!(&a, Str(t) if s.contains(&**t)),
                 Group(g) => match &a {
-                    Perm(p) => g.contains(p),
+                    Perm(p) => {
+                        g.chain_ctl(&self.ctl).map_err(|e| Error::from(e).at(span))?;
+                        g.contains(p)
+                    }
                     _ => return Err(bad(&a, &b)),
                 },
                 _ => return Err(bad(&a, &b)),

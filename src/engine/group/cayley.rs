@@ -38,10 +38,20 @@ impl SchreierGraph {
             dist: vec![0],
         };
         g.index.insert(start.into(), 0);
+        // each state: its bytes, a hash-table entry holding a copy, its edges and distance
+        let each = 2 * (start.len() as u64 + 24) + 16 + 4 * m as u64 + 4;
+        let task = ctl.task("orbit search (states)", None);
         let mut i = 0;
         while i < g.states.len() {
             if i % 4096 == 0 {
-                ctl.check()?;
+                task.set(g.states.len() as u64)?;
+            }
+            if i % 65_536 == 0 {
+                // the search may grow to twice what it holds before the next look
+                ctl.reserve(
+                    (g.states.len() as u64 * 2 + 65_536) * each,
+                    &format!("an orbit search holding {} states of {} points", crate::engine::control::num(g.states.len() * 2), start.len()),
+                )?;
             }
             for mv in moves {
                 let y = act(mv, &g.states[i]);
@@ -102,10 +112,16 @@ impl SchreierGraph {
     pub fn all_pairs_diameter(&self, ctl: &Ctl) -> Result<u32> {
         let n = self.len();
         let batches: Vec<usize> = (0..n.div_ceil(64)).collect();
+        let threads = rayon::current_num_threads() as u64;
+        ctl.reserve(
+            threads * n as u64 * 8 * 3 + n as u64,
+            "the all-pairs distance search",
+        )?;
+        let task = ctl.task("all-pairs distances (batches of 64)", Some(batches.len() as u64));
         let ecc: Result<Vec<u32>> = batches
             .par_iter()
             .map(|&b| {
-                ctl.check()?;
+                task.tick(1)?;
                 let lo = b * 64;
                 let hi = (lo + 64).min(n);
                 let full: u64 = if hi - lo == 64 {

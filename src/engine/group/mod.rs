@@ -49,6 +49,15 @@ impl GroupVal {
             .get_or_init(|| StabChain::new(self.degree, &self.perms()))
     }
 
+    /// The stabilizer chain, built (cancellably) if it is not yet.
+    pub fn chain_ctl(&self, ctl: &crate::engine::Ctl) -> crate::engine::Result<&StabChain> {
+        if let Some(c) = self.chain.get() {
+            return Ok(c);
+        }
+        let c = StabChain::build(self.degree, &self.perms(), ctl)?;
+        Ok(self.chain.get_or_init(|| c))
+    }
+
     pub fn perms(&self) -> Vec<Perm> {
         self.gens.iter().map(|(_, p)| p.clone()).collect()
     }

@@ -56,6 +56,19 @@ impl Level {
 
 impl StabChain {
     pub fn new(degree: usize, gens: &[Perm]) -> StabChain {
+        match StabChain::build(degree, gens, &crate::engine::Ctl::default()) {
+            Ok(c) => c,
+            Err(_) => unreachable!("a handle that is never cancelled"),
+        }
+    }
+
+    /// Schreier–Sims, polling `ctl` for cancellation (degree 144 and more can take long).
+    pub fn build(
+        degree: usize,
+        gens: &[Perm],
+        ctl: &crate::engine::Ctl,
+    ) -> crate::engine::Result<StabChain> {
+        let task = ctl.task("Schreier–Sims (generators sifted)", None);
         let mut chain = StabChain {
             degree,
             levels: vec![],
@@ -69,10 +82,10 @@ impl StabChain {
             let (res, j) = chain.strip(&g, 0);
             if !res.is_identity() {
                 chain.add_strong_generator(res, 0, j);
-                chain.complete();
+                chain.complete(&task)?;
             }
         }
-        chain
+        Ok(chain)
     }
 
     /// Sift g through the levels from `from`; returns the residue and the level it stopped at.
@@ -106,7 +119,7 @@ impl StabChain {
     }
 
     /// Check every Schreier generator, deepest level first, until all sift to the identity.
-    fn complete(&mut self) {
+    fn complete(&mut self, task: &crate::engine::control::Task) -> crate::engine::Result<()> {
         let mut i = self.levels.len();
         'outer: while i > 0 {
             let lvl = i - 1;
@@ -119,6 +132,7 @@ impl StabChain {
                     let sg = l.reps[k]
                         .then(&l.gens[s])
                         .then(&l.reps[l.pos[gamma] as usize].inverse());
+                    task.tick(1)?;
                     if sg.is_identity() {
                         continue;
                     }
@@ -133,6 +147,7 @@ impl StabChain {
             }
             i -= 1;
         }
+        Ok(())
     }
 
     pub fn order(&self) -> BigUint {

@@ -12,11 +12,17 @@ pub fn layer_counts(moves: &[Perm], start: &[u8], limit: usize, ctl: &Ctl) -> Re
     let mut cur: HashSet<State> = HashSet::from([State::from(start)]);
     let mut counts = vec![1u64];
     let mut total = 1usize;
+    let each = 2 * (start.len() as u64 + 24) + 16;
+    let task = ctl.task("distance layers (states)", None);
     loop {
         let mut next: HashSet<State> = HashSet::new();
+        ctl.reserve(
+            (prev.len() + cur.len() * (moves.len() + 1)) as u64 * each,
+            "the layer-by-layer search",
+        )?;
         for (i, x) in cur.iter().enumerate() {
             if i % 4096 == 0 {
-                ctl.check()?;
+                task.set((total + next.len()) as u64)?;
             }
             for m in moves {
                 let y = act(m, x);
@@ -35,6 +41,12 @@ pub fn layer_counts(moves: &[Perm], start: &[u8], limit: usize, ctl: &Ctl) -> Re
             )));
         }
         counts.push(next.len() as u64);
+        ctl.line(&format!(
+            "depth {:>4}  {:>16} states  {:>18} in all",
+            counts.len() - 1,
+            crate::engine::control::num(next.len()),
+            crate::engine::control::num(total)
+        ));
         prev = std::mem::replace(&mut cur, next);
     }
 }
@@ -151,10 +163,11 @@ pub fn hamiltonian_cycle(g: &SchreierGraph, budget: u64, ctl: &Ctl) -> Result<Op
     stack.push((0, order(0, &on_path), 0));
     let mut path: Vec<usize> = vec![];
     let mut steps = 0u64;
+    let task = ctl.task("Hamiltonian search (steps of the budget)", Some(budget));
     while let Some(top) = stack.last_mut() {
         steps += 1;
         if steps.is_multiple_of(65536) {
-            ctl.check()?;
+            task.set(steps)?;
         }
         if steps > budget {
             return Ok(None);

@@ -285,6 +285,28 @@ pub fn sum_positions(a: &Value, b: &Value) -> Value {
     }))
 }
 
+/// Whether a heap of n has more than `limit` options; stops counting once it knows (a heap of
+/// 10^18 under nim is not counted take by take).
+fn options_exceed(code: &crate::engine::heap::Code, n: u64, limit: u128) -> bool {
+    let top = code.max_take().map_or(n, |t| t.min(n));
+    let mut count: u128 = 0;
+    let mut k = 0u64;
+    while k <= top {
+        let d = code.digit(k);
+        if d != 0 {
+            let m = (n - k) as u128;
+            count += (d & 3 != 0) as u128
+                + if d & 4 != 0 { m / 2 } else { 0 }
+                + if d & 8 != 0 { m * m / 12 } else { 0 };
+            if count > limit {
+                return true;
+            }
+        }
+        k += 1;
+    }
+    false
+}
+
 /// The options of one component: lists of argument tuples of the same ruleset. Refuses to list
 /// more than `impartial::HELD_LIMIT` of them.
 fn component_options(
@@ -296,12 +318,13 @@ fn component_options(
         Error::plain(format!(
             "{} has more than {} options; too many to list",
             describe(rs, args),
-            impartial::HELD_LIMIT
+            crate::engine::control::num(impartial::HELD_LIMIT)
         ))
+        .hint("ask for grundy or outcome, which do not list the options")
     };
     match &rs.rules {
         Rules::Heap(code) => {
-            if code.option_count(args[0] as u64) > impartial::HELD_LIMIT as u128 {
+            if options_exceed(code, args[0] as u64, impartial::HELD_LIMIT as u128) {
                 return Err(too_many());
             }
             Ok(code
@@ -348,6 +371,7 @@ fn bind_rule(
         let (var, iter) = &rule.bindings[depth];
         let v = it.eval(iter, scope)?;
         for item in it.items(&v, iter.span)? {
+            it.ctl.check()?;
             let inner = Scope::child(scope);
             inner.define(var.name.clone(), item);
             bind_rule(it, rule, depth + 1, &inner, arity, out)?;
@@ -460,6 +484,9 @@ impl impartial::Game for Searched<'_> {
     }
     fn describe(&self, k: &Key) -> String {
         describe(&self.ruleset(k.0), &k.1)
+    }
+    fn pos_bytes(&self, k: &Key) -> usize {
+        std::mem::size_of::<Key>() + 8 * k.1.len() + 16
     }
 }
 

@@ -691,21 +691,29 @@ fn ranked_layers(
         .hint("free memory, or pass memory: \"NG\" if more is really available"));
     }
     if loud {
-        eprintln!(
+        ctl.line(&format!(
             "diameter: {} elements, ranked bit-packed BFS, {} of memory",
-            rk.size,
+            crate::engine::control::num(rk.size),
             human_bytes(need)
-        );
-        eprintln!("depth count cumulative seconds");
+        ));
+        ctl.line(&format!("{:>5}  {:>16}  {:>18}  {:>9}", "depth", "count", "cumulative", "seconds"));
     }
     let t0 = std::time::Instant::now();
     let mut cum = 0u64;
+    let task = ctl.task("ranked search (elements reached)", Some(rk.size));
     let layers = crate::engine::group::ranked::bfs(&rk, ctl, |depth, count| {
         cum += count;
+        let _ = task.set(cum);
         if loud {
-            eprintln!("{depth} {count} {cum} {:.1}", t0.elapsed().as_secs_f64());
+            ctl.line(&format!(
+                "{depth:>5}  {:>16}  {:>18}  {:>9.1}",
+                crate::engine::control::num(count),
+                crate::engine::control::num(cum),
+                t0.elapsed().as_secs_f64()
+            ));
         }
     })?;
+    drop(task);
     let total: u64 = layers.counts.iter().sum();
     if BigUint::from(total) != size {
         return Err(Error::plain(format!(
