@@ -284,6 +284,10 @@ pub fn report(it: &Interp, e: &Error) {
         err_line("cancelled");
         return;
     }
+    let mut e = e.clone();
+    if e.hint.is_none() && e.kind == Kind::Runtime {
+        e.hint = Some("docs/errors.md lists the messages and what to do about them".into());
+    }
     let mut diag = MietteDiagnostic::new(e.message.clone());
     if let Some(h) = &e.hint {
         diag = diag.with_help(h.clone());

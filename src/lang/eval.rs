@@ -85,7 +85,9 @@ impl Args {
     pub fn count(&self, min: usize, max: usize) -> Result<()> {
         let n = self.vals.len();
         if n < min || n > max {
-            let want = if min == max {
+            let want = if max == usize::MAX {
+                format!("at least {min}")
+            } else if min == max {
                 format!("{min}")
             } else {
                 format!("{min} to {max}")
@@ -418,7 +420,12 @@ impl Interp {
             Stmt::Group(name, gens) => {
                 let mut named = vec![];
                 for (i, g) in gens.iter().enumerate() {
-                    let v = self.eval(g, env)?;
+                    let v = self.eval(g, env).map_err(|e| match &g.kind {
+                        ExprKind::Ident(n) if e.message.starts_with("unknown name") => e.hint(
+                            format!("define the generator first, e.g. `gen {n} = (1,2,3)`"),
+                        ),
+                        _ => e,
+                    })?;
                     let Value::Perm(p) = v else {
                         return Err(Error::runtime(
                             format!(
@@ -767,10 +774,12 @@ impl Interp {
                         return Err(Error::runtime(
                             format!("point {p} is not a cell: points are numbered from 1"),
                             x.span,
-                        ));
+                        )
+                        .hint("cells of a board are 1, 2, ... row by row; b[r, c] gives a cell's number"));
                     }
                     Value::Int(_) | Value::Big(_) => {
-                        return Err(Error::runtime("points must be at most 255", x.span));
+                        return Err(Error::runtime("points must be at most 255", x.span)
+                            .hint("permutations act on at most 255 points"));
                     }
                     _ => {
                         return Err(Error::runtime(
@@ -986,6 +995,14 @@ impl Interp {
                 ),
                 span,
             )
+            .hint(match op {
+                BinOp::Add => "+ adds integers, joins strings or lists, and sums positions",
+                BinOp::Mul => "* multiplies integers, composes permutations, and repeats a string",
+                BinOp::Sub => "- subtracts integers, or takes the difference of sets",
+                BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => "only integers and strings are ordered",
+                BinOp::In => "`in` looks in a list, set, range, string, or group",
+                _ => "see docs/language.md for what each operator takes",
+            })
         };
         Ok(match op {
             BinOp::Eq => Bool(a == b),
@@ -1091,6 +1108,23 @@ impl Interp {
             }
             BinOp::Pow => match (&a, &b) {
                 (Perm(p), Int(e)) => Perm(Rc::new(p.pow(*e))),
+                // GAP's notation: the image of a point, and conjugation q^-1 p q
+                (Int(x), Perm(p)) => {
+                    if *x < 1 {
+                        return Err(Error::runtime(
+                            format!("point {x} is not a cell: points are numbered from 1"),
+                            aspan,
+                        )
+                        .hint("x ^ p is the image of point x under p"));
+                    }
+                    let x = *x as usize;
+                    Int(if x <= p.degree() { p.apply(x - 1) as i64 + 1 } else { x as i64 })
+                }
+                (Perm(p), Perm(q)) => {
+                    let n = p.degree().max(q.degree());
+                    let (p, q) = (p.extended(n), q.extended(n));
+                    Perm(Rc::new(q.inverse().then(&p).then(&q)))
+                }
                 (Int(_) | Big(_), Int(e)) => {
                     if *e < 0 {
                         return Err(Error::runtime(

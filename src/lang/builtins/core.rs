@@ -77,6 +77,160 @@ pub fn register(it: &mut Interp) {
             v => Value::str(&v.to_text()),
         })
     });
+    it.add_builtin("product", "product(xs)", "product of a list of integers", |it, a| {
+        a.count(1, 1)?;
+        let mut acc = BigInt::from(1);
+        for x in it.items(a.get(0), a.span_of(0))? {
+            let b = x.bigint().ok_or_else(|| a.type_error(0, "a list of integers"))?;
+            if acc.bits() + b.bits() > crate::lang::eval::MAX_BITS {
+                return Err(Error::runtime("the product has too many bits", a.span)
+                    .hint("integers may have at most 2^24 bits"));
+            }
+            acc *= b;
+        }
+        Ok(Value::int(acc))
+    });
+    it.add_builtin("gcd", "gcd(a, b, ...)", "greatest common divisor", |_, a| {
+        if a.is_empty() {
+            a.count(1, 1)?;
+        }
+        let mut acc = BigInt::from(0);
+        for i in 0..a.len() {
+            let b = a.get(i).bigint().ok_or_else(|| a.type_error(i, "an integer"))?;
+            acc = num_integer::Integer::gcd(&acc, &b);
+        }
+        Ok(Value::int(acc))
+    });
+    it.add_builtin("binomial", "binomial(n, k)", "n choose k", |_, a| {
+        a.count(2, 2)?;
+        let n = a.nonneg(0)?;
+        let k = a.nonneg(1)?;
+        if k > n {
+            return Ok(Value::Int(0));
+        }
+        let k = k.min(n - k);
+        if k > 1_000_000 {
+            return Err(Error::runtime("binomial(n, k) with k above a million", a.span)
+                .hint("the result would be enormous"));
+        }
+        let mut acc = BigInt::from(1);
+        for i in 0..k {
+            acc = acc * BigInt::from(n - i) / BigInt::from(i + 1);
+        }
+        Ok(Value::int(acc))
+    });
+    it.add_builtin("mex", "mex(xs)", "the least non-negative integer not in xs", |it, a| {
+        a.count(1, 1)?;
+        let mut seen = std::collections::HashSet::new();
+        for x in it.items(a.get(0), a.span_of(0))? {
+            if let Value::Int(i) = x {
+                seen.insert(i);
+            }
+        }
+        let mut m = 0i64;
+        while seen.contains(&m) {
+            m += 1;
+        }
+        Ok(Value::Int(m))
+    });
+    it.add_builtin("reverse", "reverse(xs)", "the elements in reverse order", |it, a| {
+        a.count(1, 1)?;
+        let mut xs = it.items(a.get(0), a.span_of(0))?;
+        xs.reverse();
+        Ok(match a.get(0) {
+            Value::Str(_) => Value::str(&xs.iter().map(|v| v.to_text()).collect::<String>()),
+            _ => Value::list(xs),
+        })
+    });
+    it.add_builtin("flatten", "flatten(xss)", "a list of lists joined into one list", |it, a| {
+        a.count(1, 1)?;
+        let mut out = vec![];
+        for x in it.items(a.get(0), a.span_of(0))? {
+            match x {
+                Value::List(_) | Value::Set(_) | Value::Range(..) => out.extend(it.items(&x, a.span_of(0))?),
+                v => out.push(v),
+            }
+        }
+        Ok(Value::list(out))
+    });
+    it.add_builtin("union", "union(a, b, ...)", "the set of elements in any argument", |it, a| {
+        let mut out = std::collections::BTreeSet::new();
+        for i in 0..a.len() {
+            out.extend(it.items(a.get(i), a.span_of(i))?);
+        }
+        Ok(Value::Set(Rc::new(out)))
+    });
+    it.add_builtin("intersection", "intersection(a, b, ...)", "the set of elements in every argument", |it, a| {
+        a.count(1, usize::MAX)?;
+        let mut out: std::collections::BTreeSet<Value> = it.items(a.get(0), a.span_of(0))?.into_iter().collect();
+        for i in 1..a.len() {
+            let other: std::collections::BTreeSet<Value> = it.items(a.get(i), a.span_of(i))?.into_iter().collect();
+            out = out.intersection(&other).cloned().collect();
+        }
+        Ok(Value::Set(Rc::new(out)))
+    });
+    it.add_builtin(
+        "format",
+        "format(template, x, ...)",
+        "the template with each {} replaced by the next value: format(\"{} has order {}\", \"G\", 8)",
+        |_, a| {
+            a.count(1, usize::MAX)?;
+            let t = a.str(0)?;
+            let mut out = String::new();
+            let mut next = 1;
+            let mut rest = &*t;
+            while let Some(i) = rest.find("{}") {
+                out.push_str(&rest[..i]);
+                if next >= a.len() {
+                    return Err(Error::runtime(
+                        format!("the template has more {{}} than the {} values given", a.len() - 1),
+                        a.span,
+                    )
+                    .hint("give one value per {}"));
+                }
+                out.push_str(&a.get(next).to_text());
+                next += 1;
+                rest = &rest[i + 2..];
+            }
+            out.push_str(rest);
+            Ok(Value::str(&out))
+        },
+    );
+    it.add_builtin(
+        "pad",
+        "pad(x, width) or pad(x, -width)",
+        "the text of x padded with spaces to width (on the left; on the right for a negative width)",
+        |_, a| {
+            a.count(2, 2)?;
+            let text = match a.get(0) {
+                Value::Str(s) => s.to_string(),
+                v => v.to_text(),
+            };
+            let w = a.int(1)?;
+            if w.unsigned_abs() > 10_000 {
+                return Err(Error::runtime("a width above 10_000", a.span_of(1)).hint("pad to a moderate width"));
+            }
+            let n = text.chars().count();
+            let fill = " ".repeat((w.unsigned_abs() as usize).saturating_sub(n));
+            Ok(Value::str(&if w >= 0 { fill + &text } else { text + &fill }))
+        },
+    );
+    it.add_builtin(
+        "assert",
+        "assert(cond, message)",
+        "stop the script with the message (and where) when cond is false",
+        |_, a| {
+            a.count(1, 2)?;
+            match a.get(0) {
+                Value::Bool(true) => Ok(Value::Unit),
+                Value::Bool(false) => {
+                    let msg = if a.len() == 2 { a.get(1).to_text() } else { "assertion failed".into() };
+                    Err(Error::runtime(msg, a.span).hint("an assert(...) in the script failed"))
+                }
+                _ => Err(a.type_error(0, "true or false")),
+            }
+        },
+    );
     it.add_builtin(
         "table",
         "table(f, rows, cols)",

@@ -151,6 +151,17 @@ fn name_kw(a: &mut Args, default: String) -> Result<String> {
 fn octal(_: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(1, 1)?;
     let text = a.str(0)?;
+    // a code must allow some move: "" and "0." describe no game (checked here, not in the engine)
+    let digits = text.split_once('.').map_or(&*text, |(_, d)| d);
+    let whole = text.split_once('.').map_or("", |(w, _)| w);
+    let has_move = digits.chars().chain(whole.chars()).any(|c| c.is_ascii_alphanumeric() && c != '0');
+    if text.trim().is_empty() || !has_move {
+        return Err(Error::runtime(
+            format!("{text:?} is not an octal code with any move"),
+            a.span_of(0),
+        )
+        .hint("codes look like \"0.77\", \"0.07\", \"4!.0\", \"0.[3]\"; at least one digit must allow a move"));
+    }
     let code = Code::parse(&text).map_err(|m| {
         Error::runtime(m, a.span_of(0))
             .hint("codes look like \"0.77\", \"0.07\", \"4!.0\", \"0.[3]\"")

@@ -17,6 +17,25 @@ use std::rc::Rc;
 pub const STATE_LIMIT: usize = 20_000_000;
 
 pub fn register(it: &mut Interp) {
+    it.add_builtin("sign", "sign(P)", "1 for an even permutation, -1 for an odd one", sign);
+    it.add_builtin(
+        "cycle_type",
+        "cycle_type(P)",
+        "lengths of the cycles of P (of length 2 or more), longest first",
+        cycle_type,
+    );
+    it.add_builtin(
+        "perm",
+        "perm([images])",
+        "the permutation sending i to the i-th entry: perm([2, 3, 1]) is (1,2,3)",
+        perm_from_images,
+    );
+    it.add_builtin(
+        "cycle",
+        "cycle([points])",
+        "one cycle through the points in order: cycle([b[1,1], b[1,2], b[1,3]])",
+        cycle_of,
+    );
     it.add_builtin(
         "grid",
         "grid(m, n)",
@@ -285,6 +304,68 @@ fn group(_: &mut Interp, a: &mut Args) -> Result<Value> {
 
 fn big(x: BigUint) -> Value {
     Value::int(x.into())
+}
+
+fn sign(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    a.count(1, 1)?;
+    let p = get_perm(a, 0)?;
+    let odd = p.cycles().iter().filter(|c| c.len() % 2 == 0).count() % 2 == 1;
+    Ok(Value::Int(if odd { -1 } else { 1 }))
+}
+
+fn cycle_type(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    a.count(1, 1)?;
+    let p = get_perm(a, 0)?;
+    let mut lens: Vec<i64> = p.cycles().iter().map(|c| c.len() as i64).collect();
+    lens.sort_unstable_by(|x, y| y.cmp(x));
+    Ok(Value::list(lens.into_iter().map(Value::Int).collect()))
+}
+
+fn points_of(it: &Interp, a: &Args, i: usize) -> Result<Vec<usize>> {
+    let mut out = vec![];
+    for v in it.items(a.get(i), a.span_of(i))? {
+        match v {
+            Value::Int(x) if (1..=crate::engine::group::perm::MAX_DEGREE as i64).contains(&x) => {
+                out.push(x as usize - 1)
+            }
+            v => {
+                return Err(Error::runtime(
+                    format!("points are integers from 1 to 255, not {}", v.to_text()),
+                    a.span_of(i),
+                )
+                .hint("cells of a board are numbered from 1"));
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn perm_from_images(it: &mut Interp, a: &mut Args) -> Result<Value> {
+    a.count(1, 1)?;
+    let img = points_of(it, a, 0)?;
+    let mut seen = vec![false; img.len()];
+    for &x in &img {
+        if x >= img.len() || seen[x] {
+            return Err(Error::runtime(
+                "the images must be 1..n, each once",
+                a.span_of(0),
+            )
+            .hint("perm([2, 3, 1]) sends 1 to 2, 2 to 3 and 3 to 1"));
+        }
+        seen[x] = true;
+    }
+    Ok(Value::Perm(Rc::new(Perm::from_images(img.into_iter().map(|x| x as u8).collect()))))
+}
+
+fn cycle_of(it: &mut Interp, a: &mut Args) -> Result<Value> {
+    a.count(1, 1)?;
+    let pts = points_of(it, a, 0)?;
+    let degree = pts.iter().max().map_or(0, |m| m + 1);
+    Perm::from_cycles(degree, &[pts])
+        .map(|p| Value::Perm(Rc::new(p)))
+        .map_err(|(_, _, m)| {
+            Error::runtime(m, a.span_of(0)).hint("each point may appear once in a cycle")
+        })
 }
 
 fn order(_: &mut Interp, a: &mut Args) -> Result<Value> {

@@ -1,0 +1,148 @@
+//! Issue 9: what a new user trips over. Each test is a reproduction from the issue.
+use assert_cmd::Command;
+
+fn gamut() -> Command {
+    Command::cargo_bin("gamut").unwrap()
+}
+
+fn run_e(src: &str) -> (i32, String, String) {
+    let out = gamut().arg("-e").arg(src).output().unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn err_of(src: &str) -> (i32, String) {
+    let (code, _, err) = run_e(src);
+    (code, err)
+}
+
+#[test]
+fn digits_are_grouped_with_underscores_never_commas() {
+    let (_, out, _) = run_e("diameter(slide3_hard)");
+    assert!(out.contains("8_660, 19_612, 41_408"), "{out}");
+    assert!(!out.contains("19,612"));
+    // the same rule in lists, tables and ranges; literals may be written that way too
+    assert_eq!(run_e("[1234, 12]").1, "[1_234, 12]\n");
+    assert_eq!(run_e("1_000_000 + 1").1, "1_000_001\n");
+    assert!(run_e("table(fn(a, b) = a * 1000 * b, 1..2, 1..2)").1.contains("2_000"));
+    // JSON is never grouped
+    let out = gamut().args(["--json", "-e", "12345"]).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "{\"line\":1,\"value\":12345}\n");
+}
+
+#[test]
+fn global_options_work_in_any_position_and_scripts_come_from_stdin() {
+    let dir = std::env::temp_dir().join(format!("gamut-opts-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("s.game");
+    std::fs::write(&f, "1 + 1\n").unwrap();
+    let out = gamut().args(["--json", "run"]).arg(&f).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "{\"line\":1,\"value\":2}\n");
+    let out = gamut().args(["--threads", "2", "run"]).arg(&f).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "2\n");
+    let out = gamut().arg("run").arg(&f).arg("--json").output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "{\"line\":1,\"value\":2}\n");
+    assert_eq!(run_e("-7 / 2").1, "-4\n");
+    let out = gamut().args(["run", "-"]).write_stdin("3 * 3\n").output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "9\n");
+    // a script on stdin: no banner, and the script's exit status
+    let out = gamut().write_stdin("2 + 2\n").output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "4\n");
+    assert_eq!(out.status.code(), Some(0));
+    let out = gamut().write_stdin("nosuchname\n").output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn use_loads_the_users_own_file_relative_to_the_script() {
+    let dir = std::env::temp_dir().join(format!("gamut-use-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("lib")).unwrap();
+    std::fs::write(dir.join("lib/mylib.game"), "fn triple(x) = 3 * x\n").unwrap();
+    std::fs::write(dir.join("main.game"), "use \"./lib/mylib.game\"\ntriple(14)\n").unwrap();
+    let out = gamut().arg("run").arg(dir.join("main.game")).current_dir("/").output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "42\n", "{}", String::from_utf8_lossy(&out.stderr));
+    let (code, err) = err_of("use \"./no/such.game\"");
+    assert_eq!(code, 1);
+    assert!(err.contains("cannot read"), "{err}");
+}
+
+#[test]
+fn lines_continue_after_operators_and_else_may_start_a_line() {
+    assert_eq!(run_e("fn f(x) =\n  x + 1\nf(2)").1, "3\n");
+    assert_eq!(run_e("let y = 1 +\n  2\ny").1, "3\n");
+    assert_eq!(run_e("if 1 > 2 {\n  print(1)\n}\nelse {\n  print(2)\n}").1, "2\n");
+    assert_eq!(run_e("let z = if false { 1 }\n  else { 5 }\nz").1, "5\n");
+}
+
+#[test]
+fn messages_say_what_is_wrong() {
+    let cases: &[(&str, &str)] = &[
+        (r#"print "hi""#, "parentheses"),
+        ("kayles(10^30)", "too large for a position"),
+        ("let y = if false { 1 }", "needs an `else`"),
+        (r#"eval_word(slide2, "R Q")"#, "`Q` is not a generator"),
+        ("1.5", "no decimal numbers"),
+        ("group G = <R, Q>", "gen R ="),
+        ("game g(n) { mvoe n - 1 }", "`mvoe`"),
+        ("table(fn(m) = m, 1..3, 1..3)", "takes 1 argument, got 2"),
+        ("order(slide2, 1)", "takes 1 argument, got 2"),
+        ("grid(\"a\", 2)", "not a string"),
+        ("grundyy(nim(3))", "did you mean `grundy`"),
+        ("(1,2,1)", "appears twice"),
+        ("(0,1)", "numbered from 1"),
+        ("let x = 1\nif x = 1 { print(x) }", "`==`"),
+        ("for i in 1..3 { print(i)", "never closed"),
+    ];
+    for (src, want) in cases {
+        let (code, err) = err_of(src);
+        assert!(code == 1 || code == 2, "{src}: exit {code}");
+        assert!(err.contains(want), "{src}: expected {want:?} in\n{err}");
+        assert!(!err.contains("a integer") && !err.contains(" 1 arguments"), "{err}");
+    }
+    let (_, err) = err_of("game g(n) { mvoe n - 1 }");
+    assert!(err.contains("did you mean `move`"), "{err}");
+}
+
+#[test]
+fn every_runtime_error_has_a_hint() {
+    for src in ["(0,1)", "xor(1, -1)", "order(1)", "[1][5]", "1 / 0", "\"a\" - 1"] {
+        let (_, err) = err_of(src);
+        assert!(err.contains("help:"), "{src}: no hint in\n{err}");
+    }
+}
+
+#[test]
+fn none_prints_and_is_null_in_json() {
+    assert_eq!(run_e("period(nim, to: 10).period").1, "none\n");
+    assert_eq!(run_e("none").1, "none\n");
+    let out = gamut().args(["--json", "-e", "period(nim, to: 10).period"]).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "{\"line\":1,\"value\":null}\n");
+}
+
+#[test]
+fn records_and_tables_are_easy_to_scan() {
+    let (_, out, _) = run_e("print(\"d =\", diameter(slide2))");
+    assert_eq!(out, "d =\n  diameter: 2\n  size: 8\n  distribution: [1, 4, 3]\n");
+    let (_, out, _) = run_e("table(fn(r, c) = r, [kayles, nim], 1..2)");
+    assert!(out.contains("kayles |"), "{out}");
+    assert!(out.contains("-+-"), "{out}");
+    // a failing cell is empty and warned about; the table survives
+    let (code, out, err) = run_e("table(fn(a, b) = a / b, 1..2, 0..1)");
+    assert_eq!(code, 0);
+    assert!(err.contains("warning: 2 cells"), "{err}");
+    assert!(out.contains("2 |   2"), "{out}");
+}
+
+#[test]
+fn comprehensions_blocks_and_a_byte_order_mark() {
+    assert_eq!(run_e("[x * y for x in 1..3 for y in 1..2 if x != y]").1, "[2, 2, 3, 6]\n");
+    assert_eq!(run_e("fn f(x) { let y = x * x; y + 1 }\nf(3)").1, "10\n");
+    let dir = std::env::temp_dir().join(format!("gamut-bom-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("b.game"), "\u{feff}1 + 2\n").unwrap();
+    let out = gamut().arg(dir.join("b.game")).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "3\n");
+}
