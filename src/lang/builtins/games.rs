@@ -1,4 +1,4 @@
-//! Game queries of LANGUAGE.md section 5, as builtins, and the glue that lets the engines call
+//! Game queries (docs/language.md, "Games") as builtins, and the glue that lets the engines call
 //! back into script rulesets for their options.
 use crate::engine::heap::{self, Code};
 use crate::engine::{impartial, moore, wythoff};

@@ -1,4 +1,4 @@
-//! Group queries of LANGUAGE.md section 4, as builtins.
+//! Group queries (docs/language.md, "Groups") as builtins.
 use crate::engine::group::cayley::{SchreierGraph, State};
 use crate::engine::group::perm::Perm;
 use crate::engine::group::search;

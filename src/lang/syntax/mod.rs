@@ -201,7 +201,7 @@ fn convert_error(e: pest::error::Error<Rule>, src: &str, src_id: u32) -> ParseEr
         _ if src[..pos.min(src.len())].trim_end().ends_with(',') => {
             "a list ends with a comma but nothing follows it".into()
         }
-        _ => "check the syntax near here; see LANGUAGE.md or `:help`".into(),
+        _ => "check the syntax near here; see docs/language.md or `:help`".into(),
     };
     let end = (pos + found.map_or(0, |c| c.len_utf8())).min(src.len());
     ParseError {
