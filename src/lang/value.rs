@@ -1,6 +1,6 @@
 //! Runtime values, their text rendering (for people) and JSON rendering (for programs).
-use crate::lang::rules::{Position, Ruleset};
 use crate::engine::group::{Board, GroupVal, PatternSpec};
+use crate::lang::rules::{Position, Ruleset};
 use crate::lang::syntax::ast::Lambda;
 use indexmap::IndexMap;
 use num_bigint::BigInt;
@@ -10,6 +10,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write;
 use std::rc::Rc;
 
+use crate::engine::graph::Graph;
 use crate::engine::group::perm::Perm;
 
 #[derive(Clone)]
@@ -36,6 +37,7 @@ pub enum Value {
     Builtin(&'static str),
     Ruleset(Rc<Ruleset>),
     Position(Rc<Position>),
+    Graph(Rc<Graph>),
 }
 
 pub struct Closure {
@@ -124,6 +126,7 @@ impl Value {
             Value::Func(_) | Value::Builtin(_) => "function",
             Value::Ruleset(_) => "ruleset",
             Value::Position(_) => "position",
+            Value::Graph(_) => "graph",
         }
     }
 
@@ -195,6 +198,7 @@ impl Value {
             Value::Builtin(n) => write!(out, "<builtin {n}>").unwrap(),
             Value::Ruleset(r) => write!(out, "<ruleset {}>", r.name()).unwrap(),
             Value::Position(p) => write!(out, "{p}").unwrap(),
+            Value::Graph(g) => write!(out, "{g}").unwrap(),
         }
     }
 

@@ -2,9 +2,9 @@
 //! back into script rulesets for their options.
 use crate::engine::heap::{self, Code};
 use crate::engine::{impartial, moore, wythoff};
-use crate::lang::rules::{Component, Key, Position, Rules, Ruleset};
 use crate::lang::error::{Error, Result};
 use crate::lang::eval::{Args, Interp, Scope, as_i64};
+use crate::lang::rules::{Component, Key, Position, Rules, Ruleset};
 use crate::lang::syntax::ast::{Expr, MoveRule, Span};
 use crate::lang::value::{Table, Value};
 use std::collections::BTreeSet;
@@ -367,7 +367,12 @@ fn bind_rule(
     Ok(())
 }
 
-fn option_arg(it: &mut Interp, e: &Expr, scope: &crate::lang::eval::Env, rule: &MoveRule) -> Result<i64> {
+fn option_arg(
+    it: &mut Interp,
+    e: &Expr,
+    scope: &crate::lang::eval::Env,
+    rule: &MoveRule,
+) -> Result<i64> {
     let v = it.eval(e, scope)?;
     match as_i64(&v) {
         Some(x) if x >= 0 => Ok(x),
@@ -423,7 +428,11 @@ impl<'a> Searched<'a> {
     }
 
     fn ruleset(&self, id: usize) -> Rc<Ruleset> {
-        self.sets.iter().find(|r| r.id == id).expect("known ruleset").clone()
+        self.sets
+            .iter()
+            .find(|r| r.id == id)
+            .expect("known ruleset")
+            .clone()
     }
 }
 
