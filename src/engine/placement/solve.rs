@@ -403,10 +403,10 @@ impl<B: Bits> Blocking<B> {
         }
         let g = mex(seen, &big);
         if memo.len() >= limit {
-            return Err(Error::limit(
-                "the blocking-game search passed its memory budget",
-            )
-            .hint("blocking games are searched without decomposition; try a smaller board"));
+            return Err(
+                Error::limit("the blocking-game search passed its memory budget")
+                    .hint("blocking games are searched without decomposition; try a smaller board"),
+            );
         }
         memo.insert((avail, occ), g);
         Ok(g)
@@ -442,7 +442,9 @@ impl<B: Bits> Blocking<B> {
             }
         }
         if memo.len() >= limit {
-            return Err(Error::limit("the play-length search passed its memory budget"));
+            return Err(Error::limit(
+                "the play-length search passed its memory budget",
+            ));
         }
         let v = best.unwrap_or(0);
         memo.insert((avail, occ), v);
