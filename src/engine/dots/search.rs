@@ -44,6 +44,8 @@ struct Stop;
 const NONE: u8 = 255;
 /// Positions with fewer free lines are solved on one thread (parallel overhead would dominate).
 const SERIAL_BELOW: u32 = 22;
+/// Positions with fewer free lines are searched without the table (a probe costs more).
+const TABLE_MIN_FREE: u32 = 8;
 const VALID: u64 = 1 << 32;
 
 /// A fixed-size transposition table of buckets of two entries (one kept by depth, one always
@@ -153,6 +155,19 @@ impl Table {
             self.write(b + 2, key, &e);
         }
     }
+}
+
+/// What one pass over the boxes finds.
+struct Scan {
+    free: u64,
+    left: i32,
+    deg: [u8; 32],
+    /// boxes with one free side
+    ones: u32,
+    /// boxes with three or four free sides
+    big: u32,
+    /// free sides of boxes with two free sides
+    sacr: u64,
 }
 
 enum Kind {
@@ -395,13 +410,54 @@ impl Searcher<'_, '_> {
         k
     }
 
+    /// One pass over the boxes: their degrees (free sides), the boxes left, the capturable ones
+    /// and the lines whose drawing would give a box away.
+    #[inline]
+    fn scan(&self, pos: u64) -> Scan {
+        let board = self.s.board;
+        let free = !pos & board.full;
+        let mut sc = Scan {
+            free,
+            left: 0,
+            deg: [0; 32],
+            ones: 0,
+            big: 0,
+            sacr: 0,
+        };
+        for (b, &m) in board.box_mask.iter().enumerate() {
+            let f = m & free;
+            if f == 0 {
+                continue;
+            }
+            sc.left += 1;
+            let f1 = f & (f - 1);
+            let d = if f1 == 0 {
+                sc.ones |= 1 << b;
+                1
+            } else {
+                let f2 = f1 & (f1 - 1);
+                if f2 == 0 {
+                    sc.sacr |= f;
+                    2
+                } else {
+                    sc.big += 1;
+                    if f2 & (f2 - 1) == 0 { 3 } else { 4 }
+                }
+            };
+            sc.deg[b] = d;
+        }
+        sc
+    }
+
     /// The capture situation of a position.
     #[inline]
-    fn classify(&self, pos: u64) -> Kind {
-        let board = self.s.board;
-        let bm = &board.box_mask;
-        let free = !pos & board.full;
-        let deg = |b: u8| (bm[b as usize] & free).count_ones();
+    fn classify(&self, sc: &Scan) -> Kind {
+        if sc.ones == 0 {
+            return Kind::Free;
+        }
+        let bm = &self.s.board.box_mask;
+        let free = sc.free;
+        let deg = |b: u8| sc.deg[b as usize];
         let across = |l: u64, from: u8| {
             let [x, y] = self.s.lb[l as usize];
             if x == from { y } else { x }
@@ -410,13 +466,11 @@ impl Searcher<'_, '_> {
         let mut caps = [0u8; 16];
         let mut deals = [0u8; 16];
         let mut n = 0;
-        for (b, &m) in bm.iter().enumerate() {
-            let f = m & free;
-            if f.count_ones() != 1 {
-                continue;
-            }
-            let b = b as u8;
-            let s = f.trailing_zeros() as u64;
+        let mut ones = sc.ones;
+        while ones != 0 {
+            let b = ones.trailing_zeros() as u8;
+            ones &= ones - 1;
+            let s = (bm[b as usize] & free).trailing_zeros() as u64;
             let other = across(s, b);
             // a box alone on the border, a domino, or a box hanging off a junction
             if other == NONE || deg(other) != 2 {
@@ -462,15 +516,100 @@ impl Searcher<'_, '_> {
         }
     }
 
+    /// The exact value of a simple loony endgame: every box left has exactly two free sides, so
+    /// the position is a sum of chains and loops and every move opens one of them. The player
+    /// who opens a chain of 1 or 2 (the latter in the middle) hands it over; for a chain of
+    /// three or more the opponent takes all, or all but two and leaves those with a double-deal
+    /// (all but four for a loop) and lets the opener move again. `None` when there are too
+    /// many components.
+    fn loony_value(&self, sc: &Scan) -> Option<i32> {
+        if sc.ones != 0 || sc.big != 0 {
+            return None;
+        }
+        let bm = &self.s.board.box_mask;
+        let free = sc.free;
+        // components: (length, is a loop)
+        let mut comps = [(0i32, false); 16];
+        let mut k = 0;
+        let mut seen = 0u32;
+        let todo = {
+            let mut t = 0u32;
+            for (b, &m) in bm.iter().enumerate() {
+                if m & free != 0 {
+                    t |= 1 << b;
+                }
+            }
+            t
+        };
+        while todo & !seen != 0 {
+            let start = (todo & !seen).trailing_zeros() as u8;
+            seen |= 1 << start;
+            let mut len = 1;
+            let mut is_loop = false;
+            let f0 = bm[start as usize] & free;
+            for l0 in [f0.trailing_zeros() as u64, 63 - f0.leading_zeros() as u64] {
+                let (mut cur, mut l) = (start, l0);
+                loop {
+                    let [x, y] = self.s.lb[l as usize];
+                    let nxt = if x == cur { y } else { x };
+                    if nxt == NONE {
+                        break;
+                    }
+                    if nxt == start {
+                        is_loop = true;
+                        break;
+                    }
+                    seen |= 1 << nxt;
+                    len += 1;
+                    l = (bm[nxt as usize] & free & !(1 << l)).trailing_zeros() as u64;
+                    cur = nxt;
+                }
+                if is_loop {
+                    break;
+                }
+            }
+            if k == 16 {
+                return None;
+            }
+            comps[k] = (len, is_loop);
+            k += 1;
+        }
+        if k > 12 {
+            return None;
+        }
+        // f[S]: the value for the player who must open a component of S
+        let mut f = vec![0i32; 1 << k];
+        for set in 1usize..1 << k {
+            let mut best = i32::MIN;
+            let mut rest = set;
+            while rest != 0 {
+                let i = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let (len, is_loop) = comps[i];
+                let g = f[set & !(1 << i)];
+                let opp = if is_loop {
+                    (len + g).max(len - 8 - g)
+                } else if len <= 2 {
+                    len + g
+                } else {
+                    (len + g).max(len - 4 - g)
+                };
+                best = best.max(-opp);
+            }
+            f[set] = best;
+        }
+        Some(f[(1 << k) - 1])
+    }
+
     /// The moves searched at the root of a test (after no forced capture).
     fn root_moves(&self, pos: u64) -> Vec<u8> {
-        match self.classify(pos) {
+        match self.classify(&self.scan(pos)) {
             Kind::Forced(_) => vec![],
             Kind::Choice(v, n) => v[..n].to_vec(),
             Kind::Multi(v, n) => v[..n].to_vec(),
             Kind::Free => {
                 let mut buf = [0u8; 64];
-                let n = self.free_moves(pos, NONE, &mut buf);
+                let n = self.free_moves(&self.scan(pos), NONE, &mut buf);
                 buf[..n].to_vec()
             }
         }
@@ -479,21 +618,15 @@ impl Searcher<'_, '_> {
     /// Moves of a position without capturable boxes: one border side per box, the table's move
     /// first, then centre first, sacrifices (moves giving a box away) last.
     #[inline]
-    fn free_moves(&self, pos: u64, first: u8, buf: &mut [u8; 64]) -> usize {
+    fn free_moves(&self, sc: &Scan, first: u8, buf: &mut [u8; 64]) -> usize {
         let board = self.s.board;
-        let free = !pos & board.full;
+        let free = sc.free;
         let mut skip = 0u64;
         for &g in &board.ground_mask {
             let u = g & free;
             skip |= u & (u.wrapping_sub(1) & u); // all but the lowest
         }
-        let mut sacr = 0u64;
-        for &m in &board.box_mask {
-            let f = m & free;
-            if f.count_ones() == 2 {
-                sacr |= f;
-            }
-        }
+        let sacr = sc.sacr;
         let mut n = 0;
         if first != NONE && free >> first & 1 == 1 {
             buf[0] = first;
@@ -556,6 +689,44 @@ impl Searcher<'_, '_> {
         Ok(lo)
     }
 
+    /// The search below a node near the end, without the table.
+    fn plain(
+        &mut self,
+        pos: u64,
+        kind: &Kind,
+        sc: &Scan,
+        alpha: i32,
+        beta: i32,
+    ) -> std::result::Result<i32, Stop> {
+        let mut buf = [0u8; 64];
+        let n = match *kind {
+            Kind::Choice(v, n) => {
+                buf[..n].copy_from_slice(&v[..n]);
+                n
+            }
+            Kind::Multi(v, n) => {
+                buf[..n].copy_from_slice(&v[..n]);
+                n
+            }
+            _ => self.free_moves(sc, NONE, &mut buf),
+        };
+        let mut a = alpha;
+        let mut best = i32::MIN;
+        for &l in &buf[..n] {
+            let v = self.child_value(pos, l as usize, a, beta)?;
+            if v > best {
+                best = v;
+                if v > a {
+                    a = v;
+                    if a >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        Ok(best)
+    }
+
     /// Negamax alpha-beta, fail-soft: the value for the mover of the boxes not yet taken.
     fn search(&mut self, pos: u64, alpha: i32, beta: i32) -> std::result::Result<i32, Stop> {
         self.nodes += 1;
@@ -565,25 +736,33 @@ impl Searcher<'_, '_> {
         let board = self.s.board;
         let mut pos = pos;
         let mut gained = 0;
-        let kind = loop {
-            match self.classify(pos) {
+        let (kind, sc) = loop {
+            let sc = self.scan(pos);
+            match self.classify(&sc) {
                 Kind::Forced(s) => {
                     gained += self.completes(pos, s as usize);
                     pos |= 1 << s;
                 }
-                k => break k,
+                k => break (k, sc),
             }
         };
         if pos == board.full {
             return Ok(gained);
         }
         let (alpha, beta) = (alpha - gained, beta - gained);
-        let r = board.box_mask.iter().filter(|&&m| pos & m != m).count() as i32;
+        let r = sc.left;
         if r <= alpha {
             return Ok(gained + r);
         }
         if -r >= beta {
             return Ok(gained - r);
+        }
+        if let Some(v) = self.loony_value(&sc) {
+            return Ok(gained + v);
+        }
+        let nfree = sc.free.count_ones();
+        if nfree < TABLE_MIN_FREE {
+            return Ok(gained + self.plain(pos, &kind, &sc, alpha, beta)?);
         }
         let (key, g) = board.canonical(pos);
         let (mut lo, mut hi) = (-r, r);
@@ -622,7 +801,7 @@ impl Searcher<'_, '_> {
                 }
                 n
             }
-            _ => self.free_moves(pos, tmove, &mut buf),
+            _ => self.free_moves(&sc, tmove, &mut buf),
         };
         let mut a = a0;
         let mut best = i32::MIN;
@@ -654,7 +833,7 @@ impl Searcher<'_, '_> {
                 lower,
                 upper,
                 mv,
-                depth: (!pos & board.full).count_ones(),
+                depth: nfree,
             },
         );
         Ok(gained + best)
