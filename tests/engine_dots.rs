@@ -336,7 +336,20 @@ fn memory_budget_is_respected() {
 #[test]
 #[ignore]
 fn empty_boards_bench() {
-    let ctl = Ctl::default();
+    struct Print(Instant);
+    impl gamut::engine::control::Progress for Print {
+        fn begin(&self, label: &str, _: Option<u64>) {
+            eprintln!("[{:.1} s] {label}", self.0.elapsed().as_secs_f64());
+        }
+        fn advance(&self, done: u64) {
+            eprintln!("[{:.1} s] {done} root moves done", self.0.elapsed().as_secs_f64());
+        }
+        fn end(&self) {}
+    }
+    let mut ctl = Ctl::default();
+    if std::env::var("DOTS_PROGRESS").is_ok() {
+        ctl = ctl.with_progress(std::sync::Arc::new(Print(Instant::now())));
+    }
     let list = std::env::var("DOTS_BOARDS")
         .unwrap_or_else(|_| "1x1,1x2,1x3,1x4,1x5,1x6,1x7,1x8,1x9,1x10,2x2,2x3,2x4,2x5,3x3".into());
     for spec in list.split(',') {

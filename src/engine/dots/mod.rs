@@ -503,7 +503,13 @@ impl Dots {
     #[inline]
     fn normalise_ground(&self, mut img: u64) -> u64 {
         for (m, f) in self.ground_mask.iter().zip(&self.ground_first) {
-            let k = (img & m).count_ones() as usize;
+            // at most four bits: count without a popcount instruction
+            let mut x = img & m;
+            let mut k = 0;
+            while x != 0 {
+                x &= x - 1;
+                k += 1;
+            }
             img = (img & !m) | f[k];
         }
         img

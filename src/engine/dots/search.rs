@@ -256,13 +256,13 @@ impl<'a> Solver<'a> {
             ctl.check()?;
             return v.map_err(|_| Error::cancelled());
         }
-        let task = ctl.task("dots: solving", None);
         let r = self.board.boxes_left(pos);
         let parity = r & 1;
         let (mut lo, mut hi) = (-r, r);
         let mut g = parity; // 0 or 1: a guess with the parity of the value
         while lo < hi {
             let t = if g > lo { g.min(hi) } else { lo + 2 };
+            let task = ctl.task(&format!("dots: is the value at least {t}?"), None);
             if self.test_root(pos, t, ctl, &task)? {
                 lo = t;
             } else {
