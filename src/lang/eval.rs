@@ -221,6 +221,7 @@ impl Interp {
         crate::lang::builtins::games::register(&mut it);
         crate::lang::builtins::placement::register(&mut it);
         crate::lang::builtins::cycles::register(&mut it);
+        crate::lang::builtins::dots::register(&mut it);
         it.load_library("prelude", Span::default())
             .expect("the prelude must load");
         it

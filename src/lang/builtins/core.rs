@@ -216,6 +216,7 @@ fn show(_: &mut Interp, a: &mut Args) -> Result<Value> {
     let v = a.get(0);
     let text = super::placement::show(v)
         .or_else(|| super::cycles::show(v))
+        .or_else(|| super::dots::show(v))
         .ok_or_else(|| a.type_error(0, "a game position to draw (placement, cycles, dots)"))?;
     Ok(Value::str(&text))
 }

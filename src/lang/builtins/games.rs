@@ -135,6 +135,9 @@ pub fn get_position(a: &Args, i: usize) -> Result<Rc<Position>> {
             "call the ruleset to get a position, e.g. {}(10)",
             r.name
         ))),
+        Value::Dots(_) => Err(a
+            .type_error(i, "an impartial position")
+            .hint("Dots-and-Boxes is a scoring game: ask value(P), moves(P) or winning(P)")),
         _ => Err(a.type_error(i, "a position")),
     }
 }
@@ -643,6 +646,9 @@ fn options_of(it: &mut Interp, p: &Position) -> Result<Vec<Position>> {
 
 fn moves(it: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(1, 1)?;
+    if let Value::Dots(d) = a.get(0) {
+        return super::dots::moves(it, &d.clone());
+    }
     let p = get_position(a, 0)?;
     let mut out = vec![];
     // under the original rule of the Game of Cycles, a position has an outcome but no nimber
@@ -701,6 +707,9 @@ fn move_label(c: &Component, d: &Component) -> Option<String> {
 
 fn winning(it: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(1, 1)?;
+    if let Value::Dots(d) = a.get(0) {
+        return super::dots::winning(it, &d.clone());
+    }
     let p = get_position(a, 0)?;
     let mut seen = BTreeSet::new();
     let mut out = vec![];
