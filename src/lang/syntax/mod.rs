@@ -235,6 +235,8 @@ fn rule_word(r: &Rule) -> Option<&'static str> {
     Some(match r {
         Rule::expr | Rule::postfixed | Rule::expr_stmt | Rule::component => "an expression",
         Rule::ident => "a name",
+        Rule::vertex => "a vertex name",
+        Rule::chain | Rule::cells_part | Rule::cell => "an edge chain `a - b` or `cells [a, b, c]`",
         Rule::int => "a number",
         Rule::string => "a string",
         Rule::block => "`{`",
@@ -713,6 +715,17 @@ impl Builder {
                 let mut it = p.into_inner();
                 let mut next = || Box::new(self.primary_or_expr(it.next().unwrap()));
                 ExprKind::If(next(), next(), next())
+            }
+            Rule::graph_lit => {
+                let (mut chains, mut cells) = (vec![], vec![]);
+                for part in p.into_inner() {
+                    let names = |q: Pair<Rule>| q.into_inner().map(|v| self.ident(v)).collect();
+                    match part.as_rule() {
+                        Rule::chain => chains.push(names(part)),
+                        _ => cells.extend(part.into_inner().map(names)),
+                    }
+                }
+                ExprKind::Graph { chains, cells }
             }
             r => unreachable!("primary {r:?}"),
         };
