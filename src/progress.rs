@@ -26,6 +26,8 @@ struct State {
     bar: Option<ProgressBar>,
     last_plain: Instant,
     done: u64,
+    /// tasks begun and not ended: only the outermost is shown (inner ones are its steps)
+    depth: usize,
     /// report lines of a task not yet shown (a task is shown once it runs a second)
     pending: Vec<String>,
 }
@@ -42,6 +44,7 @@ impl Bars {
                 bar: None,
                 last_plain: now,
                 done: 0,
+                depth: 0,
                 pending: vec![],
             }),
             last_ms: AtomicU64::new(0),
@@ -77,6 +80,10 @@ fn plain_line(text: &str) {
 impl Progress for Bars {
     fn begin(&self, label: &str, total: Option<u64>) {
         let Ok(mut st) = self.state.lock() else { return };
+        st.depth += 1;
+        if st.depth > 1 {
+            return;
+        }
         if let Some(b) = st.bar.take() {
             b.finish_and_clear();
         }
@@ -101,6 +108,9 @@ impl Progress for Bars {
             return;
         }
         let Ok(mut st) = self.state.lock() else { return };
+        if st.depth > 1 {
+            return;
+        }
         st.done = st.done.max(done);
         if st.started.elapsed() < SHOW_AFTER {
             return;
@@ -128,6 +138,10 @@ impl Progress for Bars {
 
     fn end(&self) {
         let Ok(mut st) = self.state.lock() else { return };
+        st.depth = st.depth.saturating_sub(1);
+        if st.depth > 0 {
+            return;
+        }
         if let Some(b) = st.bar.take() {
             b.finish_and_clear();
         }

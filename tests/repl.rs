@@ -9,7 +9,10 @@ struct Session {
 
 impl Session {
     fn start(home: &std::path::Path) -> Session {
-        let name = format!("gamut-test-{}", std::process::id());
+        Session::start_named(home, "main")
+    }
+    fn start_named(home: &std::path::Path, tag: &str) -> Session {
+        let name = format!("gamut-test-{}-{tag}", std::process::id());
         let cmd = format!(
             "XDG_DATA_HOME={} {}",
             home.display(),
@@ -108,4 +111,39 @@ fn repl_multiline_completion_cancel_and_history() {
     std::thread::sleep(Duration::from_millis(500));
     let history = std::fs::read_to_string(home.join("gamut").join("history.txt")).unwrap();
     assert!(history.contains("len(xs) + 1000"), "{history}");
+}
+
+#[test]
+fn repl_continuation_help_progress_and_tab_after_multibyte() {
+    let home = std::env::temp_dir().join(format!("gamut-repl2-{}", std::process::id()));
+    std::fs::create_dir_all(&home).unwrap();
+    let s = Session::start_named(&home, "everyday");
+    s.wait_for("gamut>");
+    // a line ending in `=` or an operator continues; the joined input is accepted
+    s.keys(&["fn f(x) =", "Enter", "x + 1", "Enter", "let y = 40 +", "Enter", "f(1)", "Enter", "y * 10", "Enter"]);
+    s.wait_for("420");
+    // help on stdlib names and statements, and the words people type first
+    s.keys(&[":help nim", "Enter"]);
+    s.wait_for("stdlib/heaps.game");
+    s.keys(&[":help let", "Enter"]);
+    s.wait_for("let n = 13");
+    s.keys(&[":help move", "Enter"]);
+    s.wait_for("inside `game`");
+    s.keys(&["quit", "Enter"]);
+    s.wait_for("commands start with a colon");
+    // Tab after a multibyte character neither panics nor loses the session
+    s.keys(&["\"×\" + \"ab\" ×gru", "Tab", "C-u", "y + 1", "Enter"]);
+    s.wait_for("421");
+    // `_` is the last result
+    s.keys(&["_ * 2", "Enter"]);
+    s.wait_for("842");
+    // a long query shows a progress bar with rate and ETA; Ctrl-C prints one message
+    s.keys(&["len(grundy(lasker, 0..100000))", "Enter"]);
+    s.wait_for("Ctrl-C cancels");
+    s.keys(&["C-c"]);
+    let screen = s.wait_for("cancelled");
+    assert_eq!(screen.matches("cancelled").count(), 1, "{screen}");
+    s.keys(&["y", "Enter"]);
+    s.wait_for("\n420");
+    s.keys(&[":quit", "Enter"]);
 }

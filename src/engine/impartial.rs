@@ -73,7 +73,7 @@ pub trait Game {
 }
 
 /// Moves in a row a search follows before it says the game may never end.
-pub const MAX_LINE: usize = 1_000_000;
+pub const MAX_LINE: usize = 250_000;
 
 /// The error for a line of play that goes on and on.
 fn too_deep(at: &str) -> Error {

@@ -690,12 +690,16 @@ impl Interp {
                     Value::Record(r) => match r.fields.get(&*field.name) {
                         Some(v) => v.clone(),
                         None => {
-                            let names: Vec<&str> = r.fields.keys().copied().collect();
+                            let names: Vec<String> = r.fields.keys().map(|k| k.to_string()).collect();
+                            let hint = match closest(&field.name, &names) {
+                                Some(c) => format!("did you mean `{c}`? fields: {}", names.join(", ")),
+                                None => format!("fields: {}", names.join(", ")),
+                            };
                             return Err(Error::runtime(
                                 format!("this record has no field `{}`", field.name),
                                 field.span,
                             )
-                            .hint(format!("fields: {}", names.join(", "))));
+                            .hint(hint));
                         }
                     },
                     _ => {

@@ -660,8 +660,23 @@ fn grundy(it: &mut Interp, a: &mut Args) -> Result<Value> {
                     .collect(),
             ));
         }
+        let count = (hi as i128 - lo as i128 + 1) as u64;
+        if count > crate::lang::eval::MAX_ELEMENTS {
+            return Err(Error::runtime(
+                format!(
+                    "{} values are too many to list (at most {})",
+                    crate::engine::control::num(count),
+                    crate::engine::control::num(crate::lang::eval::MAX_ELEMENTS)
+                ),
+                a.span_of(1),
+            )
+            .hint("ask for a smaller range"));
+        }
+        let ctl = it.ctl.clone();
+        let task = ctl.task(&format!("grundy values of {}", rs.name), Some(count));
         let mut out = vec![];
         for n in lo..=hi {
+            task.set((n - lo) as u64)?;
             out.push(Value::Int(component_grundy(
                 it,
                 &Component {

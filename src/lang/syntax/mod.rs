@@ -87,7 +87,7 @@ fn join_bracketed_lines(src: &str) -> String {
             }
             _ => {}
         }
-        if !b[i].is_ascii_whitespace() {
+        if i < b.len() && !b[i].is_ascii_whitespace() {
             code_end = i;
         }
         i += 1;
@@ -343,7 +343,17 @@ fn convert_error(e: pest::error::Error<Rule>, src: &str, src_id: u32) -> ParseEr
         .iter()
         .map(|s| s.to_string())
         .collect();
-        crate::lang::eval::closest(&token, &words).filter(|w| *w != token)
+        let mut sorted: Vec<char> = token.chars().collect();
+        sorted.sort_unstable();
+        words
+            .iter()
+            .find(|w| {
+                let mut ws: Vec<char> = w.chars().collect();
+                ws.sort_unstable();
+                ws == sorted && **w != token
+            })
+            .cloned()
+            .or_else(|| crate::lang::eval::closest(&token, &words).filter(|w| *w != token))
     } else {
         None
     };
@@ -390,7 +400,11 @@ fn convert_error(e: pest::error::Error<Rule>, src: &str, src_id: u32) -> ParseEr
                     && line_before.ends_with([' ', '\t']) =>
             {
                 let first = line_before.split_whitespace().next().unwrap_or("");
-                if ["let", "fn", "gen", "group", "board", "game"].contains(&first)
+                if line_before.trim() == first
+                    && ["let", "fn", "gen", "group", "board", "game"].contains(&first)
+                {
+                    format!("a name must follow `{first}`: names start with a letter or `_`")
+                } else if ["let", "fn", "gen", "group", "board", "game"].contains(&first)
                     || line_before.trim().contains(' ')
                 {
                     "two values stand side by side: is an operator, a comma or a bracket missing?"

@@ -1,0 +1,169 @@
+//! Fuzzing the engines through the command line: random small groups, heap codes and scripted
+//! rulesets through every query, with tiny memory budgets so that limits are hit often. Every
+//! run must end with exit 0, 1 or 2 and no panic. The default run is short; the long run
+//! (docs/reliability.md) is
+//! `GAMUT_FUZZ_CASES=20000 cargo test --release --test fuzz_engines -- --ignored --nocapture`.
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+fn perm_text(images: &[usize]) -> String {
+    // images is a shuffle of 0..n: print it as cycles
+    let n = images.len();
+    let mut seen = vec![false; n];
+    let mut out = String::new();
+    for s in 0..n {
+        if seen[s] || images[s] == s {
+            continue;
+        }
+        let mut c = vec![];
+        let mut x = s;
+        while !seen[x] {
+            seen[x] = true;
+            c.push((x + 1).to_string());
+            x = images[x];
+        }
+        out.push_str(&format!("({})", c.join(",")));
+    }
+    if out.is_empty() { "()".into() } else { out }
+}
+
+fn perm() -> impl Strategy<Value = String> {
+    (2usize..9)
+        .prop_flat_map(|n| Just((0..n).collect::<Vec<usize>>()).prop_shuffle())
+        .prop_map(|v| perm_text(&v))
+}
+
+fn code() -> impl Strategy<Value = String> {
+    let digit = prop::sample::select(vec!['0', '1', '2', '3', '4', '5', '6', '7', 'F', '!', '?']);
+    (prop::sample::select(vec!["0.", "4.", "0.[", "", "4!.", "0.0"]), prop::collection::vec(digit, 0..5))
+        .prop_map(|(p, d)| {
+            let mut s = format!("{p}{}", d.iter().collect::<String>());
+            if p.ends_with('[') {
+                s.push(']');
+            }
+            s
+        })
+}
+
+fn ruleset() -> impl Strategy<Value = String> {
+    (1i64..4, 0i64..3, any::<bool>()).prop_map(|(k, c, split)| {
+        let mut s = format!("game r(n) {{\n  move n - k for k in 1..min(n, {k})\n");
+        if split {
+            s.push_str(&format!("  move a, n - a - {c} for a in 1..n - {c} - 1 if a <= n - a - {c}\n"));
+        }
+        s.push('}');
+        s
+    })
+}
+
+fn program() -> impl Strategy<Value = String> {
+    let queries = prop::sample::select(vec![
+        "order(G)",
+        "diameter(G)",
+        "distances(G)",
+        "orbit(G, {1, 2})",
+        "orbits(G, sets(2))",
+        "word(G, g1)",
+        "antipodes(G, 2)",
+        "hamiltonian(G)",
+        "grundy(H(N))",
+        "grundy(H, 0..N)",
+        "outcome(H(N) + H(N))",
+        "period(H, to: N)",
+        "options(H(N))",
+        "grundy(r(N))",
+        "outcome(r(N) + r(3))",
+        "grundy(misere(r(N)))",
+        "period(r, to: N)",
+        "len(options(r(N)))",
+        "eval_word(G, \"(g1 g2^-1)^N\")",
+        "wythoff_table(N, N)",
+        "grundy(moore(2, [N, 3, 1]))",
+    ]);
+    (
+        prop::collection::vec(perm(), 1..3),
+        code(),
+        ruleset(),
+        prop::collection::vec(queries, 1..4),
+        prop::sample::select(vec![0i64, 1, 5, 40, 300, 5000, 100000]),
+    )
+        .prop_map(|(perms, code, rules, qs, n)| {
+            let gens: Vec<String> = (0..perms.len()).map(|i| format!("g{}", i + 1)).collect();
+            let mut s = String::new();
+            for (g, p) in gens.iter().zip(&perms) {
+                s.push_str(&format!("gen {g} = {p}\n"));
+            }
+            s.push_str(&format!("group G = <{}>\n", gens.join(", ")));
+            s.push_str(&format!("let H = octal({code:?})\n{rules}\n"));
+            for q in qs {
+                s.push_str(&q.replace('N', &n.to_string()));
+                s.push('\n');
+            }
+            s
+        })
+}
+
+/// Runs one program with a tiny budget and a time limit; returns the exit code and stderr.
+fn run(src: &str, memory: &str) -> (Option<i32>, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamut"))
+        .args(["--memory", memory, "--threads", "1", "-e", src])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t0 = std::time::Instant::now();
+    loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            let mut err = String::new();
+            use std::io::Read;
+            let _ = child.stderr.take().unwrap().read_to_string(&mut err);
+            return (st.code(), err);
+        }
+        if t0.elapsed() > Duration::from_secs(20) {
+            // too slow for a fuzz case: stop it with SIGINT; it must end promptly
+            let _ = Command::new("kill").args(["-INT", &child.id().to_string()]).status();
+            let st = child.wait().unwrap();
+            return (st.code().map(|c| if c == 130 { 1 } else { c }), String::new());
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+fn check(cases: u32) {
+    let mut runner = TestRunner::new(Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let budgets = ["2M", "16M", "64M", "1G"];
+    let counter = std::sync::atomic::AtomicUsize::new(0);
+    runner
+        .run(&program(), |src| {
+            let i = counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let (code, err) = run(&src, budgets[i % budgets.len()]);
+            prop_assert!(
+                matches!(code, Some(0..=2)),
+                "exit {code:?} for\n{src}\n{err}"
+            );
+            prop_assert!(!err.contains("internal error"), "panic for\n{src}\n{err}");
+            Ok(())
+        })
+        .unwrap();
+}
+
+#[test]
+fn engines_survive_random_inputs_with_tiny_budgets() {
+    check(24);
+}
+
+#[test]
+#[ignore]
+fn engines_long_run() {
+    let cases = std::env::var("GAMUT_FUZZ_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20_000);
+    check(cases);
+}
