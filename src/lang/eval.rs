@@ -348,7 +348,10 @@ impl Interp {
         let Some((_, text)) = STDLIB.iter().find(|(n, _)| *n == name) else {
             let names: Vec<&str> = STDLIB.iter().map(|(n, _)| *n).collect();
             return Err(Error::runtime(format!("no library named \"{name}\""), span)
-                .hint(format!("libraries: {}", names.join(", "))));
+                .hint(format!(
+                    "libraries: {} (a path such as \"./mine.game\" loads your own file)",
+                    names.join(", ")
+                )));
         };
         let was = std::mem::replace(&mut self.printing, false);
         let r = self.run_source(&format!("stdlib/{name}.game"), text);

@@ -844,7 +844,7 @@ fn antipodes(it: &mut Interp, a: &mut Args) -> Result<Value> {
             &it.ctl,
         )?
         .expect("an element of the group has a word");
-        let Value::Record(r) = word_record(&names, &w) else {
+        let Value::Record(r) = word_record_with(&names, Some(&moves), &w) else {
             unreachable!()
         };
         let mut fields = vec![("element", Value::Perm(Rc::new(p.clone())))];
@@ -902,10 +902,45 @@ fn distances(it: &mut Interp, a: &mut Args) -> Result<Value> {
 }
 
 fn word_record(names: &[String], w: &[usize]) -> Value {
-    let text: Vec<&str> = w.iter().map(|&j| names[j].as_str()).collect();
+    word_record_with(names, None, w)
+}
+
+/// A word as a record: its length and its text with runs written as powers (`C^2`, `R^-1`).
+/// Given the moves, a run of an inverse that is as long as the same run of the generator
+/// (C^-1 C^-1 = C C when C has order 4) is written with the generator.
+fn word_record_with(names: &[String], moves: Option<&[Perm]>, w: &[usize]) -> Value {
+    let mut parts: Vec<String> = vec![];
+    let mut i = 0;
+    while i < w.len() {
+        let j = w[i];
+        let mut r = 1;
+        while i + r < w.len() && w[i + r] == j {
+            r += 1;
+        }
+        let name = &names[j];
+        let (base, inv) = match name.strip_suffix("^-1") {
+            Some(b) => (b, true),
+            None => (name.as_str(), false),
+        };
+        let mut inv = inv;
+        if inv
+            && let Some(ms) = moves
+            && (ms[j].order() as usize) == 2 * r
+            && names.iter().any(|n| n == base)
+        {
+            inv = false;
+        }
+        parts.push(match (r, inv) {
+            (1, false) => base.to_string(),
+            (1, true) => format!("{base}^-1"),
+            (r, false) => format!("{base}^{r}"),
+            (r, true) => format!("{base}^-{r}"),
+        });
+        i += r;
+    }
     Value::record(vec![
         ("length", Value::Int(w.len() as i64)),
-        ("word", Value::str(&text.join(" "))),
+        ("word", Value::str(&parts.join(" "))),
     ])
 }
 
@@ -935,7 +970,7 @@ fn word(it: &mut Interp, a: &mut Args) -> Result<Value> {
         (x, y)
     };
     match search::shortest_word(&moves, &start, &goal, STATE_LIMIT, &it.ctl)? {
-        Some(w) => Ok(word_record(&names, &w)),
+        Some(w) => Ok(word_record_with(&names, Some(&moves), &w)),
         None => Err(Error::runtime(
             "the second pattern is not in the orbit of the first",
             a.span_of(2),
