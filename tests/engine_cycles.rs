@@ -660,6 +660,15 @@ fn timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
     (v, t.elapsed().as_secs_f64())
 }
 
+/// CPU seconds used by this process so far (user + system, all threads), from /proc.
+fn cpu_seconds() -> f64 {
+    let s = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let rest = s.rsplit(')').next().unwrap_or("");
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let tick = |i: usize| f.get(i).and_then(|x| x.parse::<f64>().ok()).unwrap_or(0.0);
+    (tick(11) + tick(12)) / 100.0
+}
+
 /// double_diamond(k) for every pair of outer edges, k = 0.. up to $CYCLES_KMAX (default 6).
 #[test]
 #[ignore]
@@ -675,12 +684,14 @@ fn bench_double_diamond_k() {
         }
         for k in 0..=kmax {
             let c = game(boards::double_diamond_with(k, o), Rule::Normal);
+            let cpu0 = cpu_seconds();
             let (out, t) = timed(|| c.outcome(&c.start(), &ctl()).unwrap());
             println!(
-                "double_diamond({k}, {}) edges {} outcome {out} counter-example {} time {t:.3}s table {}",
+                "double_diamond({k}, {}) edges {} outcome {out} counter-example {} wall {t:.3}s cpu {:.2}s table {}",
                 o.label(),
                 c.markable_edges(),
                 out == Outcome::P,
+                cpu_seconds() - cpu0,
                 c.table_len()
             );
         }
@@ -723,5 +734,29 @@ fn bench_conjecture_4_3() {
             hist,
             t0.elapsed().as_secs_f64()
         );
+    }
+}
+
+/// Larger boards: the engine with its reductions against itself without them (which the
+/// reference checks above), on double_diamond(k) for every pair of outer edges, k ≤ 3, from
+/// random positions.
+#[test]
+fn reductions_keep_values_on_double_diamonds() {
+    let mut rng = Rng(777);
+    for o in Outer::ALL {
+        for k in 2..=3 {
+            let c = game(boards::double_diamond_with(k, o), Rule::Normal);
+            let plain = c.with_reductions(false, false);
+            for i in 0..4 {
+                let p = if i == 0 {
+                    c.start()
+                } else {
+                    random_position(&c, &mut rng, 2 * i)
+                };
+                let a = c.move_values(&p, &ctl()).unwrap();
+                let b = plain.move_values(&p, &ctl()).unwrap();
+                assert_eq!(a, b, "double_diamond({k}, {}) position {i}", o.label());
+            }
+        }
     }
 }
