@@ -760,3 +760,86 @@ fn reductions_keep_values_on_double_diamonds() {
         }
     }
 }
+
+/// The engine's side of bench/cycles-python.sh: nimber (normal rule, as the thesis' script
+/// computes) and outcome of double_diamond(k, ad/cf) for k = 0, 1, 2, with times.
+#[test]
+#[ignore]
+fn bench_python_side_by_side() {
+    for k in 0..=2 {
+        let c = game(boards::double_diamond_k(k), Rule::Normal);
+        let cpu0 = cpu_seconds();
+        let (out, t1) = timed(|| c.outcome(&c.start(), &ctl()).unwrap());
+        let cpu1 = cpu_seconds();
+        c.clear_table();
+        let (g, t2) = timed(|| c.grundy(&c.start(), &ctl()).unwrap());
+        println!(
+            "engine double_diamond({k}, ad/cf): edges {}, SG {g}, outcome {out}, outcome wall {t1:.4}s cpu {:.2}s, SG wall {t2:.4}s cpu {:.2}s",
+            c.markable_edges(),
+            cpu1 - cpu0,
+            cpu_seconds() - cpu1
+        );
+    }
+}
+
+/// Results do not depend on the number of threads.
+#[test]
+fn one_thread_or_many_give_the_same_answers() {
+    let g = boards::double_diamond_with(2, Outer::DeFe);
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let c = game(g.clone(), Rule::Normal);
+            let p = c.start();
+            (
+                c.outcome(&p, &ctl()).unwrap(),
+                c.winning(&p, &ctl()).unwrap(),
+                c.move_values(&p, &ctl()).unwrap(),
+            )
+        })
+    };
+    assert_eq!(run(1), run(3));
+}
+
+/// Conjecture 4.3 fails from 11 edges on (found by bench_conjecture_4_3): the engine and the
+/// reference search agree on the nimbers, whose parity is not that of n - 1.
+#[test]
+fn conjecture_4_3_counter_examples() {
+    // the spider with legs of 3, 3 and 2 markable edges, the outermost markable edge of a
+    // 3-leg marked: n = 8 markable edges, nimber 6
+    let spider = boards::spider(3, 3, 2);
+    // a tree with 11 edges, 8 markable: nimber 4 with edge 3 - 4 marked
+    let names = (0..12).map(|i| i.to_string()).collect();
+    let tree = Graph::new(
+        names,
+        &[
+            (0, 1),
+            (1, 2),
+            (2, 3),
+            (3, 4),
+            (4, 5),
+            (1, 6),
+            (6, 7),
+            (0, 8),
+            (8, 9),
+            (9, 10),
+            (10, 11),
+        ],
+    )
+    .unwrap();
+    for (g, arrow, want) in [(spider, "x2>x3", 6u32), (tree, "3>4", 4u32)] {
+        let c = game(g.clone(), Rule::Normal);
+        let n = c.markable_edges();
+        assert_eq!(n, 8);
+        let p = c.parse_marked(&[arrow]).unwrap();
+        let mut r = Reference::new(&g);
+        let s = r.state(&p);
+        assert_eq!(r.grundy_normal(&s), want, "reference, {arrow}");
+        assert_eq!(c.grundy(&p, &ctl()).unwrap(), want, "engine, {arrow}");
+        assert_ne!(want as usize % 2, (n - 1) % 2, "parity of n - 1");
+        check_position(&g, &p, arrow);
+    }
+}
