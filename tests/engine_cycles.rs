@@ -677,12 +677,16 @@ fn bench_double_diamond_k() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(6);
+    let kmin: usize = std::env::var("CYCLES_KMIN")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
     let only: Option<String> = std::env::var("CYCLES_OUTER").ok();
     for o in Outer::ALL {
         if only.as_deref().is_some_and(|x| x != o.label()) {
             continue;
         }
-        for k in 0..=kmax {
+        for k in kmin..=kmax {
             let c = game(boards::double_diamond_with(k, o), Rule::Normal);
             let cpu0 = cpu_seconds();
             let (out, t) = timed(|| c.outcome(&c.start(), &ctl()).unwrap());

@@ -33,8 +33,6 @@ pub(crate) struct Board {
     pub edge_cells: Vec<Vec<usize>>,
     /// per edge: the edges sharing an end with it (itself included)
     pub near: Vec<u64>,
-    /// per edge: `near` plus every edge of a cell holding it
-    pub ctx: Vec<u64>,
     /// edges whose two ends both have degree at least 2
     pub markable: u64,
     pub syms: Vec<Sym>,
@@ -93,14 +91,9 @@ impl Board {
             cells.push((mask, dir));
         }
         let mut near = vec![0u64; m];
-        let mut ctx = vec![0u64; m];
         let mut markable = 0u64;
         for (e, &(a, b)) in g.edges.iter().enumerate() {
             near[e] = inc[a] | inc[b];
-            ctx[e] = near[e];
-            for &c in &edge_cells[e] {
-                ctx[e] |= cells[c].0;
-            }
             if inc[a].count_ones() >= 2 && inc[b].count_ones() >= 2 {
                 markable |= 1 << e;
             }
@@ -114,7 +107,6 @@ impl Board {
             cells,
             edge_cells,
             near,
-            ctx,
             markable,
             syms: vec![],
             threads: vec![],
