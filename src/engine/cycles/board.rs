@@ -83,9 +83,9 @@ impl Board {
             if cells.iter().any(|&(cm, _)| cm == mask) {
                 continue; // the same cell listed twice (perhaps the other way round)
             }
-            for e in 0..m {
+            for (e, list) in edge_cells.iter_mut().enumerate() {
                 if mask >> e & 1 == 1 {
-                    edge_cells[e].push(cells.len());
+                    list.push(cells.len());
                 }
             }
             cells.push((mask, dir));

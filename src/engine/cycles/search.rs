@@ -85,7 +85,7 @@ impl Table {
         let fresh = self.shard(k).lock().unwrap().insert(k, v).is_none();
         if fresh {
             let len = self.len.fetch_add(1, Ordering::Relaxed) + 1;
-            if len % CHUNK == 0 {
+            if len.is_multiple_of(CHUNK) {
                 let want = (len + CHUNK) as u64 * ENTRY_BYTES;
                 if ctl.reserve(want, "the Game of Cycles table").is_err() {
                     // the budget is reached: keep what is stored, store nothing new
