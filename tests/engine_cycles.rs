@@ -854,3 +854,19 @@ fn conjecture_4_3_counter_examples() {
         check_position(&g, &p, arrow);
     }
 }
+
+/// Su's conjecture (second player wins iff the number of markable edges is even), which the
+/// thesis expects to hold on trees, fails on two spiders with 14 edges and 11 markable edges
+/// (found by bench_conjecture_4_3): the reference search agrees that they are P.
+#[test]
+fn su_conjecture_fails_on_two_spiders() {
+    for (a, b, c) in [(7, 3, 1), (6, 4, 1)] {
+        let g = boards::spider(a, b, c);
+        let game = game(g.clone(), Rule::Original);
+        assert_eq!(game.markable_edges(), 11);
+        assert_eq!(game.outcome(&game.start(), &ctl()).unwrap(), Outcome::P);
+        let mut r = Reference::new(&g);
+        let s = r.state(&game.start());
+        assert!(!r.wins_original(&s), "reference: spider({a},{b},{c}) is P");
+    }
+}
