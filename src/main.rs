@@ -62,7 +62,10 @@ fn main() {
             err_line(&format!("error: --threads must be from 1 to {MAX_THREADS}"));
             std::process::exit(2);
         }
-        if let Err(e) = rayon::ThreadPoolBuilder::new().num_threads(n).build_global() {
+        if let Err(e) = rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build_global()
+        {
             err_line(&format!("error: cannot start {n} worker threads: {e}"));
             err_line("  help: use a smaller --threads");
             std::process::exit(2);
@@ -112,7 +115,9 @@ fn run(cli: Cli, memory: Option<u64>) -> i32 {
     if args.first().is_some_and(|a| a == "run") {
         args.remove(0);
         if args.is_empty() {
-            err_line("error: `gamut run` needs a FILE (or - to read the script from standard input)");
+            err_line(
+                "error: `gamut run` needs a FILE (or - to read the script from standard input)",
+            );
             return 2;
         }
     }
@@ -125,8 +130,9 @@ fn run(cli: Cli, memory: Option<u64>) -> i32 {
     }
     let cancel = Arc::new(AtomicBool::new(false));
     let mut it = Interp::new(printer(cli.json, cancel.clone()));
-    let mut ctl = Ctl::new(cancel.clone())
-        .with_progress(Arc::new(progress::Bars::new(std::io::stderr().is_terminal())));
+    let mut ctl = Ctl::new(cancel.clone()).with_progress(Arc::new(progress::Bars::new(
+        std::io::stderr().is_terminal(),
+    )));
     if let Some(m) = memory {
         ctl = ctl.with_memory(m);
     }
@@ -143,9 +149,7 @@ fn run(cli: Cli, memory: Option<u64>) -> i32 {
         (Some(f), None) => match std::fs::read(&f) {
             Ok(bytes) => match String::from_utf8(bytes) {
                 Ok(t) => {
-                    it.base_dir = std::path::Path::new(&f)
-                        .parent()
-                        .map(|p| p.to_path_buf());
+                    it.base_dir = std::path::Path::new(&f).parent().map(|p| p.to_path_buf());
                     (f, t)
                 }
                 Err(e) => {
@@ -199,7 +203,10 @@ fn read_stdin() -> std::io::Result<String> {
     String::from_utf8(bytes).map_err(|e| {
         std::io::Error::new(
             std::io::ErrorKind::InvalidData,
-            format!("not UTF-8 text (invalid byte at offset {})", e.utf8_error().valid_up_to()),
+            format!(
+                "not UTF-8 text (invalid byte at offset {})",
+                e.utf8_error().valid_up_to()
+            ),
         )
     })
 }

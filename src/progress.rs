@@ -62,7 +62,9 @@ impl Bars {
                 "{msg} [{bar:30}] {human_pos}/{human_len} {per_sec} eta {eta} (Ctrl-C cancels)",
             )
         } else {
-            ProgressStyle::with_template("{spinner} {msg} {human_pos} {per_sec} {elapsed} (Ctrl-C cancels)")
+            ProgressStyle::with_template(
+                "{spinner} {msg} {human_pos} {per_sec} {elapsed} (Ctrl-C cancels)",
+            )
         };
         if let Ok(s) = style {
             bar.set_style(s.progress_chars("=> "));
@@ -79,7 +81,9 @@ fn plain_line(text: &str) {
 
 impl Progress for Bars {
     fn begin(&self, label: &str, total: Option<u64>) {
-        let Ok(mut st) = self.state.lock() else { return };
+        let Ok(mut st) = self.state.lock() else {
+            return;
+        };
         st.depth += 1;
         if st.depth > 1 {
             return;
@@ -107,7 +111,9 @@ impl Progress for Bars {
         {
             return;
         }
-        let Ok(mut st) = self.state.lock() else { return };
+        let Ok(mut st) = self.state.lock() else {
+            return;
+        };
         if st.depth > 1 {
             return;
         }
@@ -126,7 +132,10 @@ impl Progress for Bars {
         } else if st.last_plain.elapsed() >= PLAIN_EVERY {
             st.last_plain = Instant::now();
             let secs = st.started.elapsed().as_secs_f64();
-            let of = st.total.map(|t| format!(" of {}", num(t))).unwrap_or_default();
+            let of = st
+                .total
+                .map(|t| format!(" of {}", num(t)))
+                .unwrap_or_default();
             plain_line(&format!(
                 "{:<28} {:>16}{of}  {:>8.1} s",
                 st.label,
@@ -137,7 +146,9 @@ impl Progress for Bars {
     }
 
     fn end(&self) {
-        let Ok(mut st) = self.state.lock() else { return };
+        let Ok(mut st) = self.state.lock() else {
+            return;
+        };
         st.depth = st.depth.saturating_sub(1);
         if st.depth > 0 {
             return;
@@ -159,7 +170,9 @@ impl Progress for Bars {
     }
 
     fn line(&self, text: &str) {
-        let Ok(mut st) = self.state.lock() else { return };
+        let Ok(mut st) = self.state.lock() else {
+            return;
+        };
         if st.started.elapsed() < SHOW_AFTER {
             st.pending.push(text.to_string());
             return;

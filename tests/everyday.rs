@@ -27,10 +27,17 @@ fn digits_are_grouped_with_underscores_never_commas() {
     // the same rule in lists, tables and ranges; literals may be written that way too
     assert_eq!(run_e("[1234, 12]").1, "[1_234, 12]\n");
     assert_eq!(run_e("1_000_000 + 1").1, "1_000_001\n");
-    assert!(run_e("table(fn(a, b) = a * 1000 * b, 1..2, 1..2)").1.contains("2_000"));
+    assert!(
+        run_e("table(fn(a, b) = a * 1000 * b, 1..2, 1..2)")
+            .1
+            .contains("2_000")
+    );
     // JSON is never grouped
     let out = gamut().args(["--json", "-e", "12345"]).output().unwrap();
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "{\"line\":1,\"value\":12345}\n");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "{\"line\":1,\"value\":12345}\n"
+    );
 }
 
 #[test]
@@ -40,13 +47,27 @@ fn global_options_work_in_any_position_and_scripts_come_from_stdin() {
     let f = dir.join("s.game");
     std::fs::write(&f, "1 + 1\n").unwrap();
     let out = gamut().args(["--json", "run"]).arg(&f).output().unwrap();
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "{\"line\":1,\"value\":2}\n");
-    let out = gamut().args(["--threads", "2", "run"]).arg(&f).output().unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "{\"line\":1,\"value\":2}\n"
+    );
+    let out = gamut()
+        .args(["--threads", "2", "run"])
+        .arg(&f)
+        .output()
+        .unwrap();
     assert_eq!(String::from_utf8_lossy(&out.stdout), "2\n");
     let out = gamut().arg("run").arg(&f).arg("--json").output().unwrap();
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "{\"line\":1,\"value\":2}\n");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "{\"line\":1,\"value\":2}\n"
+    );
     assert_eq!(run_e("-7 / 2").1, "-4\n");
-    let out = gamut().args(["run", "-"]).write_stdin("3 * 3\n").output().unwrap();
+    let out = gamut()
+        .args(["run", "-"])
+        .write_stdin("3 * 3\n")
+        .output()
+        .unwrap();
     assert_eq!(String::from_utf8_lossy(&out.stdout), "9\n");
     // a script on stdin: no banner, and the script's exit status
     let out = gamut().write_stdin("2 + 2\n").output().unwrap();
@@ -61,9 +82,23 @@ fn use_loads_the_users_own_file_relative_to_the_script() {
     let dir = std::env::temp_dir().join(format!("gamut-use-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("lib")).unwrap();
     std::fs::write(dir.join("lib/mylib.game"), "fn triple(x) = 3 * x\n").unwrap();
-    std::fs::write(dir.join("main.game"), "use \"./lib/mylib.game\"\ntriple(14)\n").unwrap();
-    let out = gamut().arg("run").arg(dir.join("main.game")).current_dir("/").output().unwrap();
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "42\n", "{}", String::from_utf8_lossy(&out.stderr));
+    std::fs::write(
+        dir.join("main.game"),
+        "use \"./lib/mylib.game\"\ntriple(14)\n",
+    )
+    .unwrap();
+    let out = gamut()
+        .arg("run")
+        .arg(dir.join("main.game"))
+        .current_dir("/")
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "42\n",
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let (code, err) = err_of("use \"./no/such.game\"");
     assert_eq!(code, 1);
     assert!(err.contains("cannot read"), "{err}");
@@ -73,7 +108,10 @@ fn use_loads_the_users_own_file_relative_to_the_script() {
 fn lines_continue_after_operators_and_else_may_start_a_line() {
     assert_eq!(run_e("fn f(x) =\n  x + 1\nf(2)").1, "3\n");
     assert_eq!(run_e("let y = 1 +\n  2\ny").1, "3\n");
-    assert_eq!(run_e("if 1 > 2 {\n  print(1)\n}\nelse {\n  print(2)\n}").1, "2\n");
+    assert_eq!(
+        run_e("if 1 > 2 {\n  print(1)\n}\nelse {\n  print(2)\n}").1,
+        "2\n"
+    );
     assert_eq!(run_e("let z = if false { 1 }\n  else { 5 }\nz").1, "5\n");
 }
 
@@ -99,19 +137,32 @@ fn messages_say_what_is_wrong() {
         let (code, err) = err_of(src);
         assert!(code == 1 || code == 2, "{src}: exit {code}");
         assert!(err.contains(want), "{src}: expected {want:?} in\n{err}");
-        assert!(!err.contains("a integer") && !err.contains(" 1 arguments"), "{err}");
+        assert!(
+            !err.contains("a integer") && !err.contains(" 1 arguments"),
+            "{err}"
+        );
     }
     // a failing table cell is a warning (the table survives), with the corrected grammar
     let (code, err) = err_of("table(fn(m) = m, 1..3, 1..3)");
     assert_eq!(code, 0);
-    assert!(err.contains("this function takes 1 argument, got 2"), "{err}");
+    assert!(
+        err.contains("this function takes 1 argument, got 2"),
+        "{err}"
+    );
     let (_, err) = err_of("game g(n) { mvoe n - 1 }");
     assert!(err.contains("did you mean `move`"), "{err}");
 }
 
 #[test]
 fn every_runtime_error_has_a_hint() {
-    for src in ["(0,1)", "xor(1, -1)", "order(1)", "[1][5]", "1 / 0", "\"a\" - 1"] {
+    for src in [
+        "(0,1)",
+        "xor(1, -1)",
+        "order(1)",
+        "[1][5]",
+        "1 / 0",
+        "\"a\" - 1",
+    ] {
         let (_, err) = err_of(src);
         assert!(err.contains("help:"), "{src}: no hint in\n{err}");
     }
@@ -121,14 +172,23 @@ fn every_runtime_error_has_a_hint() {
 fn none_prints_and_is_null_in_json() {
     assert_eq!(run_e("period(nim, to: 10).period").1, "none\n");
     assert_eq!(run_e("none").1, "none\n");
-    let out = gamut().args(["--json", "-e", "period(nim, to: 10).period"]).output().unwrap();
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "{\"line\":1,\"value\":null}\n");
+    let out = gamut()
+        .args(["--json", "-e", "period(nim, to: 10).period"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "{\"line\":1,\"value\":null}\n"
+    );
 }
 
 #[test]
 fn records_and_tables_are_easy_to_scan() {
     let (_, out, _) = run_e("print(\"d =\", diameter(slide2))");
-    assert_eq!(out, "d =\n  diameter: 2\n  size: 8\n  distribution: [1, 4, 3]\n");
+    assert_eq!(
+        out,
+        "d =\n  diameter: 2\n  size: 8\n  distribution: [1, 4, 3]\n"
+    );
     let (_, out, _) = run_e("table(fn(r, c) = r, [kayles, nim], 1..2)");
     assert!(out.contains("kayles |"), "{out}");
     assert!(out.contains("-+-"), "{out}");
@@ -141,7 +201,10 @@ fn records_and_tables_are_easy_to_scan() {
 
 #[test]
 fn comprehensions_blocks_and_a_byte_order_mark() {
-    assert_eq!(run_e("[x * y for x in 1..3 for y in 1..2 if x != y]").1, "[2, 2, 3, 6]\n");
+    assert_eq!(
+        run_e("[x * y for x in 1..3 for y in 1..2 if x != y]").1,
+        "[2, 2, 3, 6]\n"
+    );
     assert_eq!(run_e("fn f(x) { let y = x * x; y + 1 }\nf(3)").1, "10\n");
     let dir = std::env::temp_dir().join(format!("gamut-bom-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

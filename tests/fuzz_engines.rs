@@ -37,7 +37,10 @@ fn perm() -> impl Strategy<Value = String> {
 
 fn code() -> impl Strategy<Value = String> {
     let digit = prop::sample::select(vec!['0', '1', '2', '3', '4', '5', '6', '7', 'F', '!', '?']);
-    (prop::sample::select(vec!["0.", "4.", "0.[", "", "4!.", "0.0"]), prop::collection::vec(digit, 0..5))
+    (
+        prop::sample::select(vec!["0.", "4.", "0.[", "", "4!.", "0.0"]),
+        prop::collection::vec(digit, 0..5),
+    )
         .prop_map(|(p, d)| {
             let mut s = format!("{p}{}", d.iter().collect::<String>());
             if p.ends_with('[') {
@@ -51,7 +54,9 @@ fn ruleset() -> impl Strategy<Value = String> {
     (1i64..4, 0i64..3, any::<bool>()).prop_map(|(k, c, split)| {
         let mut s = format!("game r(n) {{\n  move n - k for k in 1..min(n, {k})\n");
         if split {
-            s.push_str(&format!("  move a, n - a - {c} for a in 1..n - {c} - 1 if a <= n - a - {c}\n"));
+            s.push_str(&format!(
+                "  move a, n - a - {c} for a in 1..n - {c} - 1 if a <= n - a - {c}\n"
+            ));
         }
         s.push('}');
         s
@@ -123,9 +128,14 @@ fn run(src: &str, memory: &str) -> (Option<i32>, String) {
         }
         if t0.elapsed() > Duration::from_secs(20) {
             // too slow for a fuzz case: stop it with SIGINT; it must end promptly
-            let _ = Command::new("kill").args(["-INT", &child.id().to_string()]).status();
+            let _ = Command::new("kill")
+                .args(["-INT", &child.id().to_string()])
+                .status();
             let st = child.wait().unwrap();
-            return (st.code().map(|c| if c == 130 { 1 } else { c }), String::new());
+            return (
+                st.code().map(|c| if c == 130 { 1 } else { c }),
+                String::new(),
+            );
         }
         std::thread::sleep(Duration::from_millis(5));
     }

@@ -13,12 +13,21 @@ fn limited(args: &[&str], stdin: Option<&str>) -> (i32, String, String, f64) {
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() });
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        });
     let t0 = Instant::now();
     let mut child = cmd.spawn().unwrap();
     if let Some(text) = stdin {
         use std::io::Write;
-        child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(text.as_bytes())
+            .unwrap();
     }
     let out = child.wait_with_output().unwrap();
     (
@@ -33,7 +42,13 @@ fn limited(args: &[&str], stdin: Option<&str>) -> (i32, String, String, f64) {
 fn refused(src: &str, needle: &str) {
     let (code, _, err, secs) = limited(&["-e", src], None);
     assert!(code == 1 || code == 2, "{src}: exit {code}\n{err}");
-    for bad in ["panicked", "internal error", "capacity overflow", "stack overflow", "memory allocation"] {
+    for bad in [
+        "panicked",
+        "internal error",
+        "capacity overflow",
+        "stack overflow",
+        "memory allocation",
+    ] {
         assert!(!err.contains(bad), "{src}: {err}");
     }
     assert!(err.contains(needle), "{src}: expected {needle:?} in\n{err}");
@@ -49,7 +64,10 @@ fn answers(src: &str, want: &str) {
 
 #[test]
 fn size_checks_do_not_overflow() {
-    refused(r#"shift(grid(4294967296, 4294967296), "right")"#, "grid is not supported");
+    refused(
+        r#"shift(grid(4294967296, 4294967296), "right")"#,
+        "grid is not supported",
+    );
     refused(r#""ab" * 4611686018427387904"#, "too long");
     refused("wythoff_table(3, 6148914691236517206)", "ten million cells");
 }
@@ -79,7 +97,10 @@ fn deep_recursion_is_an_error_not_a_stack_overflow() {
     let negs = "-".repeat(300);
     let src = format!("fn f(n) = if n < 1 {{ 0 }} else {{ {negs}f(n - 1) }}\nf(1990)");
     refused(&src, "nests too deeply");
-    answers(&format!("fn f(n) = if n < 1 {{ 0 }} else {{ {negs}f(n - 1) }}\nf(100)"), "0");
+    answers(
+        &format!("fn f(n) = if n < 1 {{ 0 }} else {{ {negs}f(n - 1) }}\nf(100)"),
+        "0",
+    );
     let (code, _, err, _) = limited(&["-e", &format!("1{}", " + 1".repeat(600_000))], None);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("operators in one statement"), "{err}");
@@ -88,9 +109,15 @@ fn deep_recursion_is_an_error_not_a_stack_overflow() {
 #[test]
 fn growing_values_are_refused_with_an_estimate() {
     refused("fn sq(x) = x * x\nlet x = 2^8388607\nsq(sq(x))", "bits");
-    refused("[[y for y in 1..20000000] for x in 1..1000]", "elements together");
+    refused(
+        "[[y for y in 1..20000000] for x in 1..1000]",
+        "elements together",
+    );
     answers(r#"eval_word(slide2, "R^-9223372036854775808")"#, "()");
-    answers(r#"eval_word(slide2, "((((R^100000)^100000)^100000)^100000)")"#, "()");
+    answers(
+        r#"eval_word(slide2, "((((R^100000)^100000)^100000)^100000)")"#,
+        "()",
+    );
     refused(
         "game up(a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q,r,s,t) { move (a+1,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q,r,s,t) }\ngrundy(up(0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0))",
         "",
@@ -104,10 +131,7 @@ fn an_endless_ruleset_is_named_as_such() {
 
 #[test]
 fn memory_budget_is_in_the_message() {
-    let (code, _, err, _) = limited(
-        &["--memory", "1M", "-e", "len(list(0..1000000))"],
-        None,
-    );
+    let (code, _, err, _) = limited(&["--memory", "1M", "-e", "len(list(0..1000000))"], None);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("needs about"), "{err}");
 }
@@ -202,7 +226,10 @@ fn sigterm_ends_a_script_promptly() {
         .status();
     let t0 = Instant::now();
     while child.try_wait().unwrap().is_none() {
-        assert!(t0.elapsed() < Duration::from_secs(2), "still running after SIGTERM");
+        assert!(
+            t0.elapsed() < Duration::from_secs(2),
+            "still running after SIGTERM"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
 }
@@ -214,7 +241,9 @@ fn closed_stderr_and_stdout_end_quietly() {
         // the reader of stderr goes away after one byte
         let out = Command::new("bash")
             .arg("-c")
-            .arg(format!("\"{bin}\" -e 'grid(16,16)' 2>&1 | head -c 1 >/dev/null; echo ${{PIPESTATUS[0]}}"))
+            .arg(format!(
+                "\"{bin}\" -e 'grid(16,16)' 2>&1 | head -c 1 >/dev/null; echo ${{PIPESTATUS[0]}}"
+            ))
             .output()
             .unwrap();
         let code: i32 = String::from_utf8_lossy(&out.stdout).trim().parse().unwrap();
@@ -237,7 +266,10 @@ fn closed_stderr_and_stdout_end_quietly() {
         .unwrap();
     assert_eq!(String::from_utf8_lossy(&out.stdout), "1\n");
     let err = std::fs::read_to_string("/tmp/gamut-pipe-err").unwrap_or_default();
-    assert!(!err.contains("panic") && !err.contains("internal error"), "{err}");
+    assert!(
+        !err.contains("panic") && !err.contains("internal error"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -247,7 +279,12 @@ fn a_full_disk_is_an_error() {
     }
     let status = Command::new(env!("CARGO_BIN_EXE_gamut"))
         .args(["-e", "1"])
-        .stdout(Stdio::from(std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap()))
+        .stdout(Stdio::from(
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .unwrap(),
+        ))
         .stderr(Stdio::null())
         .status()
         .unwrap();

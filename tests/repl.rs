@@ -120,7 +120,18 @@ fn repl_continuation_help_progress_and_tab_after_multibyte() {
     let s = Session::start_named(&home, "everyday");
     s.wait_for("gamut>");
     // a line ending in `=` or an operator continues; the joined input is accepted
-    s.keys(&["fn f(x) =", "Enter", "x + 1", "Enter", "let y = 40 +", "Enter", "f(1)", "Enter", "y * 10", "Enter"]);
+    s.keys(&[
+        "fn f(x) =",
+        "Enter",
+        "x + 1",
+        "Enter",
+        "let y = 40 +",
+        "Enter",
+        "f(1)",
+        "Enter",
+        "y * 10",
+        "Enter",
+    ]);
     s.wait_for("420");
     // help on stdlib names and statements, and the words people type first
     s.keys(&[":help nim", "Enter"]);

@@ -93,7 +93,11 @@ impl Args {
                 format!("{min} to {max}")
             };
             return Err(Error::runtime(
-                format!("`{}` takes {want} argument{}, got {n}", self.name, if want == "1" { "" } else { "s" }),
+                format!(
+                    "`{}` takes {want} argument{}, got {n}",
+                    self.name,
+                    if want == "1" { "" } else { "s" }
+                ),
                 self.span,
             )
             .hint(format!("see `:help {}`", self.name)));
@@ -347,11 +351,12 @@ impl Interp {
         }
         let Some((_, text)) = STDLIB.iter().find(|(n, _)| *n == name) else {
             let names: Vec<&str> = STDLIB.iter().map(|(n, _)| *n).collect();
-            return Err(Error::runtime(format!("no library named \"{name}\""), span)
-                .hint(format!(
+            return Err(
+                Error::runtime(format!("no library named \"{name}\""), span).hint(format!(
                     "libraries: {} (a path such as \"./mine.game\" loads your own file)",
                     names.join(", ")
-                )));
+                )),
+            );
         };
         let was = std::mem::replace(&mut self.printing, false);
         let r = self.run_source(&format!("stdlib/{name}.game"), text);
@@ -496,11 +501,10 @@ impl Interp {
     pub fn truth(&self, v: &Value, span: Span) -> Result<bool> {
         match v {
             Value::Bool(b) => Ok(*b),
-            _ => Err(Error::runtime(
-                format!("expected true or false, got {}", v.a_type()),
-                span,
-            )
-            .hint("conditions must be booleans: compare with == or use `in`")),
+            _ => Err(
+                Error::runtime(format!("expected true or false, got {}", v.a_type()), span)
+                    .hint("conditions must be booleans: compare with == or use `in`"),
+            ),
         }
     }
 
@@ -525,7 +529,9 @@ impl Interp {
                         ),
                         span,
                     )
-                    .hint("use a smaller range, or len(r), x in r, min and max, which do not list it"));
+                    .hint(
+                        "use a smaller range, or len(r), x in r, min and max, which do not list it",
+                    ));
                 }
                 self.ctl
                     .reserve(n as u64 * 32, "listing this range")
@@ -534,11 +540,10 @@ impl Interp {
             }
             Value::Str(s) => s.chars().map(|c| Value::str(&c.to_string())).collect(),
             _ => {
-                return Err(Error::runtime(
-                    format!("cannot iterate over {}", v.a_type()),
-                    span,
-                )
-                .hint("iterate over a list, a set or a range a..b"));
+                return Err(
+                    Error::runtime(format!("cannot iterate over {}", v.a_type()), span)
+                        .hint("iterate over a list, a set or a range a..b"),
+                );
             }
         })
     }
@@ -693,9 +698,12 @@ impl Interp {
                     Value::Record(r) => match r.fields.get(&*field.name) {
                         Some(v) => v.clone(),
                         None => {
-                            let names: Vec<String> = r.fields.keys().map(|k| k.to_string()).collect();
+                            let names: Vec<String> =
+                                r.fields.keys().map(|k| k.to_string()).collect();
                             let hint = match closest(&field.name, &names) {
-                                Some(c) => format!("did you mean `{c}`? fields: {}", names.join(", ")),
+                                Some(c) => {
+                                    format!("did you mean `{c}`? fields: {}", names.join(", "))
+                                }
                                 None => format!("fields: {}", names.join(", ")),
                             };
                             return Err(Error::runtime(
@@ -742,7 +750,9 @@ impl Interp {
                     ),
                     elem.span,
                 )
-                .hint("nested comprehensions multiply: compute a count or a sum instead of listing"));
+                .hint(
+                    "nested comprehensions multiply: compute a count or a sum instead of listing",
+                ));
             }
             if self.building % 65_536 == 0 {
                 self.ctl
@@ -1023,7 +1033,9 @@ impl Interp {
                 BinOp::Add => "+ adds integers, joins strings or lists, and sums positions",
                 BinOp::Mul => "* multiplies integers, composes permutations, and repeats a string",
                 BinOp::Sub => "- subtracts integers, or takes the difference of sets",
-                BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => "only integers and strings are ordered",
+                BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                    "only integers and strings are ordered"
+                }
                 BinOp::In => "`in` looks in a list, set, range, string, or group",
                 _ => "see docs/language.md for what each operator takes",
             })
@@ -1054,7 +1066,8 @@ impl Interp {
                 Str(s) => matches!(&a, Str(t) if s.contains(&**t)),
                 Group(g) => match &a {
                     Perm(p) => {
-                        g.chain_ctl(&self.ctl).map_err(|e| Error::from(e).at(span))?;
+                        g.chain_ctl(&self.ctl)
+                            .map_err(|e| Error::from(e).at(span))?;
                         g.contains(p)
                     }
                     _ => return Err(bad(&a, &b)),
@@ -1142,7 +1155,11 @@ impl Interp {
                         .hint("x ^ p is the image of point x under p"));
                     }
                     let x = *x as usize;
-                    Int(if x <= p.degree() { p.apply(x - 1) as i64 + 1 } else { x as i64 })
+                    Int(if x <= p.degree() {
+                        p.apply(x - 1) as i64 + 1
+                    } else {
+                        x as i64
+                    })
                 }
                 (Perm(p), Perm(q)) => {
                     let n = p.degree().max(q.degree());

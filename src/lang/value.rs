@@ -185,9 +185,13 @@ impl Value {
             Value::Str(s) => out.push_str(s),
             Value::List(xs) => render_seq(out, "[", "]", xs.iter(), group),
             Value::Set(xs) => render_seq(out, "{", "}", xs.iter(), group),
-            Value::Range(a, b) => {
-                write!(out, "{}..{}", fmt_int(&a.to_string(), group), fmt_int(&b.to_string(), group)).unwrap()
-            }
+            Value::Range(a, b) => write!(
+                out,
+                "{}..{}",
+                fmt_int(&a.to_string(), group),
+                fmt_int(&b.to_string(), group)
+            )
+            .unwrap(),
             Value::Perm(p) => write!(out, "{p}").unwrap(),
             Value::Group(g) => write!(out, "{g}").unwrap(),
             Value::Board(b) => write!(out, "{b}").unwrap(),
@@ -312,7 +316,11 @@ fn big_text(b: &BigInt, group: bool) -> String {
     let tail = (&mag % BigInt::from(10u64.pow(15))).to_u64().unwrap_or(0);
     format!(
         "{}{lead}…{tail:015} (an integer of about {} digits)",
-        if b.sign() == num_bigint::Sign::Minus { "-" } else { "" },
+        if b.sign() == num_bigint::Sign::Minus {
+            "-"
+        } else {
+            ""
+        },
         crate::engine::control::num(digits)
     )
 }
@@ -366,7 +374,10 @@ impl Table {
         grid.push(head);
         for (r, row) in self.rows.iter().zip(&self.values) {
             let mut line = vec![cell_text(r)];
-            line.extend(row.iter().map(|v| v.as_ref().map_or(String::new(), cell_text)));
+            line.extend(
+                row.iter()
+                    .map(|v| v.as_ref().map_or(String::new(), cell_text)),
+            );
             grid.push(line);
         }
         let ncol = grid[0].len();

@@ -50,7 +50,11 @@ impl SchreierGraph {
                 // the search may grow to twice what it holds before the next look
                 ctl.reserve(
                     (g.states.len() as u64 * 2 + 65_536) * each,
-                    &format!("an orbit search holding {} states of {} points", crate::engine::control::num(g.states.len() * 2), start.len()),
+                    &format!(
+                        "an orbit search holding {} states of {} points",
+                        crate::engine::control::num(g.states.len() * 2),
+                        start.len()
+                    ),
                 )?;
             }
             for mv in moves {
@@ -117,7 +121,10 @@ impl SchreierGraph {
             threads * n as u64 * 8 * 3 + n as u64,
             "the all-pairs distance search",
         )?;
-        let task = ctl.task("all-pairs distances (batches of 64)", Some(batches.len() as u64));
+        let task = ctl.task(
+            "all-pairs distances (batches of 64)",
+            Some(batches.len() as u64),
+        );
         let ecc: Result<Vec<u32>> = batches
             .par_iter()
             .map(|&b| {

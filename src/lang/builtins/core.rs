@@ -77,30 +77,45 @@ pub fn register(it: &mut Interp) {
             v => Value::str(&v.to_text()),
         })
     });
-    it.add_builtin("product", "product(xs)", "product of a list of integers", |it, a| {
-        a.count(1, 1)?;
-        let mut acc = BigInt::from(1);
-        for x in it.items(a.get(0), a.span_of(0))? {
-            let b = x.bigint().ok_or_else(|| a.type_error(0, "a list of integers"))?;
-            if acc.bits() + b.bits() > crate::lang::eval::MAX_BITS {
-                return Err(Error::runtime("the product has too many bits", a.span)
-                    .hint("integers may have at most 2^24 bits"));
-            }
-            acc *= b;
-        }
-        Ok(Value::int(acc))
-    });
-    it.add_builtin("gcd", "gcd(a, b, ...)", "greatest common divisor", |_, a| {
-        if a.is_empty() {
+    it.add_builtin(
+        "product",
+        "product(xs)",
+        "product of a list of integers",
+        |it, a| {
             a.count(1, 1)?;
-        }
-        let mut acc = BigInt::from(0);
-        for i in 0..a.len() {
-            let b = a.get(i).bigint().ok_or_else(|| a.type_error(i, "an integer"))?;
-            acc = num_integer::Integer::gcd(&acc, &b);
-        }
-        Ok(Value::int(acc))
-    });
+            let mut acc = BigInt::from(1);
+            for x in it.items(a.get(0), a.span_of(0))? {
+                let b = x
+                    .bigint()
+                    .ok_or_else(|| a.type_error(0, "a list of integers"))?;
+                if acc.bits() + b.bits() > crate::lang::eval::MAX_BITS {
+                    return Err(Error::runtime("the product has too many bits", a.span)
+                        .hint("integers may have at most 2^24 bits"));
+                }
+                acc *= b;
+            }
+            Ok(Value::int(acc))
+        },
+    );
+    it.add_builtin(
+        "gcd",
+        "gcd(a, b, ...)",
+        "greatest common divisor",
+        |_, a| {
+            if a.is_empty() {
+                a.count(1, 1)?;
+            }
+            let mut acc = BigInt::from(0);
+            for i in 0..a.len() {
+                let b = a
+                    .get(i)
+                    .bigint()
+                    .ok_or_else(|| a.type_error(i, "an integer"))?;
+                acc = num_integer::Integer::gcd(&acc, &b);
+            }
+            Ok(Value::int(acc))
+        },
+    );
     it.add_builtin("binomial", "binomial(n, k)", "n choose k", |_, a| {
         a.count(2, 2)?;
         let n = a.nonneg(0)?;
@@ -110,8 +125,10 @@ pub fn register(it: &mut Interp) {
         }
         let k = k.min(n - k);
         if k > 1_000_000 {
-            return Err(Error::runtime("binomial(n, k) with k above a million", a.span)
-                .hint("the result would be enormous"));
+            return Err(
+                Error::runtime("binomial(n, k) with k above a million", a.span)
+                    .hint("the result would be enormous"),
+            );
         }
         let mut acc = BigInt::from(1);
         for i in 0..k {
@@ -119,56 +136,85 @@ pub fn register(it: &mut Interp) {
         }
         Ok(Value::int(acc))
     });
-    it.add_builtin("mex", "mex(xs)", "the least non-negative integer not in xs", |it, a| {
-        a.count(1, 1)?;
-        let mut seen = std::collections::HashSet::new();
-        for x in it.items(a.get(0), a.span_of(0))? {
-            if let Value::Int(i) = x {
-                seen.insert(i);
+    it.add_builtin(
+        "mex",
+        "mex(xs)",
+        "the least non-negative integer not in xs",
+        |it, a| {
+            a.count(1, 1)?;
+            let mut seen = std::collections::HashSet::new();
+            for x in it.items(a.get(0), a.span_of(0))? {
+                if let Value::Int(i) = x {
+                    seen.insert(i);
+                }
             }
-        }
-        let mut m = 0i64;
-        while seen.contains(&m) {
-            m += 1;
-        }
-        Ok(Value::Int(m))
-    });
-    it.add_builtin("reverse", "reverse(xs)", "the elements in reverse order", |it, a| {
-        a.count(1, 1)?;
-        let mut xs = it.items(a.get(0), a.span_of(0))?;
-        xs.reverse();
-        Ok(match a.get(0) {
-            Value::Str(_) => Value::str(&xs.iter().map(|v| v.to_text()).collect::<String>()),
-            _ => Value::list(xs),
-        })
-    });
-    it.add_builtin("flatten", "flatten(xss)", "a list of lists joined into one list", |it, a| {
-        a.count(1, 1)?;
-        let mut out = vec![];
-        for x in it.items(a.get(0), a.span_of(0))? {
-            match x {
-                Value::List(_) | Value::Set(_) | Value::Range(..) => out.extend(it.items(&x, a.span_of(0))?),
-                v => out.push(v),
+            let mut m = 0i64;
+            while seen.contains(&m) {
+                m += 1;
             }
-        }
-        Ok(Value::list(out))
-    });
-    it.add_builtin("union", "union(a, b, ...)", "the set of elements in any argument", |it, a| {
-        let mut out = std::collections::BTreeSet::new();
-        for i in 0..a.len() {
-            out.extend(it.items(a.get(i), a.span_of(i))?);
-        }
-        Ok(Value::Set(Rc::new(out)))
-    });
-    it.add_builtin("intersection", "intersection(a, b, ...)", "the set of elements in every argument", |it, a| {
-        a.count(1, usize::MAX)?;
-        let mut out: std::collections::BTreeSet<Value> = it.items(a.get(0), a.span_of(0))?.into_iter().collect();
-        for i in 1..a.len() {
-            let other: std::collections::BTreeSet<Value> = it.items(a.get(i), a.span_of(i))?.into_iter().collect();
-            out = out.intersection(&other).cloned().collect();
-        }
-        Ok(Value::Set(Rc::new(out)))
-    });
+            Ok(Value::Int(m))
+        },
+    );
+    it.add_builtin(
+        "reverse",
+        "reverse(xs)",
+        "the elements in reverse order",
+        |it, a| {
+            a.count(1, 1)?;
+            let mut xs = it.items(a.get(0), a.span_of(0))?;
+            xs.reverse();
+            Ok(match a.get(0) {
+                Value::Str(_) => Value::str(&xs.iter().map(|v| v.to_text()).collect::<String>()),
+                _ => Value::list(xs),
+            })
+        },
+    );
+    it.add_builtin(
+        "flatten",
+        "flatten(xss)",
+        "a list of lists joined into one list",
+        |it, a| {
+            a.count(1, 1)?;
+            let mut out = vec![];
+            for x in it.items(a.get(0), a.span_of(0))? {
+                match x {
+                    Value::List(_) | Value::Set(_) | Value::Range(..) => {
+                        out.extend(it.items(&x, a.span_of(0))?)
+                    }
+                    v => out.push(v),
+                }
+            }
+            Ok(Value::list(out))
+        },
+    );
+    it.add_builtin(
+        "union",
+        "union(a, b, ...)",
+        "the set of elements in any argument",
+        |it, a| {
+            let mut out = std::collections::BTreeSet::new();
+            for i in 0..a.len() {
+                out.extend(it.items(a.get(i), a.span_of(i))?);
+            }
+            Ok(Value::Set(Rc::new(out)))
+        },
+    );
+    it.add_builtin(
+        "intersection",
+        "intersection(a, b, ...)",
+        "the set of elements in every argument",
+        |it, a| {
+            a.count(1, usize::MAX)?;
+            let mut out: std::collections::BTreeSet<Value> =
+                it.items(a.get(0), a.span_of(0))?.into_iter().collect();
+            for i in 1..a.len() {
+                let other: std::collections::BTreeSet<Value> =
+                    it.items(a.get(i), a.span_of(i))?.into_iter().collect();
+                out = out.intersection(&other).cloned().collect();
+            }
+            Ok(Value::Set(Rc::new(out)))
+        },
+    );
     it.add_builtin(
         "format",
         "format(template, x, ...)",
@@ -224,7 +270,11 @@ pub fn register(it: &mut Interp) {
             match a.get(0) {
                 Value::Bool(true) => Ok(Value::Unit),
                 Value::Bool(false) => {
-                    let msg = if a.len() == 2 { a.get(1).to_text() } else { "assertion failed".into() };
+                    let msg = if a.len() == 2 {
+                        a.get(1).to_text()
+                    } else {
+                        "assertion failed".into()
+                    };
                     Err(Error::runtime(msg, a.span).hint("an assert(...) in the script failed"))
                 }
                 _ => Err(a.type_error(0, "true or false")),
@@ -234,9 +284,12 @@ pub fn register(it: &mut Interp) {
     it.add_builtin("keys", "keys(m)", "the keys of a map, in order", |_, a| {
         map_part(a, true)
     });
-    it.add_builtin("values", "values(m)", "the values of a map, in order", |_, a| {
-        map_part(a, false)
-    });
+    it.add_builtin(
+        "values",
+        "values(m)",
+        "the values of a map, in order",
+        |_, a| map_part(a, false),
+    );
     it.add_builtin(
         "show",
         "show(x)",
@@ -384,8 +437,10 @@ fn table(it: &mut Interp, a: &mut Args) -> Result<Value> {
     let rows = it.items(a.get(1), a.span_of(1))?;
     let cols = it.items(a.get(2), a.span_of(2))?;
     let cells = (rows.len() as u64).saturating_mul(cols.len() as u64);
-    it.ctl
-        .reserve(cells.saturating_mul(64), &format!("a table of {} cells", crate::engine::control::num(cells)))?;
+    it.ctl.reserve(
+        cells.saturating_mul(64),
+        &format!("a table of {} cells", crate::engine::control::num(cells)),
+    )?;
     let mut values = vec![];
     let mut failed: Option<(usize, String)> = None;
     for r in &rows {
@@ -397,12 +452,15 @@ fn table(it: &mut Interp, a: &mut Args) -> Result<Value> {
                 Ok(v) => v,
                 Err(e) if e.kind == crate::lang::error::Kind::Cancelled => return Err(e),
                 Err(e) => {
-                    let f = failed.get_or_insert((0, format!(
-                        "at row {}, column {}: {}",
-                        r.to_text(),
-                        c.to_text(),
-                        e.message
-                    )));
+                    let f = failed.get_or_insert((
+                        0,
+                        format!(
+                            "at row {}, column {}: {}",
+                            r.to_text(),
+                            c.to_text(),
+                            e.message
+                        ),
+                    ));
                     f.0 += 1;
                     Value::Unit
                 }

@@ -160,7 +160,10 @@ fn octal(_: &mut Interp, a: &mut Args) -> Result<Value> {
     // a code must allow some move: "" and "0." describe no game (checked here, not in the engine)
     let digits = text.split_once('.').map_or(&*text, |(_, d)| d);
     let whole = text.split_once('.').map_or("", |(w, _)| w);
-    let has_move = digits.chars().chain(whole.chars()).any(|c| c.is_ascii_alphanumeric() && c != '0');
+    let has_move = digits
+        .chars()
+        .chain(whole.chars())
+        .any(|c| c.is_ascii_alphanumeric() && c != '0');
     if text.trim().is_empty() || !has_move {
         return Err(Error::runtime(
             format!("{text:?} is not an octal code with any move"),
@@ -223,7 +226,9 @@ fn moore_pos(_: &mut Interp, a: &mut Args) -> Result<Value> {
     .ok_or_else(|| a.type_error(1, "a list of heap sizes (non-negative integers)"))?;
     // taking from more heaps than there are is the same as taking from all of them: k is
     // capped at the number of heaps, never truncated
-    let k_eff = (k as u64).min(heaps.len().max(1) as u64).min(u32::MAX as u64) as u32;
+    let k_eff = (k as u64)
+        .min(heaps.len().max(1) as u64)
+        .min(u32::MAX as u64) as u32;
     let rs = Rc::new(Ruleset::new(format!("moore{k}"), Rules::Moore(k_eff)));
     Ok(Value::Position(Rc::new(Position {
         comps: vec![Component {

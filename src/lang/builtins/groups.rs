@@ -17,7 +17,12 @@ use std::rc::Rc;
 pub const STATE_LIMIT: usize = 20_000_000;
 
 pub fn register(it: &mut Interp) {
-    it.add_builtin("sign", "sign(P)", "1 for an even permutation, -1 for an odd one", sign);
+    it.add_builtin(
+        "sign",
+        "sign(P)",
+        "1 for an even permutation, -1 for an odd one",
+        sign,
+    );
     it.add_builtin(
         "cycle_type",
         "cycle_type(P)",
@@ -213,8 +218,9 @@ pub fn register(it: &mut Interp) {
             a.count(2, 2)?;
             let g = get_group(a, 0)?;
             let w = parse_word(&g, &a.str(1)?).map_err(|m| {
-                Error::runtime(m, a.span_of(1))
-                    .hint("a word is generator names with powers and brackets, e.g. \"(C R^3 U)^4\"")
+                Error::runtime(m, a.span_of(1)).hint(
+                    "a word is generator names with powers and brackets, e.g. \"(C R^3 U)^4\"",
+                )
             })?;
             Ok(Value::Perm(Rc::new(word_element(&g, &w))))
         },
@@ -250,7 +256,11 @@ fn grid(it: &mut Interp, a: &mut Args) -> Result<Value> {
 pub fn board(_: &mut Interp, a: &mut Args, torus: bool) -> Result<Value> {
     a.count(2, 2)?;
     let (m, n) = (a.nonneg(0)? as usize, a.nonneg(1)? as usize);
-    if m == 0 || n == 0 || m.checked_mul(n).is_none_or(|c| c > crate::engine::group::perm::MAX_DEGREE) {
+    if m == 0
+        || n == 0
+        || m.checked_mul(n)
+            .is_none_or(|c| c > crate::engine::group::perm::MAX_DEGREE)
+    {
         return Err(
             Error::runtime(format!("a {m}x{n} grid is not supported"), a.span)
                 .hint("boards have 1 to 255 cells"),
@@ -355,15 +365,16 @@ fn perm_from_images(it: &mut Interp, a: &mut Args) -> Result<Value> {
     let mut seen = vec![false; img.len()];
     for &x in &img {
         if x >= img.len() || seen[x] {
-            return Err(Error::runtime(
-                "the images must be 1..n, each once",
-                a.span_of(0),
-            )
-            .hint("perm([2, 3, 1]) sends 1 to 2, 2 to 3 and 3 to 1"));
+            return Err(
+                Error::runtime("the images must be 1..n, each once", a.span_of(0))
+                    .hint("perm([2, 3, 1]) sends 1 to 2, 2 to 3 and 3 to 1"),
+            );
         }
         seen[x] = true;
     }
-    Ok(Value::Perm(Rc::new(Perm::from_images(img.into_iter().map(|x| x as u8).collect()))))
+    Ok(Value::Perm(Rc::new(Perm::from_images(
+        img.into_iter().map(|x| x as u8).collect(),
+    ))))
 }
 
 fn cycle_of(it: &mut Interp, a: &mut Args) -> Result<Value> {
@@ -789,7 +800,10 @@ fn ranked_layers(
             crate::engine::control::num(rk.size),
             human_bytes(need)
         ));
-        ctl.line(&format!("{:>5}  {:>16}  {:>18}  {:>9}", "depth", "count", "cumulative", "seconds"));
+        ctl.line(&format!(
+            "{:>5}  {:>16}  {:>18}  {:>9}",
+            "depth", "count", "cumulative", "seconds"
+        ));
     }
     let t0 = std::time::Instant::now();
     let mut cum = 0u64;
@@ -1224,7 +1238,11 @@ pub fn word_steps(g: &GroupVal, w: &Word, ctl: &Ctl) -> Result<Vec<Perm>> {
                 out.push(if inv { p.inverse() } else { p });
             }
             Word::Seq(xs) => {
-                let order: Vec<&(Word, i64)> = if inv { xs.iter().rev().collect() } else { xs.iter().collect() };
+                let order: Vec<&(Word, i64)> = if inv {
+                    xs.iter().rev().collect()
+                } else {
+                    xs.iter().collect()
+                };
                 for (u, e) in order {
                     for _ in 0..e.unsigned_abs() {
                         ctl.check()?;

@@ -192,7 +192,10 @@ fn check_nesting(src: &str, src_id: u32) -> Result<(), ParseError> {
         if ops > MAX_OPERATORS {
             return Err(err(
                 i,
-                format!("more than {} operators in one statement", crate::engine::control::num(MAX_OPERATORS)),
+                format!(
+                    "more than {} operators in one statement",
+                    crate::engine::control::num(MAX_OPERATORS)
+                ),
                 "split the expression with `let`, or build long sums with sum([...])",
             ));
         }
@@ -365,7 +368,9 @@ fn convert_error(e: pest::error::Error<Rule>, src: &str, src_id: u32) -> ParseEr
     } else if found.is_some_and(|c| c.is_ascii_digit()) && prev_char == Some('.') {
         message = "gamut has no decimal numbers: numbers are exact integers".into();
         "use integers; `/` is floor division and `%` the remainder, e.g. 7 / 2 is 3".into()
-    } else if found == Some('"') && rest[1..].contains('"') && !rest[1..].split('\n').next().unwrap_or("").is_empty()
+    } else if found == Some('"')
+        && rest[1..].contains('"')
+        && !rest[1..].split('\n').next().unwrap_or("").is_empty()
         && rest[1..].split('\n').next().unwrap_or("").contains('"')
     {
         if before.ends_with(|c: char| c.is_alphanumeric() || c == '_') {
@@ -380,7 +385,8 @@ fn convert_error(e: pest::error::Error<Rule>, src: &str, src_id: u32) -> ParseEr
             }
             Some('"') => "a string starts here but is not closed on the same line".into(),
             Some(')') | Some(']') | Some('}') => {
-                "a bracket closes here that was not opened, or something is missing before it".into()
+                "a bracket closes here that was not opened, or something is missing before it"
+                    .into()
             }
             None => match unclosed_bracket(src) {
                 Some((at, c)) => {
@@ -396,7 +402,9 @@ fn convert_error(e: pest::error::Error<Rule>, src: &str, src_id: u32) -> ParseEr
             },
             Some(c)
                 if (c.is_alphanumeric() || c == '(')
-                    && line_before.trim_end().ends_with(|c: char| c.is_alphanumeric() || c == '_')
+                    && line_before
+                        .trim_end()
+                        .ends_with(|c: char| c.is_alphanumeric() || c == '_')
                     && line_before.ends_with([' ', '\t']) =>
             {
                 let first = line_before.split_whitespace().next().unwrap_or("");
@@ -662,7 +670,10 @@ impl Builder {
         let span = self.span(&p);
         let kind = match p.as_rule() {
             Rule::int => ExprKind::Int(Rc::new(
-                p.as_str().replace('_', "").parse::<BigInt>().unwrap_or_default(),
+                p.as_str()
+                    .replace('_', "")
+                    .parse::<BigInt>()
+                    .unwrap_or_default(),
             )),
             Rule::none => ExprKind::None,
             Rule::string => ExprKind::Str(unescape(p.as_str()).into()),
