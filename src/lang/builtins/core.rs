@@ -292,8 +292,8 @@ pub fn register(it: &mut Interp) {
     );
     it.add_builtin(
         "show",
-        "show(x)",
-        "a text drawing of a game position (placement, cycles, dots)",
+        "show(x), show(board, perm), show(board, pattern)",
+        "a text drawing of a game position (placement, cycles, dots) or of a board: its cell numbers, where each cell goes under a permutation, or a pattern's cells marked",
         show,
     );
     it.add_builtin(
@@ -487,6 +487,10 @@ fn table(it: &mut Interp, a: &mut Args) -> Result<Value> {
 
 /// Each engine family draws its own positions.
 fn show(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    a.count(1, 2)?;
+    if let Value::Board(b) = a.get(0) {
+        return show_board(a, b.rows, b.cols);
+    }
     a.count(1, 1)?;
     let v = a.get(0);
     let text = super::placement::show(v)
@@ -506,4 +510,63 @@ fn map_part(a: &mut Args, keys: bool) -> Result<Value> {
             .map(|(k, v)| if keys { k.clone() } else { v.clone() })
             .collect(),
     ))
+}
+
+/// A board drawn with its cell numbers; with a permutation, the cell each content goes to;
+/// with a pattern (a set of cells, or a list of sets, one per colour), the cells marked.
+fn show_board(a: &Args, rows: usize, cols: usize) -> Result<Value> {
+    let n = rows * cols;
+    let mut label: Vec<String> = (1..=n).map(|i| i.to_string()).collect();
+    if a.len() == 2 {
+        match a.get(1) {
+            Value::Perm(p) => {
+                for (i, l) in label.iter_mut().enumerate() {
+                    let to = if i < p.degree() { p.apply(i) } else { i };
+                    *l = format!("{}>{}", i + 1, to + 1);
+                }
+            }
+            v @ (Value::Set(_) | Value::List(_)) => {
+                let colours: Vec<Value> = match v {
+                    Value::List(xs) if xs.iter().all(|x| matches!(x, Value::Set(_) | Value::List(_))) => xs.to_vec(),
+                    other => vec![other.clone()],
+                };
+                let marks = ['#', '@', '*', '+', '%', '&', '$', '=', '~'];
+                for l in label.iter_mut() {
+                    *l = ".".into();
+                }
+                for (k, c) in colours.iter().enumerate() {
+                    let cells: Vec<Value> = match c {
+                        Value::Set(s) => s.iter().cloned().collect(),
+                        Value::List(s) => s.to_vec(),
+                        _ => vec![],
+                    };
+                    for cell in cells {
+                        match cell {
+                            Value::Int(i) if i >= 1 && (i as usize) <= n => {
+                                label[i as usize - 1] = marks[k % marks.len()].to_string()
+                            }
+                            other => {
+                                return Err(Error::runtime(
+                                    format!("{} is not a cell of this {rows}x{cols} board", other.to_text()),
+                                    a.span_of(1),
+                                )
+                                .hint("cells are numbered 1.. row by row"));
+                            }
+                        }
+                    }
+                }
+            }
+            _ => return Err(a.type_error(1, "a permutation or a pattern (a set of cells)")),
+        }
+    }
+    let w = label.iter().map(|l| l.chars().count()).max().unwrap_or(1);
+    let mut out = String::new();
+    for r in 0..rows {
+        if r > 0 {
+            out.push('\n');
+        }
+        let line: Vec<String> = (0..cols).map(|c| format!("{:>w$}", label[r * cols + c])).collect();
+        out.push_str(line.join(" ").trim_end());
+    }
+    Ok(Value::str(&out))
 }

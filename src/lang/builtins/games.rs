@@ -719,6 +719,43 @@ fn options_of(it: &mut Interp, p: &Position) -> Result<Vec<Position>> {
             });
         }
     }
+    // components without moves add nothing to a sum: drop them (when there are few enough
+    // options to ask each component), then merge options equal as multisets
+    if out.len() <= 10_000 {
+        let mut terminal: std::collections::HashMap<(usize, Box<[i64]>), bool> =
+            std::collections::HashMap::new();
+        for o in &mut out {
+            let mut keep = vec![];
+            for c in std::mem::take(&mut o.comps) {
+                let key = (Rc::as_ptr(&c.rs) as usize, c.args.clone());
+                let t = match terminal.get(&key) {
+                    Some(&t) => t,
+                    None => {
+                        let t = component_options(it, &c.rs, &c.args)?.is_empty();
+                        terminal.insert(key, t);
+                        t
+                    }
+                };
+                if !t {
+                    keep.push(c);
+                }
+            }
+            o.comps = keep;
+        }
+    }
+    for o in &mut out {
+        o.comps
+            .sort_by(|a, b| (a.rs.name(), &a.args).cmp(&(b.rs.name(), &b.args)));
+    }
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|o| {
+        seen.insert(
+            o.comps
+                .iter()
+                .map(|c| (Rc::as_ptr(&c.rs) as usize, c.args.clone()))
+                .collect::<Vec<_>>(),
+        )
+    });
     Ok(out)
 }
 
