@@ -2,7 +2,7 @@
 //! rulesets through every query, with tiny memory budgets so that limits are hit often. Every
 //! run must end with exit 0, 1 or 2 and no panic. The default run is short; the long run
 //! (docs/reliability.md) is
-//! `GAMUT_FUZZ_CASES=20000 cargo test --release --test fuzz_engines -- --ignored --nocapture`.
+//! `GAMUT_FUZZ_SECONDS=1200 cargo test --release --test fuzz_engines -- --ignored --nocapture`.
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use std::process::{Command, Stdio};
@@ -141,7 +141,8 @@ fn run(src: &str, memory: &str) -> (Option<i32>, String) {
     }
 }
 
-fn check(cases: u32) {
+/// Runs `cases` programs (or until `seconds` have passed); returns the exit codes seen.
+fn check(cases: u32, seconds: u64) -> [usize; 3] {
     let mut runner = TestRunner::new(Config {
         cases,
         failure_persistence: None,
@@ -149,8 +150,13 @@ fn check(cases: u32) {
     });
     let budgets = ["2M", "16M", "64M", "1G"];
     let counter = std::sync::atomic::AtomicUsize::new(0);
+    let codes: std::sync::Mutex<[usize; 3]> = std::sync::Mutex::new([0; 3]);
+    let t0 = std::time::Instant::now();
     runner
         .run(&program(), |src| {
+            if t0.elapsed().as_secs() >= seconds {
+                return Ok(());
+            }
             let i = counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let (code, err) = run(&src, budgets[i % budgets.len()]);
             prop_assert!(
@@ -158,14 +164,17 @@ fn check(cases: u32) {
                 "exit {code:?} for\n{src}\n{err}"
             );
             prop_assert!(!err.contains("internal error"), "panic for\n{src}\n{err}");
+            codes.lock().unwrap()[code.unwrap() as usize] += 1;
             Ok(())
         })
         .unwrap();
+    let c = *codes.lock().unwrap();
+    c
 }
 
 #[test]
 fn engines_survive_random_inputs_with_tiny_budgets() {
-    check(24);
+    check(24, 600);
 }
 
 #[test]
@@ -174,6 +183,19 @@ fn engines_long_run() {
     let cases = std::env::var("GAMUT_FUZZ_CASES")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(20_000);
-    check(cases);
+        .unwrap_or(1_000_000);
+    let seconds = std::env::var("GAMUT_FUZZ_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1200);
+    let t0 = std::time::Instant::now();
+    let c = check(cases, seconds);
+    println!(
+        "engine fuzz: {} programs in {:.0} s: exit 0: {}, exit 1: {}, exit 2: {}; no panic, no other exit",
+        c.iter().sum::<usize>(),
+        t0.elapsed().as_secs_f64(),
+        c[0],
+        c[1],
+        c[2]
+    );
 }

@@ -105,7 +105,8 @@ fn deep_recursion_is_an_error_not_a_stack_overflow() {
         &format!("fn f(n) = if n < 1 {{ 0 }} else {{ {negs}f(n - 1) }}\nf(100)"),
         "0",
     );
-    let (code, _, err, _) = limited(&["-e", &format!("1{}", " + 1".repeat(600_000))], None);
+    let long = format!("1{}", " + 1".repeat(600_000));
+    let (code, _, err, _) = limited(&["run", "-"], Some(&long));
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("operators in one statement"), "{err}");
 }
