@@ -112,7 +112,9 @@ fn program() -> impl Strategy<Value = String> {
 
 /// Runs one program with a tiny budget and a time limit; returns the exit code and stderr.
 fn run(src: &str, memory: &str) -> (Option<i32>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gamut"))
+    // GAMUT_BIN lets a long run use a copy of the binary while the tree is rebuilt
+    let bin = std::env::var("GAMUT_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_gamut").into());
+    let mut child = Command::new(bin)
         .args(["--memory", memory, "--threads", "1", "-e", src])
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
