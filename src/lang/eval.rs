@@ -217,6 +217,7 @@ impl Interp {
         crate::lang::builtins::core::register(&mut it);
         crate::lang::builtins::groups::register(&mut it);
         crate::lang::builtins::games::register(&mut it);
+        crate::lang::builtins::pictures::register(&mut it);
         it.load_library("prelude", Span::default())
             .expect("the prelude must load");
         it
