@@ -170,7 +170,7 @@ pub fn dot(g: &SchreierGraph, labels: &[NodeLabel], gens: &[(String, usize)], ti
 /// A graph too large to draw element by element: one node per distance layer (with its size),
 /// joined in a chain.
 pub fn layers_dot(distribution: &[u64], title: &str) -> String {
-    let mut out = String::from("graph layers {\n  graph [labelloc=t, fontname=\"Helvetica\"];\n  node [shape=box, style=filled, fillcolor=\"#eef3fb\", fontname=\"Helvetica\", fontsize=10];\n");
+    let mut out = String::from("graph layers {\n  graph [rankdir=LR, labelloc=t, fontname=\"Helvetica\"];\n  node [shape=box, style=filled, fillcolor=\"#eef3fb\", fontname=\"Helvetica\", fontsize=10];\n");
     writeln!(out, "  label=\"{}\";", title.replace('"', "\\\"")).unwrap();
     for (d, c) in distribution.iter().enumerate() {
         let s = if *c == 1 { "" } else { "s" };
@@ -329,6 +329,12 @@ pub const WALK_TOP: u32 = 56;
 const WALK_LEGEND: u32 = 190;
 const WALK_BOTTOM: u32 = 56;
 
+/// The top-left pixel of the legend's colour swatch for `d` hops (16 pixels square), in a walk
+/// picture whose matrix is `msize` pixels wide.
+pub fn walk_swatch(msize: u32, d: u32) -> (u32, u32) {
+    (WALK_LEFT + msize + 24, WALK_TOP + 22 + 22 * d)
+}
+
 /// What a walk picture shows.
 pub struct WalkPicture<'a> {
     /// hops[i][j]: the least k ≤ n with a walk of length k from i to j, in picture order
@@ -443,6 +449,7 @@ fn draw_walk<DB: DrawingBackend>(
         .map_err(e)?;
     // legend
     let lx = x0 + msize + 24;
+    debug_assert_eq!(walk_swatch(msize as u32, 0).0 as i32, lx);
     root.draw_text("hops", &small.color(&BLACK), (lx, y0)).map_err(e)?;
     for d in 0..=p.n {
         let y = y0 + 22 + 22 * d as i32;

@@ -49,8 +49,9 @@ pub fn register(it: &mut Interp) {
     );
 }
 
-/// "C C R U U" → "C^2 R U^2"; the identity is "I".
-fn compress(tokens: &[&str]) -> String {
+/// "C C R U U" → "C^2 R U^2"; the identity is "I". A half turn is written with a positive
+/// exponent ("C^-1 C^-1" → "C^2" when C has order 4), as the thesis does.
+fn compress(tokens: &[&str], orders: &[(String, u128)]) -> String {
     let mut out: Vec<String> = vec![];
     let mut i = 0;
     while i < tokens.len() {
@@ -62,7 +63,8 @@ fn compress(tokens: &[&str]) -> String {
         if k == 1 {
             out.push(t.to_string());
         } else if let Some(base) = t.strip_suffix("^-1") {
-            out.push(format!("{base}^-{k}"));
+            let half = orders.iter().any(|(n, o)| n == base && *o == 2 * k as u128);
+            out.push(if half { format!("{base}^{k}") } else { format!("{base}^-{k}") });
         } else {
             out.push(format!("{t}^{k}"));
         }
@@ -72,12 +74,13 @@ fn compress(tokens: &[&str]) -> String {
 }
 
 /// Shortest words of every vertex of a graph searched from the identity.
-fn words(sg: &SchreierGraph, names: &[String]) -> Vec<String> {
+fn words(sg: &SchreierGraph, names: &[String], g: &GroupVal) -> Vec<String> {
+    let orders: Vec<(String, u128)> = g.gens.iter().map(|(n, p)| (n.to_string(), p.order())).collect();
     (0..sg.len() as u32)
         .map(|v| {
             let p = sg.path_to(v);
             let t: Vec<&str> = p.iter().map(|&j| names[j].as_str()).collect();
-            compress(&t)
+            compress(&t, &orders)
         })
         .collect()
 }
@@ -122,7 +125,7 @@ fn walks(it: &mut Interp, a: &mut Args) -> Result<Value> {
             let (hname, hperms) = subgroup_of(&g, v, *span)?;
             let (ord, starts) = pic::coset_order(&sg, &hperms, g.degree, &it.ctl)
                 .map_err(|e| Error::from(e).at(*span))?;
-            let w = words(&sg, &names);
+            let w = words(&sg, &names, &g);
             let blocks: Vec<(usize, String)> = starts
                 .iter()
                 .map(|&s| {
@@ -189,7 +192,7 @@ fn walks(it: &mut Interp, a: &mut Args) -> Result<Value> {
             })
             .collect(),
     );
-    let w = words(&sg, &names);
+    let w = words(&sg, &names, &g);
     let order_words = Value::list(order.iter().map(|&v| Value::str(&w[v])).collect());
     let block_vals = Value::list(
         blocks
@@ -435,10 +438,10 @@ fn cayley_dot(it: &mut Interp, g: &GroupVal) -> Result<String> {
     let order = g.order();
     let id = identity_state(g.degree);
     if order > BigUint::from(PICTURE_LIMIT) {
-        return layers(it, g, &moves, &id, &format!("the Cayley graph of {g}"), &order.to_string());
+        return layers(it, g, &moves, &id, &format!("The Cayley graph of {g}"), &order.to_string());
     }
     let sg = SchreierGraph::explore(&moves, &id, PICTURE_LIMIT, &it.ctl)?;
-    let labels: Vec<NodeLabel> = words(&sg, &names).into_iter().map(NodeLabel::Text).collect();
+    let labels: Vec<NodeLabel> = words(&sg, &names, g).into_iter().map(NodeLabel::Text).collect();
     let gens = gen_moves(g);
     let edges = pic::undirected_edges(&sg, &gens.iter().map(|x| x.1).collect::<Vec<_>>()).len();
     let title = format!(
@@ -458,7 +461,7 @@ fn orbit_dot(it: &mut Interp, g: &GroupVal, st: &State, pattern: &Value) -> Resu
                 g,
                 &moves,
                 st,
-                &format!("the sub-game of {} under {g}", pattern.to_text()),
+                &format!("The sub-game of {} under {g}", pattern.to_text()),
                 &format!("more than {PICTURE_LIMIT}"),
             );
         }
