@@ -199,6 +199,7 @@ pub const STDLIB: &[(&str, &str)] = &[
     ("prelude", include_str!("../../stdlib/prelude.game")),
     ("slide", include_str!("../../stdlib/slide.game")),
     ("heaps", include_str!("../../stdlib/heaps.game")),
+    ("chess", include_str!("../../stdlib/chess.game")),
 ];
 
 impl Interp {
@@ -218,6 +219,7 @@ impl Interp {
         crate::lang::builtins::groups::register(&mut it);
         crate::lang::builtins::games::register(&mut it);
         crate::lang::builtins::pictures::register(&mut it);
+        crate::lang::builtins::placement::register(&mut it);
         it.load_library("prelude", Span::default())
             .expect("the prelude must load");
         it
@@ -900,7 +902,11 @@ impl Interp {
                 }
                 _ => return Err(bad(&a, &b)),
             },
-            BinOp::Bar | BinOp::And | BinOp::Or => return Err(bad(&a, &b)),
+            BinOp::Bar => match (&a, &b) {
+                (Piece(p), Piece(q)) => Piece(Rc::new(p.union(q))),
+                _ => return Err(bad(&a, &b)),
+            },
+            BinOp::And | BinOp::Or => return Err(bad(&a, &b)),
         })
         .map_err(|e: Error| e.at(aspan))
     }

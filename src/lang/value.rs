@@ -12,6 +12,7 @@ use std::rc::Rc;
 
 use crate::engine::graph::Graph;
 use crate::engine::group::perm::Perm;
+use crate::engine::placement::Piece;
 
 #[derive(Clone)]
 pub enum Value {
@@ -38,6 +39,7 @@ pub enum Value {
     Ruleset(Rc<Ruleset>),
     Position(Rc<Position>),
     Graph(Rc<Graph>),
+    Piece(Rc<Piece>),
 }
 
 pub struct Closure {
@@ -127,6 +129,7 @@ impl Value {
             Value::Ruleset(_) => "ruleset",
             Value::Position(_) => "position",
             Value::Graph(_) => "graph",
+            Value::Piece(_) => "piece",
         }
     }
 
@@ -199,6 +202,7 @@ impl Value {
             Value::Ruleset(r) => write!(out, "<ruleset {}>", r.name()).unwrap(),
             Value::Position(p) => write!(out, "{p}").unwrap(),
             Value::Graph(g) => write!(out, "{g}").unwrap(),
+            Value::Piece(p) => out.push_str(&crate::lang::rules::piece_name(p)),
         }
     }
 

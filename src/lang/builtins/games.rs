@@ -4,7 +4,7 @@ use crate::engine::heap::{self, Code};
 use crate::engine::{impartial, moore, wythoff};
 use crate::lang::error::{Error, Result};
 use crate::lang::eval::{Args, Interp, Scope, as_i64};
-use crate::lang::rules::{Component, Key, Position, Rules, Ruleset};
+use crate::lang::rules::{Component, Key, Position, Rules, Ruleset, placement_args, placement_pos};
 use crate::lang::syntax::ast::{Expr, MoveRule, Span};
 use crate::lang::value::{Table, Value};
 use std::collections::BTreeSet;
@@ -125,7 +125,7 @@ pub fn register(it: &mut Interp) {
     );
 }
 
-fn get_position(a: &Args, i: usize) -> Result<Rc<Position>> {
+pub fn get_position(a: &Args, i: usize) -> Result<Rc<Position>> {
     match a.get(i) {
         Value::Position(p) => Ok(p.clone()),
         Value::Ruleset(r) => Err(a.type_error(i, "a position").hint(format!(
@@ -300,6 +300,13 @@ fn component_options(
                 .map(|o| vec![o.into()])
                 .collect())
         }
+        Rules::Placement(g) => {
+            let pos = placement_pos(g, args)?;
+            Ok(g.options(&pos)
+                .iter()
+                .map(|o| vec![placement_args(o)])
+                .collect())
+        }
         Rules::Script(def, env) => {
             let scope = Scope::child(env);
             for (p, &v) in def.params.iter().zip(args) {
@@ -454,9 +461,13 @@ impl impartial::Game for Searched<'_> {
 
 /// Normal-play value of one component.
 fn component_grundy(it: &mut Interp, c: &Component) -> Result<u32> {
-    if let Rules::Heap(code) = &c.rs.rules {
-        let n = c.args[0] as u64;
-        return Ok(heap_values(it, &c.rs, code, n)?[n as usize]);
+    match &c.rs.rules {
+        Rules::Heap(code) => {
+            let n = c.args[0] as u64;
+            return Ok(heap_values(it, &c.rs, code, n)?[n as usize]);
+        }
+        Rules::Placement(g) => return Ok(g.grundy(&placement_pos(g, &c.args)?, &it.ctl)?),
+        _ => {}
     }
     let mut memo = std::mem::take(&mut it.games.grundy);
     let ctl = it.ctl.clone();

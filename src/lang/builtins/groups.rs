@@ -221,7 +221,12 @@ fn get_board(a: &Args, i: usize) -> Result<Rc<Board>> {
     }
 }
 
-fn grid(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn grid(it: &mut Interp, a: &mut Args) -> Result<Value> {
+    board(it, a, false)
+}
+
+/// `grid(m, n)`, or `torus(m, n)` when `torus` is set.
+pub fn board(_: &mut Interp, a: &mut Args, torus: bool) -> Result<Value> {
     a.count(2, 2)?;
     let (m, n) = (a.nonneg(0)? as usize, a.nonneg(1)? as usize);
     if m == 0 || n == 0 || m * n > crate::engine::group::perm::MAX_DEGREE {
@@ -230,7 +235,11 @@ fn grid(_: &mut Interp, a: &mut Args) -> Result<Value> {
                 .hint("boards have 1 to 255 cells"),
         );
     }
-    Ok(Value::Board(Rc::new(Board { rows: m, cols: n })))
+    Ok(Value::Board(Rc::new(Board {
+        rows: m,
+        cols: n,
+        torus,
+    })))
 }
 
 fn shift(_: &mut Interp, a: &mut Args) -> Result<Value> {

@@ -3,3 +3,4 @@ pub mod core;
 pub mod games;
 pub mod groups;
 pub mod pictures;
+pub mod placement;
