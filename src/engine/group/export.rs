@@ -394,7 +394,7 @@ fn draw_walk<DB: DrawingBackend>(
     let small = ("sans-serif", 13).into_font();
     root.draw_text(p.title, &font.color(&BLACK), (WALK_LEFT as i32, 14))
         .map_err(e)?;
-    // the matrix: entry block [lo, hi) of rows/columns per picture cell, farthest entry wins
+    // the matrix: entry block [lo, hi) of rows/columns per picture cell
     let span = |k: u32| -> (usize, usize) {
         let lo = k as usize * n / cells as usize;
         let hi = ((k as usize + 1) * n / cells as usize).max(lo + 1);
@@ -404,19 +404,14 @@ fn draw_walk<DB: DrawingBackend>(
         let (r0, r1) = span(r);
         for c in 0..cells {
             let (c0, c1) = span(c);
-            let mut far: Option<u32> = Some(0);
-            'scan: for row in &p.hops[r0..r1] {
-                for &x in &row[c0..c1] {
-                    match x {
-                        None => {
-                            far = None;
-                            break 'scan;
-                        }
-                        Some(d) => far = far.map(|a| a.max(d)),
-                    }
-                }
-            }
-            let col = hop_colour(far);
+            // a block is coloured if any of its entries is reached (the nonzero pattern of
+            // the matrix, scaled down), by its fewest hops
+            let near: Option<u32> = p.hops[r0..r1]
+                .iter()
+                .flat_map(|row| row[c0..c1].iter().flatten())
+                .copied()
+                .min();
+            let col = hop_colour(near);
             let x = (WALK_LEFT + c * cell) as i32;
             let y = (WALK_TOP + r * cell) as i32;
             root.draw(&Rectangle::new(
@@ -467,7 +462,7 @@ fn draw_walk<DB: DrawingBackend>(
     let mut note = p.order_note.to_string();
     if (n as u32) > cells {
         note.push_str(&format!(
-            "; each pixel shows the farthest of about {0}x{0} entries",
+            "; each pixel shows the nearest of up to {0}x{0} entries",
             n.div_ceil(cells as usize)
         ));
     }
