@@ -29,7 +29,9 @@ fn run(src: &str) -> Result<Vec<serde_json::Value>, String> {
 }
 
 fn int(src: &str) -> i64 {
-    common::value(src).as_i64().unwrap_or_else(|| panic!("{src} is not an integer"))
+    common::value(src)
+        .as_i64()
+        .unwrap_or_else(|| panic!("{src} is not an integer"))
 }
 
 fn parse_svg(text: &str) -> roxmltree::Document<'_> {
@@ -90,7 +92,11 @@ fn dot_counts(text: &str) -> (usize, usize, usize) {
             ranks += 1;
         } else if l.starts_with('n') && l.contains(" -- ") {
             edges += 1;
-        } else if l.starts_with('n') && l.split_whitespace().next().unwrap()[1..].parse::<u32>().is_ok() {
+        } else if l.starts_with('n')
+            && l.split_whitespace().next().unwrap()[1..]
+                .parse::<u32>()
+                .is_ok()
+        {
             nodes += 1;
         }
     }
@@ -108,11 +114,18 @@ fn cayley_dot_has_one_node_per_element_and_one_edge_per_undirected_edge() {
         let (nodes, edges, ranks) = dot_counts(&text);
         assert_eq!(nodes as i64, int(&format!("order({g})")), "{g}");
         assert_eq!(edges as i64, int(&format!("edges({g})")), "{g}");
-        assert_eq!(ranks as i64, int(&format!("diameter({g}).diameter")) + 1, "{g}");
+        assert_eq!(
+            ranks as i64,
+            int(&format!("diameter({g}).diameter")) + 1,
+            "{g}"
+        );
         // a legend naming every generator in its colour
         for (k, name) in ["R", "U", "C"].iter().enumerate() {
             let colour = gamut::engine::group::export::GEN_COLOURS[k];
-            assert!(text.contains(&format!("<font color=\"{colour}\"><b>━━")), "{g}");
+            assert!(
+                text.contains(&format!("<font color=\"{colour}\"><b>━━")),
+                "{g}"
+            );
             assert!(text.contains(&format!(" {name}</b>")), "{g}");
             assert!(text.contains(&format!("color=\"{colour}\", dir=")), "{g}");
         }
@@ -121,7 +134,10 @@ fn cayley_dot_has_one_node_per_element_and_one_edge_per_undirected_edge() {
     let text = std::fs::read_to_string(path(&d, "slide2.dot")).unwrap();
     assert!(text.contains("n0 [label=\"I\"]"));
     assert_eq!(text.matches("dir=none").count(), 8);
-    assert_eq!(text.matches("dir=forward").count() + text.matches("dir=back").count(), 8);
+    assert_eq!(
+        text.matches("dir=forward").count() + text.matches("dir=back").count(),
+        8
+    );
 }
 
 #[test]
@@ -133,7 +149,10 @@ fn sub_game_graph_draws_each_pattern_as_a_board() {
     let (nodes, _, _) = dot_counts(&text);
     assert_eq!(nodes as i64, int("orbit(slide4_easy, {1, 11}).size"));
     // each node a 4x4 table with two coloured cells
-    let first = text.lines().find(|l| l.trim_start().starts_with("n0 [label=<")).unwrap();
+    let first = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("n0 [label=<"))
+        .unwrap();
     assert_eq!(first.matches("<tr>").count(), 4);
     assert_eq!(first.matches("<td width").count(), 16);
     assert_eq!(first.matches("bgcolor=\"#3b6fd8\"").count(), 2);
@@ -148,7 +167,10 @@ fn svg_and_png_through_graphviz() {
     let d = dir("svg");
     let svg = path(&d, "g.svg");
     let png = path(&d, "g.png");
-    run(&format!("export(slide4_easy, \"{svg}\")\nexport(slide2, \"{png}\")")).unwrap();
+    run(&format!(
+        "export(slide4_easy, \"{svg}\")\nexport(slide2, \"{png}\")"
+    ))
+    .unwrap();
     let text = std::fs::read_to_string(&svg).unwrap();
     let doc = parse_svg(&text);
     let class = |c: &str| {
@@ -159,8 +181,11 @@ fn svg_and_png_through_graphviz() {
     assert_eq!(class("node"), 64);
     assert_eq!(class("edge"), 192);
     // the legend is drawn as text
-    assert!(doc.descendants().any(|n| n.tag_name().name() == "text"
-        && n.text().is_some_and(|t| t.contains("Cayley graph of slide4_easy"))));
+    assert!(doc.descendants().any(|n| {
+        n.tag_name().name() == "text"
+            && n.text()
+                .is_some_and(|t| t.contains("Cayley graph of slide4_easy"))
+    }));
     let img = Image::open(&png);
     assert!(img.w > 200 && img.h > 150, "{}x{}", img.w, img.h);
     // the generator colours appear in the picture
@@ -205,8 +230,18 @@ fn walk_matrix_png_colours_cells_as_the_thesis() {
         "let w = walks(slide4_easy, 6, order_by: \"<R, U>\", size: 640)\nexport(w, \"{f}\")\nw.hops[0]\nw.order\nw.cosets"
     ))
     .unwrap();
-    let row0: Vec<Option<i64>> = vals[1].as_array().unwrap().iter().map(|v| v.as_i64()).collect();
-    let order: Vec<&str> = vals[2].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+    let row0: Vec<Option<i64>> = vals[1]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_i64())
+        .collect();
+    let order: Vec<&str> = vals[2]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
     // H = <R, U> first: its 16 elements are words in R and U only
     assert_eq!(order[0], "I");
     assert!(order[..16].iter().all(|w| !w.contains('C')), "{order:?}");
@@ -220,18 +255,29 @@ fn walk_matrix_png_colours_cells_as_the_thesis() {
     assert_eq!(cell(37, 37), HOP_COLOURS[0]);
     for (j, h) in row0.iter().enumerate() {
         let h = h.expect("every entry reached by 6-walks") as usize;
-        assert_eq!(cell(0, j as u32), HOP_COLOURS[h], "entry (0, {j}) at {h} hops");
+        assert_eq!(
+            cell(0, j as u32),
+            HOP_COLOURS[h],
+            "entry (0, {j}) at {h} hops"
+        );
     }
     assert!(row0.contains(&Some(6)), "red: the far corner");
     assert_eq!(HOP_COLOURS[6], [220, 30, 30]);
     // legend: a swatch per hop count 0..6
     for hop in 0..=6 {
         let (x, y) = walk_swatch(640, hop);
-        assert_eq!(img.at(x + 8, y + 8), HOP_COLOURS[hop as usize], "legend {hop}");
+        assert_eq!(
+            img.at(x + 8, y + 8),
+            HOP_COLOURS[hop as usize],
+            "legend {hop}"
+        );
     }
     // 2-walks leave white where no walk of length ≤ 2 reaches
     let f2 = path(&d, "walk2.png");
-    run(&format!("export(walks(slide4_easy, 2), \"{f2}\", size: 320)")).unwrap();
+    run(&format!(
+        "export(walks(slide4_easy, 2), \"{f2}\", size: 320)"
+    ))
+    .unwrap();
     let img = Image::open(&f2);
     assert_eq!(img.w, WALK_LEFT + 320 + 190);
     assert!(img.count([255, 255, 255]) > 320 * 320 / 2);
@@ -259,7 +305,10 @@ fn walk_matrix_default_size_is_readable() {
     run(&format!("export(walks(slide2, 2), \"{s}\")")).unwrap();
     let text = std::fs::read_to_string(&s).unwrap();
     let doc = parse_svg(&text);
-    let rects = doc.descendants().filter(|n| n.tag_name().name() == "rect").count();
+    let rects = doc
+        .descendants()
+        .filter(|n| n.tag_name().name() == "rect")
+        .count();
     assert!(rects >= 64, "{rects}");
     let e = run("walks(slide4_easy, 2, order_by: \"<R, X>\")").unwrap_err();
     assert!(e.contains("no generator `X`"), "{e}");
@@ -295,7 +344,15 @@ fn plots_of_sequences_and_distributions() {
 #[test]
 fn gap_round_trip_on_every_stdlib_group() {
     let d = dir("gap");
-    for g in ["slide2", "slide3_easy", "slide3_hard", "slide4_easy", "slide4_hard", "slide5_easy", "slide6_easy"] {
+    for g in [
+        "slide2",
+        "slide3_easy",
+        "slide3_hard",
+        "slide4_easy",
+        "slide4_hard",
+        "slide5_easy",
+        "slide6_easy",
+    ] {
         let f = path(&d, &format!("{g}.g"));
         let v = run(&format!(
             "export({g}, \"{f}\")\nlet h = import_gap(\"{f}\")\norder(h) == order({g})\ngenerators(h) == generators({g})\nh"
@@ -324,12 +381,24 @@ fn appendix_b_from_gap_text_gives_the_thesis_orders() {
 
 #[test]
 fn gap_agrees_on_every_stdlib_group() {
-    if std::process::Command::new("gap").arg("-h").output().is_err() {
+    if std::process::Command::new("gap")
+        .arg("-h")
+        .output()
+        .is_err()
+    {
         eprintln!("skipped: GAP is not installed (Debian package gap)");
         return;
     }
     let d = dir("gaprun");
-    let groups = ["slide2", "slide3_easy", "slide3_hard", "slide4_easy", "slide4_hard", "slide5_easy", "slide6_easy"];
+    let groups = [
+        "slide2",
+        "slide3_easy",
+        "slide3_hard",
+        "slide4_easy",
+        "slide4_hard",
+        "slide5_easy",
+        "slide6_easy",
+    ];
     let mut script = String::new();
     let mut want = vec![];
     for g in groups {
@@ -342,7 +411,12 @@ fn gap_agrees_on_every_stdlib_group() {
             "{} {} {}",
             v[1],
             v[2],
-            v[3].as_array().unwrap().iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",")
+            v[3].as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
         ));
         script.push_str(&format!(
             "Read(\"{f}\");; G := {g};; gs := GeneratorsOfGroup(G);; Print(Size(G), \" \", Length(Orbits(G, [1..LargestMovedPoint(G)])), \" \", JoinStringsWithSeparator(List(Concatenation(gs, [gs[1]*gs[2]*gs[3]]), x -> String(Order(x))), \",\"), \"\\n\");\n"
@@ -367,7 +441,13 @@ fn gap_agrees_on_every_stdlib_group() {
     let text = String::from_utf8_lossy(&out.stdout);
     let lines: Vec<&str> = text.lines().collect();
     for (k, g) in groups.iter().enumerate() {
-        assert_eq!(lines[k].trim(), want[k], "{g}: GAP says {:?}, gamut {:?}", lines[k], want[k]);
+        assert_eq!(
+            lines[k].trim(),
+            want[k],
+            "{g}: GAP says {:?}, gamut {:?}",
+            lines[k],
+            want[k]
+        );
     }
     assert_eq!(
         lines[groups.len()].replace(' ', ""),
@@ -394,7 +474,10 @@ fn tws_round_trip_and_refusals() {
         "Name s3\n# comment\nSet P 3 1\nSolved\nP\n1 2 3\nEnd\nMove A\nP\n3 1 2\nEnd\nMove B\nP\n2 1 3\nEnd\n",
     )
     .unwrap();
-    let v = run(&format!("let s = import_tws(\"{f}\")\norder(s)\ndiameter(s).diameter\ngenerators(s)")).unwrap();
+    let v = run(&format!(
+        "let s = import_tws(\"{f}\")\norder(s)\ndiameter(s).diameter\ngenerators(s)"
+    ))
+    .unwrap();
     assert_eq!(v[0], serde_json::json!(6));
     assert_eq!(v[1], serde_json::json!(2));
     // new[i] = old[list[i]]: A takes the piece at 3 to 1, so in gamut A = (1,2,3)

@@ -112,16 +112,25 @@ fn draw_on<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Chart) -> Resu
         .light_line_style(RGBColor(235, 235, 235));
     if bar || x1 - x0 <= 30 {
         mesh.x_label_formatter(&|x| {
-            if (x - x.round()).abs() < 1e-9 { format!("{}", x.round() as i64) } else { String::new() }
+            if (x - x.round()).abs() < 1e-9 {
+                format!("{}", x.round() as i64)
+            } else {
+                String::new()
+            }
         });
     } else {
         mesh.x_label_formatter(&|x| format!("{}", x.round() as i64));
     }
     mesh.y_label_formatter(&|y| {
-        if (y - y.round()).abs() < 1e-9 { format!("{}", y.round() as i64) } else { format!("{y:.2}") }
+        if (y - y.round()).abs() < 1e-9 {
+            format!("{}", y.round() as i64)
+        } else {
+            format!("{y:.2}")
+        }
     });
     if bar {
-        mesh.x_labels(((x1 - x0 + 1) as usize).min(30)).disable_x_mesh();
+        mesh.x_labels(((x1 - x0 + 1) as usize).min(30))
+            .disable_x_mesh();
     }
     mesh.draw().map_err(e)?;
     let many = c.series.len() > 1;
@@ -133,10 +142,15 @@ fn draw_on<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Chart) -> Resu
             Kind::Scatter => {
                 let rad = if s.points.len() > 2000 { 1 } else { 2 };
                 let a = chart
-                    .draw_series(s.points.iter().map(|&(x, y)| Circle::new((x as f64, y), rad, col.filled())))
+                    .draw_series(
+                        s.points
+                            .iter()
+                            .map(|&(x, y)| Circle::new((x as f64, y), rad, col.filled())),
+                    )
                     .map_err(e)?;
                 if many {
-                    a.label(label).legend(move |(x, y)| Circle::new((x + 8, y), 4, col.filled()));
+                    a.label(label)
+                        .legend(move |(x, y)| Circle::new((x + 8, y), 4, col.filled()));
                 }
             }
             Kind::Bar => {
@@ -149,8 +163,9 @@ fn draw_on<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Chart) -> Resu
                     }))
                     .map_err(e)?;
                 if many {
-                    a.label(label)
-                        .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 14, y + 5)], col.filled()));
+                    a.label(label).legend(move |(x, y)| {
+                        Rectangle::new([(x, y - 5), (x + 14, y + 5)], col.filled())
+                    });
                 }
             }
             Kind::Line => {
@@ -161,8 +176,9 @@ fn draw_on<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Chart) -> Resu
                     ))
                     .map_err(e)?;
                 if many {
-                    a.label(label)
-                        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], col.stroke_width(2)));
+                    a.label(label).legend(move |(x, y)| {
+                        PathElement::new(vec![(x, y), (x + 18, y)], col.stroke_width(2))
+                    });
                 }
             }
         }

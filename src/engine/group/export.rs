@@ -25,7 +25,10 @@ const CELL_COLOURS: [&str; 9] = [
 pub enum NodeLabel {
     Text(String),
     /// colours of the cells, row by row, on a board of the given width
-    Board { cells: Vec<u8>, cols: usize },
+    Board {
+        cells: Vec<u8>,
+        cols: usize,
+    },
 }
 
 fn escape(s: &str) -> String {
@@ -80,7 +83,12 @@ pub fn undirected_edges(g: &SchreierGraph, gens: &[usize]) -> Vec<(u32, u32, usi
 /// The graph in DOT: undirected, one colour per generator with a legend, arrows only where a
 /// generator is not its own inverse (pointing the generator's way), nodes layered by distance
 /// from the start (`rank=same` per distance). `gens[k] = (name, move index)`.
-pub fn dot(g: &SchreierGraph, labels: &[NodeLabel], gens: &[(String, usize)], title: &str) -> String {
+pub fn dot(
+    g: &SchreierGraph,
+    labels: &[NodeLabel],
+    gens: &[(String, usize)],
+    title: &str,
+) -> String {
     let idx: Vec<usize> = gens.iter().map(|(_, j)| *j).collect();
     let edges = undirected_edges(g, &idx);
     let mut out = String::from("graph cayley {\n");
@@ -170,7 +178,9 @@ pub fn dot(g: &SchreierGraph, labels: &[NodeLabel], gens: &[(String, usize)], ti
 /// A graph too large to draw element by element: one node per distance layer (with its size),
 /// joined in a chain.
 pub fn layers_dot(distribution: &[u64], title: &str) -> String {
-    let mut out = String::from("graph layers {\n  graph [rankdir=LR, labelloc=t, fontname=\"Helvetica\"];\n  node [shape=box, style=filled, fillcolor=\"#eef3fb\", fontname=\"Helvetica\", fontsize=10];\n");
+    let mut out = String::from(
+        "graph layers {\n  graph [rankdir=LR, labelloc=t, fontname=\"Helvetica\"];\n  node [shape=box, style=filled, fillcolor=\"#eef3fb\", fontname=\"Helvetica\", fontsize=10];\n",
+    );
     writeln!(out, "  label=\"{}\";", title.replace('"', "\\\"")).unwrap();
     for (d, c) in distribution.iter().enumerate() {
         let s = if *c == 1 { "" } else { "s" };
@@ -319,7 +329,9 @@ pub const HOP_COLOURS: [[u8; 3]; 14] = [
 ];
 
 pub fn hop_colour(h: Option<u32>) -> [u8; 3] {
-    h.map_or([255, 255, 255], |d| HOP_COLOURS[d as usize % HOP_COLOURS.len()])
+    h.map_or([255, 255, 255], |d| {
+        HOP_COLOURS[d as usize % HOP_COLOURS.len()]
+    })
 }
 
 /// Left and top margins of a walk picture, in pixels: the matrix's entry (i, j) covers the
@@ -353,7 +365,11 @@ pub struct WalkPicture<'a> {
 /// more than 768 pixels (above that, each pixel covers a block of entries).
 pub fn default_side(n: usize) -> u32 {
     let n = n.max(1) as u32;
-    if n >= 768 { 768 } else { n * (768 / n).clamp(1, 16) }
+    if n >= 768 {
+        768
+    } else {
+        n * (768 / n).clamp(1, 16)
+    }
 }
 
 /// Write the walk picture to `path` (.png or .svg).
@@ -429,35 +445,57 @@ fn draw_walk<DB: DrawingBackend>(
     for (k, (start, name)) in p.blocks.iter().enumerate() {
         let t = to_px(*start);
         if *start > 0 {
-            root.draw(&PathElement::new(vec![(x0, y0 + t), (x0 + msize, y0 + t)], grey.stroke_width(1)))
-                .map_err(e)?;
-            root.draw(&PathElement::new(vec![(x0 + t, y0), (x0 + t, y0 + msize)], grey.stroke_width(1)))
-                .map_err(e)?;
+            root.draw(&PathElement::new(
+                vec![(x0, y0 + t), (x0 + msize, y0 + t)],
+                grey.stroke_width(1),
+            ))
+            .map_err(e)?;
+            root.draw(&PathElement::new(
+                vec![(x0 + t, y0), (x0 + t, y0 + msize)],
+                grey.stroke_width(1),
+            ))
+            .map_err(e)?;
         }
         let end = p.blocks.get(k + 1).map_or(n, |b| b.0);
         let mid = (to_px(*start) + to_px(end)) / 2;
         if p.blocks.len() <= 32 {
-            root.draw_text(name, &small.color(&BLACK), (6, y0 + mid - 7)).map_err(e)?;
+            root.draw_text(name, &small.color(&BLACK), (6, y0 + mid - 7))
+                .map_err(e)?;
         }
     }
-    root.draw(&Rectangle::new([(x0, y0), (x0 + msize, y0 + msize)], BLACK.stroke_width(1)))
-        .map_err(e)?;
+    root.draw(&Rectangle::new(
+        [(x0, y0), (x0 + msize, y0 + msize)],
+        BLACK.stroke_width(1),
+    ))
+    .map_err(e)?;
     // legend
     let lx = x0 + msize + 24;
     debug_assert_eq!(walk_swatch(msize as u32, 0).0 as i32, lx);
-    root.draw_text("hops", &small.color(&BLACK), (lx, y0)).map_err(e)?;
+    root.draw_text("hops", &small.color(&BLACK), (lx, y0))
+        .map_err(e)?;
     for d in 0..=p.n {
         let y = y0 + 22 + 22 * d as i32;
         let c = hop_colour(Some(d));
-        root.draw(&Rectangle::new([(lx, y), (lx + 16, y + 16)], RGBColor(c[0], c[1], c[2]).filled()))
+        root.draw(&Rectangle::new(
+            [(lx, y), (lx + 16, y + 16)],
+            RGBColor(c[0], c[1], c[2]).filled(),
+        ))
+        .map_err(e)?;
+        root.draw_text(&d.to_string(), &small.color(&BLACK), (lx + 24, y + 1))
             .map_err(e)?;
-        root.draw_text(&d.to_string(), &small.color(&BLACK), (lx + 24, y + 1)).map_err(e)?;
     }
     let y = y0 + 22 + 22 * (p.n as i32 + 1);
-    root.draw(&Rectangle::new([(lx, y), (lx + 16, y + 16)], BLACK.stroke_width(1)))
-        .map_err(e)?;
-    root.draw_text(&format!("> {}", p.n), &small.color(&BLACK), (lx + 24, y + 1))
-        .map_err(e)?;
+    root.draw(&Rectangle::new(
+        [(lx, y), (lx + 16, y + 16)],
+        BLACK.stroke_width(1),
+    ))
+    .map_err(e)?;
+    root.draw_text(
+        &format!("> {}", p.n),
+        &small.color(&BLACK),
+        (lx + 24, y + 1),
+    )
+    .map_err(e)?;
     // the element order, and the scale when a pixel covers several entries
     let mut note = p.order_note.to_string();
     if (n as u32) > cells {
@@ -466,6 +504,7 @@ fn draw_walk<DB: DrawingBackend>(
             n.div_ceil(cells as usize)
         ));
     }
-    root.draw_text(&note, &small.color(&BLACK), (x0, y0 + msize + 14)).map_err(e)?;
+    root.draw_text(&note, &small.color(&BLACK), (x0, y0 + msize + 14))
+        .map_err(e)?;
     Ok(())
 }

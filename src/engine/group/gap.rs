@@ -31,7 +31,13 @@ pub fn write(name: &str, gens: &[(String, Perm)]) -> String {
 pub fn gap_name(name: &str) -> String {
     let mut s: String = name
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
         s.insert(0, 'G');
@@ -349,7 +355,10 @@ mod tests {
     fn round_trip() {
         let r = Perm::from_cycles(4, &[vec![0, 1], vec![2, 3]]).unwrap();
         let c = Perm::from_cycles(4, &[vec![0, 1, 3, 2]]).unwrap();
-        let text = write("slide2", &[("R".into(), r.clone()), ("C".into(), c.clone())]);
+        let text = write(
+            "slide2",
+            &[("R".into(), r.clone()), ("C".into(), c.clone())],
+        );
         let gs = read(&text).unwrap();
         assert_eq!(gs.len(), 1);
         assert_eq!(gs[0].name, "slide2");
@@ -359,7 +368,8 @@ mod tests {
 
     #[test]
     fn named_perms_and_products() {
-        let gs = read("a := (1,2);; b := (2,3)*(1,2);\nG := Group(a, b); H:=Group([(1,2)(3,4)]);").unwrap();
+        let gs = read("a := (1,2);; b := (2,3)*(1,2);\nG := Group(a, b); H:=Group([(1,2)(3,4)]);")
+            .unwrap();
         assert_eq!(gs.len(), 2);
         assert_eq!(gs[0].gens[0].0, "a");
         assert_eq!(gs[0].gens[1].0, "b");

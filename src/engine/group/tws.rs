@@ -34,18 +34,33 @@ pub struct Puzzle {
 pub fn write(name: &str, degree: usize, gens: &[(String, Perm)]) -> String {
     let ident = |s: &str| -> String {
         s.chars()
-            .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' })
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
             .collect()
     };
     let mut out = format!(
         "# written by gamut: one piece set, no orientation.\n# gamut counts a generator and its inverse as one move (use twsearch -q for the same metric)\nName {}\n\nSet PIECES {degree} 1\n\nSolved\nPIECES\n{}\nEnd\n",
         ident(name),
-        (1..=degree).map(|i| i.to_string()).collect::<Vec<_>>().join(" ")
+        (1..=degree)
+            .map(|i| i.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
     );
     for (n, p) in gens {
         let inv = p.extended(degree).inverse();
-        let list: Vec<String> = (0..degree).map(|i| (inv.apply(i) + 1).to_string()).collect();
-        out.push_str(&format!("\nMove {}\nPIECES\n{}\nEnd\n", ident(n), list.join(" ")));
+        let list: Vec<String> = (0..degree)
+            .map(|i| (inv.apply(i) + 1).to_string())
+            .collect();
+        out.push_str(&format!(
+            "\nMove {}\nPIECES\n{}\nEnd\n",
+            ident(n),
+            list.join(" ")
+        ));
     }
     out
 }
@@ -55,7 +70,16 @@ pub fn read(text: &str) -> Result<Puzzle, String> {
     let lines: Vec<(usize, Vec<&str>)> = text
         .lines()
         .enumerate()
-        .map(|(k, l)| (k + 1, l.split('#').next().unwrap_or("").split_whitespace().collect::<Vec<_>>()))
+        .map(|(k, l)| {
+            (
+                k + 1,
+                l.split('#')
+                    .next()
+                    .unwrap_or("")
+                    .split_whitespace()
+                    .collect::<Vec<_>>(),
+            )
+        })
         .filter(|(_, w)| !w.is_empty())
         .collect();
     let mut name = String::from("puzzle");
@@ -71,21 +95,34 @@ pub fn read(text: &str) -> Result<Puzzle, String> {
                 if set.is_some() {
                     return Err(err(*ln, "gamut reads puzzles with one piece set only; this one has several (a permutation group on one set of points is what `import_tws` gives)".into()));
                 }
-                let (Some(sname), Some(n)) = (w.get(1), w.get(2).and_then(|s| s.parse::<usize>().ok())) else {
+                let (Some(sname), Some(n)) =
+                    (w.get(1), w.get(2).and_then(|s| s.parse::<usize>().ok()))
+                else {
                     return Err(err(*ln, "expected `Set NAME pieces orientations`".into()));
                 };
                 let ori = w.get(3).and_then(|s| s.parse::<usize>().ok()).unwrap_or(1);
                 if ori != 1 {
-                    return Err(err(*ln, format!("set {sname} has {ori} orientations; gamut reads puzzles without orientation only")));
+                    return Err(err(
+                        *ln,
+                        format!(
+                            "set {sname} has {ori} orientations; gamut reads puzzles without orientation only"
+                        ),
+                    ));
                 }
                 if n == 0 || n > MAX_DEGREE {
-                    return Err(err(*ln, format!("a set of {n} pieces; gamut handles 1..{MAX_DEGREE}")));
+                    return Err(err(
+                        *ln,
+                        format!("a set of {n} pieces; gamut handles 1..{MAX_DEGREE}"),
+                    ));
                 }
                 set = Some((sname.to_string(), n));
             }
             "Solved" | "StartState" | "Move" | "MoveTransformation" => {
                 let Some((sname, n)) = set.clone() else {
-                    return Err(err(*ln, "a `Set` line must come before states and moves".into()));
+                    return Err(err(
+                        *ln,
+                        "a `Set` line must come before states and moves".into(),
+                    ));
                 };
                 let kind = w[0];
                 let mname = w.get(1).map(|s| s.to_string());
@@ -95,34 +132,58 @@ pub fn read(text: &str) -> Result<Puzzle, String> {
                 while j < lines.len() && lines[j].1[0] != "End" {
                     let (lj, wj) = &lines[j];
                     if wj[0] == sname && wj.len() == 1 {
-                        let (_, nums) = lines.get(j + 1).ok_or_else(|| err(*lj, "missing piece list".into()))?;
-                        let l: Vec<usize> = nums.iter().map(|s| s.parse::<usize>()).collect::<Result<_, _>>()
+                        let (_, nums) = lines
+                            .get(j + 1)
+                            .ok_or_else(|| err(*lj, "missing piece list".into()))?;
+                        let l: Vec<usize> = nums
+                            .iter()
+                            .map(|s| s.parse::<usize>())
+                            .collect::<Result<_, _>>()
                             .map_err(|_| err(lines[j + 1].0, "expected piece numbers".into()))?;
                         if l.len() != n {
-                            return Err(err(lines[j + 1].0, format!("expected {n} numbers, got {}", l.len())));
+                            return Err(err(
+                                lines[j + 1].0,
+                                format!("expected {n} numbers, got {}", l.len()),
+                            ));
                         }
                         list = Some(l);
                         j += 2;
                         // an orientation line, if any, must be all zeros
-                        if j < lines.len() && lines[j].1[0] != "End" && lines[j].1.iter().all(|s| s.parse::<i64>().is_ok()) {
+                        if j < lines.len()
+                            && lines[j].1[0] != "End"
+                            && lines[j].1.iter().all(|s| s.parse::<i64>().is_ok())
+                        {
                             if lines[j].1.iter().any(|s| *s != "0") {
                                 return Err(err(lines[j].0, "this move changes orientations; gamut reads puzzles without orientation only".into()));
                             }
                             j += 1;
                         }
                     } else {
-                        return Err(err(*lj, format!("unexpected `{}` in a {kind} block (gamut reads one set, {sname})", wj[0])));
+                        return Err(err(
+                            *lj,
+                            format!(
+                                "unexpected `{}` in a {kind} block (gamut reads one set, {sname})",
+                                wj[0]
+                            ),
+                        ));
                     }
                 }
                 if j >= lines.len() {
                     return Err(err(*ln, format!("the {kind} block has no `End`")));
                 }
-                let list = list.ok_or_else(|| err(*ln, format!("the {kind} block has no {sname} list")))?;
+                let list =
+                    list.ok_or_else(|| err(*ln, format!("the {kind} block has no {sname} list")))?;
                 if kind.starts_with("Move") {
                     let mut seen = vec![false; n];
                     for &x in &list {
                         if x == 0 || x > n || seen[x - 1] {
-                            return Err(err(*ln, format!("move {} is not a permutation of 1..{n}", mname.clone().unwrap_or_default())));
+                            return Err(err(
+                                *ln,
+                                format!(
+                                    "move {} is not a permutation of 1..{n}",
+                                    mname.clone().unwrap_or_default()
+                                ),
+                            ));
                         }
                         seen[x - 1] = true;
                     }
@@ -137,7 +198,10 @@ pub fn read(text: &str) -> Result<Puzzle, String> {
                 i = j;
             }
             "Ignore" | "Block" | "ForbiddenPairs" | "ForbiddenGroups" | "MoveLimits" => {
-                return Err(err(*ln, format!("`{}` is not supported by import_tws", w[0])));
+                return Err(err(
+                    *ln,
+                    format!("`{}` is not supported by import_tws", w[0]),
+                ));
             }
             _ => {}
         }

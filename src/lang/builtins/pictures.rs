@@ -64,18 +64,30 @@ fn compress(tokens: &[&str], orders: &[(String, u128)]) -> String {
             out.push(t.to_string());
         } else if let Some(base) = t.strip_suffix("^-1") {
             let half = orders.iter().any(|(n, o)| n == base && *o == 2 * k as u128);
-            out.push(if half { format!("{base}^{k}") } else { format!("{base}^-{k}") });
+            out.push(if half {
+                format!("{base}^{k}")
+            } else {
+                format!("{base}^-{k}")
+            });
         } else {
             out.push(format!("{t}^{k}"));
         }
         i += k;
     }
-    if out.is_empty() { "I".into() } else { out.join(" ") }
+    if out.is_empty() {
+        "I".into()
+    } else {
+        out.join(" ")
+    }
 }
 
 /// Shortest words of every vertex of a graph searched from the identity.
 fn words(sg: &SchreierGraph, names: &[String], g: &GroupVal) -> Vec<String> {
-    let orders: Vec<(String, u128)> = g.gens.iter().map(|(n, p)| (n.to_string(), p.order())).collect();
+    let orders: Vec<(String, u128)> = g
+        .gens
+        .iter()
+        .map(|(n, p)| (n.to_string(), p.order()))
+        .collect();
     (0..sg.len() as u32)
         .map(|v| {
             let p = sg.path_to(v);
@@ -97,7 +109,10 @@ fn walks(it: &mut Interp, a: &mut Args) -> Result<Value> {
     let g = get_group(a, 0)?;
     let n = a.nonneg(1)? as usize;
     if n > 64 {
-        return Err(Error::runtime("walks up to length 64 are supported", a.span_of(1)));
+        return Err(Error::runtime(
+            "walks up to length 64 are supported",
+            a.span_of(1),
+        ));
     }
     let (names, moves) = moves_of(&g);
     if g.order() > BigUint::from(PICTURE_LIMIT) {
@@ -119,7 +134,8 @@ fn walks(it: &mut Interp, a: &mut Args) -> Result<Value> {
         None => (
             (0..size_n).collect::<Vec<_>>(),
             vec![],
-            "rows and columns: the elements in breadth-first order from I (shortest words)".to_string(),
+            "rows and columns: the elements in breadth-first order from I (shortest words)"
+                .to_string(),
         ),
         Some((v, span)) => {
             let (hname, hperms) = subgroup_of(&g, v, *span)?;
@@ -130,7 +146,14 @@ fn walks(it: &mut Interp, a: &mut Args) -> Result<Value> {
                 .iter()
                 .map(|&s| {
                     let rep = &w[ord[s]];
-                    (s, if rep == "I" { "H".to_string() } else { format!("{rep} H") })
+                    (
+                        s,
+                        if rep == "I" {
+                            "H".to_string()
+                        } else {
+                            format!("{rep} H")
+                        },
+                    )
                 })
                 .collect();
             let note = format!(
@@ -235,9 +258,10 @@ fn subgroup_of(
             .filter(|t| !t.is_empty())
             .map(String::from)
             .collect(),
-        Value::List(xs) if xs.iter().all(|x| matches!(x, Value::Str(_))) => {
-            xs.iter().map(|x| x.to_text().trim_matches('"').to_string()).collect()
-        }
+        Value::List(xs) if xs.iter().all(|x| matches!(x, Value::Str(_))) => xs
+            .iter()
+            .map(|x| x.to_text().trim_matches('"').to_string())
+            .collect(),
         _ => {
             return Err(Error::runtime(
                 format!(
@@ -253,7 +277,10 @@ fn subgroup_of(
         let Some((_, p)) = g.gens.iter().find(|(m, _)| **m == **n) else {
             let have: Vec<&str> = g.gens.iter().map(|(m, _)| &**m).collect();
             return Err(Error::runtime(
-                format!("{g} has no generator `{n}`; its generators are {}", have.join(", ")),
+                format!(
+                    "{g} has no generator `{n}`; its generators are {}",
+                    have.join(", ")
+                ),
                 span,
             ));
         };
@@ -296,14 +323,20 @@ fn export(it: &mut Interp, a: &mut Args) -> Result<Value> {
     match a.get(0).clone() {
         Value::Group(g) => match ext.as_str() {
             "g" | "gap" => {
-                let gens: Vec<(String, Perm)> =
-                    g.gens.iter().map(|(n, p)| (n.to_string(), p.clone())).collect();
+                let gens: Vec<(String, Perm)> = g
+                    .gens
+                    .iter()
+                    .map(|(n, p)| (n.to_string(), p.clone()))
+                    .collect();
                 std::fs::write(&*path, gap::write(&group_name(&g), &gens))
                     .map_err(|e| io(format!("cannot write {path}: {e}")))?;
             }
             "tws" | "def" => {
-                let gens: Vec<(String, Perm)> =
-                    g.gens.iter().map(|(n, p)| (n.to_string(), p.clone())).collect();
+                let gens: Vec<(String, Perm)> = g
+                    .gens
+                    .iter()
+                    .map(|(n, p)| (n.to_string(), p.clone()))
+                    .collect();
                 std::fs::write(&*path, tws::write(&group_name(&g), g.degree, &gens))
                     .map_err(|e| io(format!("cannot write {path}: {e}")))?;
             }
@@ -348,7 +381,13 @@ fn export(it: &mut Interp, a: &mut Args) -> Result<Value> {
                 .map(|row| match row {
                     Value::List(xs) => xs
                         .iter()
-                        .map(|x| if let Value::Int(d) = x { Some(*d as u32) } else { None })
+                        .map(|x| {
+                            if let Value::Int(d) = x {
+                                Some(*d as u32)
+                            } else {
+                                None
+                            }
+                        })
                         .collect(),
                     _ => vec![],
                 })
@@ -394,7 +433,11 @@ fn export(it: &mut Interp, a: &mut Args) -> Result<Value> {
                 Some(s) => s as u32,
                 None => pic::default_side(hops.len()),
             };
-            let side = if ext == "svg" { side.min(hops.len().max(1) as u32 * 16).min(1024) } else { side };
+            let side = if ext == "svg" {
+                side.min(hops.len().max(1) as u32 * 16).min(1024)
+            } else {
+                side
+            };
             let title = format!(
                 "{n}-walks of {gname}: I + A + ... + A^{n}, {} elements",
                 hops.len()
@@ -410,10 +453,7 @@ fn export(it: &mut Interp, a: &mut Args) -> Result<Value> {
             pic::walk_picture(&picture, &path).map_err(io)?;
         }
         _ => {
-            return Err(a.type_error(
-                0,
-                "a group, an orbit(G, X) record or a walks(G, n) record",
-            ));
+            return Err(a.type_error(0, "a group, an orbit(G, X) record or a walks(G, n) record"));
         }
     }
     Ok(Value::str(&format!("wrote {path}")))
@@ -438,10 +478,20 @@ fn cayley_dot(it: &mut Interp, g: &GroupVal) -> Result<String> {
     let order = g.order();
     let id = identity_state(g.degree);
     if order > BigUint::from(PICTURE_LIMIT) {
-        return layers(it, g, &moves, &id, &format!("The Cayley graph of {g}"), &order.to_string());
+        return layers(
+            it,
+            g,
+            &moves,
+            &id,
+            &format!("The Cayley graph of {g}"),
+            &order.to_string(),
+        );
     }
     let sg = SchreierGraph::explore(&moves, &id, PICTURE_LIMIT, &it.ctl)?;
-    let labels: Vec<NodeLabel> = words(&sg, &names, g).into_iter().map(NodeLabel::Text).collect();
+    let labels: Vec<NodeLabel> = words(&sg, &names, g)
+        .into_iter()
+        .map(NodeLabel::Text)
+        .collect();
     let gens = gen_moves(g);
     let edges = pic::undirected_edges(&sg, &gens.iter().map(|x| x.1).collect::<Vec<_>>()).len();
     let title = format!(
@@ -471,7 +521,10 @@ fn orbit_dot(it: &mut Interp, g: &GroupVal, st: &State, pattern: &Value) -> Resu
     let labels: Vec<NodeLabel> = sg
         .states
         .iter()
-        .map(|s| NodeLabel::Board { cells: s.to_vec(), cols })
+        .map(|s| NodeLabel::Board {
+            cells: s.to_vec(),
+            cols,
+        })
         .collect();
     let gens = gen_moves(g);
     let edges = pic::undirected_edges(&sg, &gens.iter().map(|x| x.1).collect::<Vec<_>>()).len();
@@ -535,7 +588,9 @@ fn plot_builtin(it: &mut Interp, a: &mut Args) -> Result<Value> {
             a.span_of(1),
         ));
     }
-    let text_kw = |k: Option<(Value, crate::lang::syntax::ast::Span)>, what: &str| -> Result<Option<String>> {
+    let text_kw = |k: Option<(Value, crate::lang::syntax::ast::Span)>,
+                   what: &str|
+     -> Result<Option<String>> {
         match k {
             None => Ok(None),
             Some((Value::Str(s), _)) => Ok(Some(s.to_string())),
@@ -550,7 +605,10 @@ fn plot_builtin(it: &mut Interp, a: &mut Args) -> Result<Value> {
         Some((Value::Range(lo, _), _)) | Some((Value::Int(lo), _)) => lo,
         Some((v, s)) => {
             return Err(Error::runtime(
-                format!("`x:` is the range of x values (a..b) or the first x, not a {}", v.type_name()),
+                format!(
+                    "`x:` is the range of x values (a..b) or the first x, not a {}",
+                    v.type_name()
+                ),
                 s,
             ));
         }
@@ -572,7 +630,9 @@ fn plot_builtin(it: &mut Interp, a: &mut Args) -> Result<Value> {
     };
     let span0 = a.span_of(0);
     let data = match a.get(0) {
-        Value::Record(r) if r.fields.contains_key("distribution") => r.fields["distribution"].clone(),
+        Value::Record(r) if r.fields.contains_key("distribution") => {
+            r.fields["distribution"].clone()
+        }
         v => v.clone(),
     };
     let mut series: Vec<plot::Series> = vec![];
@@ -583,18 +643,32 @@ fn plot_builtin(it: &mut Interp, a: &mut Args) -> Result<Value> {
                     Value::Str(s) => s.to_string(),
                     k => k.to_text(),
                 };
-                series.push(plot::Series { name, points: seq(v, span0)? });
+                series.push(plot::Series {
+                    name,
+                    points: seq(v, span0)?,
+                });
             }
             true
         }
-        Value::List(xs) if !xs.is_empty() && xs.iter().all(|x| matches!(x, Value::List(_) | Value::Range(..))) => {
+        Value::List(xs)
+            if !xs.is_empty()
+                && xs
+                    .iter()
+                    .all(|x| matches!(x, Value::List(_) | Value::Range(..))) =>
+        {
             for (k, v) in xs.iter().enumerate() {
-                series.push(plot::Series { name: format!("{}", k + 1), points: seq(v, span0)? });
+                series.push(plot::Series {
+                    name: format!("{}", k + 1),
+                    points: seq(v, span0)?,
+                });
             }
             true
         }
         Value::List(_) | Value::Range(..) => {
-            series.push(plot::Series { name: String::new(), points: seq(&data, span0)? });
+            series.push(plot::Series {
+                name: String::new(),
+                points: seq(&data, span0)?,
+            });
             false
         }
         _ => {
@@ -618,19 +692,27 @@ fn plot_builtin(it: &mut Interp, a: &mut Args) -> Result<Value> {
         None if several => plot::Kind::Line,
         None if longest <= 40 => plot::Kind::Bar,
         None => plot::Kind::Scatter,
-        Some((Value::Str(k), s)) => plot::Kind::parse(&k).ok_or_else(|| {
-            Error::runtime("`kind:` is \"scatter\", \"bar\" or \"line\"", s)
-        })?,
-        Some((_, s)) => return Err(Error::runtime("`kind:` is \"scatter\", \"bar\" or \"line\"", s)),
+        Some((Value::Str(k), s)) => plot::Kind::parse(&k)
+            .ok_or_else(|| Error::runtime("`kind:` is \"scatter\", \"bar\" or \"line\"", s))?,
+        Some((_, s)) => {
+            return Err(Error::runtime(
+                "`kind:` is \"scatter\", \"bar\" or \"line\"",
+                s,
+            ));
+        }
     };
     let (w, h) = match size {
         None => (900, 540),
         Some((Value::Int(w), _)) if (100..=8000).contains(&w) => (w as u32, (w as u32) * 3 / 5),
         Some((Value::List(xs), _))
             if xs.len() == 2
-                && xs.iter().all(|x| matches!(x, Value::Int(k) if (100..=8000).contains(k))) =>
+                && xs
+                    .iter()
+                    .all(|x| matches!(x, Value::Int(k) if (100..=8000).contains(k))) =>
         {
-            let (Value::Int(w), Value::Int(h)) = (&xs[0], &xs[1]) else { unreachable!() };
+            let (Value::Int(w), Value::Int(h)) = (&xs[0], &xs[1]) else {
+                unreachable!()
+            };
             (*w as u32, *h as u32)
         }
         Some((_, s)) => {
@@ -662,9 +744,17 @@ fn read_text(a: &Args, i: usize) -> Result<String> {
         .map_err(|e| Error::runtime(format!("cannot read {path}: {e}"), a.span_of(i)))
 }
 
-fn make_group(name: &str, gens: Vec<(String, Perm)>, span: crate::lang::syntax::ast::Span) -> Result<Value> {
-    let g = GroupVal::new(gens.into_iter().map(|(n, p)| (Rc::from(n.as_str()), p)).collect())
-        .map_err(|m| Error::runtime(format!("{name}: {m}"), span))?;
+fn make_group(
+    name: &str,
+    gens: Vec<(String, Perm)>,
+    span: crate::lang::syntax::ast::Span,
+) -> Result<Value> {
+    let g = GroupVal::new(
+        gens.into_iter()
+            .map(|(n, p)| (Rc::from(n.as_str()), p))
+            .collect(),
+    )
+    .map_err(|m| Error::runtime(format!("{name}: {m}"), span))?;
     let _ = g.name.set(Rc::from(name));
     Ok(Value::Group(Rc::new(g)))
 }
@@ -685,7 +775,10 @@ fn import_gap(_: &mut Interp, a: &mut Args) -> Result<Value> {
         let Some(g) = groups.iter().find(|g| *g.name == *want) else {
             let names: Vec<&str> = groups.iter().map(|g| g.name.as_str()).collect();
             return Err(Error::runtime(
-                format!("the file has no group `{want}`; it has {}", names.join(", ")),
+                format!(
+                    "the file has no group `{want}`; it has {}",
+                    names.join(", ")
+                ),
                 a.span_of(1),
             ));
         };
@@ -697,7 +790,10 @@ fn import_gap(_: &mut Interp, a: &mut Args) -> Result<Value> {
     }
     let mut out = vec![];
     for g in groups {
-        out.push((Value::str(&g.name), make_group(&g.name, g.gens, a.span_of(0))?));
+        out.push((
+            Value::str(&g.name),
+            make_group(&g.name, g.gens, a.span_of(0))?,
+        ));
     }
     Ok(Value::Map(Rc::new(out)))
 }
