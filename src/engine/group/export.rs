@@ -276,7 +276,7 @@ pub fn coset_order(
         }
         i += 1;
     }
-    if g.len() % h.len() != 0 {
+    if !g.len().is_multiple_of(h.len()) {
         return Err(Error::invalid(format!(
             "the subgroup has {} elements, which does not divide the group's {}: it is not a subgroup",
             h.len(),

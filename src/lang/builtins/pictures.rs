@@ -464,10 +464,10 @@ fn gen_moves(g: &GroupVal) -> Vec<(String, usize)> {
     let (_, moves) = moves_of(g);
     let mut out: Vec<(String, usize)> = vec![];
     for (n, p) in &g.gens {
-        if let Some(j) = moves.iter().position(|m| m == p) {
-            if !out.iter().any(|(_, k)| *k == j) {
-                out.push((n.to_string(), j));
-            }
+        if let Some(j) = moves.iter().position(|m| m == p)
+            && !out.iter().any(|(_, k)| *k == j)
+        {
+            out.push((n.to_string(), j));
         }
     }
     out
