@@ -200,6 +200,7 @@ pub const STDLIB: &[(&str, &str)] = &[
     ("slide", include_str!("../../stdlib/slide.game")),
     ("heaps", include_str!("../../stdlib/heaps.game")),
     ("chess", include_str!("../../stdlib/chess.game")),
+    ("cycles", include_str!("../../stdlib/cycles.game")),
 ];
 
 impl Interp {
@@ -220,6 +221,8 @@ impl Interp {
         crate::lang::builtins::games::register(&mut it);
         crate::lang::builtins::pictures::register(&mut it);
         crate::lang::builtins::placement::register(&mut it);
+        crate::lang::builtins::cycles::register(&mut it);
+        crate::lang::builtins::dots::register(&mut it);
         it.load_library("prelude", Span::default())
             .expect("the prelude must load");
         it
@@ -519,7 +522,14 @@ impl Interp {
                 args,
                 kwargs,
             } => {
-                let f = self.eval(callee, env)?;
+                let mut f = self.eval(callee, env)?;
+                // a stdlib value named like a builtin (`double_diamond`) still calls it
+                if let ExprKind::Ident(name) = &callee.kind
+                    && matches!(f, Value::Graph(_))
+                    && let Some(b) = self.builtins.get(&**name)
+                {
+                    f = Value::Builtin(b.name);
+                }
                 let mut vals = Vec::with_capacity(args.len());
                 for a in args {
                     vals.push((self.eval(a, env)?, a.span));

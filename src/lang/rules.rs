@@ -2,6 +2,7 @@
 //! arguments; native games (placement) encode their positions in those integers, so sums,
 //! misère play and the generic searches work across all rulesets.
 
+use crate::engine::cycles;
 use crate::engine::heap;
 use crate::engine::placement;
 use crate::lang::eval::Env;
@@ -20,6 +21,8 @@ pub enum Rules {
     Moore(u32),
     /// a placement game; arguments are the placed pieces as (square, piece index) pairs
     Placement(Rc<placement::Placement>),
+    /// the Game of Cycles; arguments are the marked-edge and direction masks
+    Cycles(Rc<cycles::Cycles>),
 }
 
 pub struct Ruleset {
@@ -52,7 +55,7 @@ impl Ruleset {
         match &self.rules {
             Rules::Script(def, _) => Some(def.params.len()),
             Rules::Heap(_) => Some(1),
-            Rules::Moore(_) | Rules::Placement(_) => None,
+            Rules::Moore(_) | Rules::Placement(_) | Rules::Cycles(_) => None,
         }
     }
 }
@@ -85,6 +88,18 @@ impl fmt::Display for Component {
                         piece_name(piece),
                         square_name(g, pair[0] as usize)
                     )?;
+                }
+                Ok(())
+            }
+            Rules::Cycles(g) => {
+                write!(f, "{}", self.rs.name)?;
+                let p = cycles_pos(g, &self.args).map_err(|_| fmt::Error)?;
+                let arrows: Vec<String> = (0..g.graph().edges.len())
+                    .filter_map(|e| p.arrow(g.graph(), e))
+                    .map(|(a, b)| format!("{}>{}", g.graph().names[a], g.graph().names[b]))
+                    .collect();
+                if !arrows.is_empty() {
+                    write!(f, " after {}", arrows.join(" "))?;
                 }
                 Ok(())
             }
@@ -141,6 +156,25 @@ pub fn placement_args(pos: &placement::Pos) -> Box<[i64]> {
         .collect()
 }
 
+/// The Game of Cycles position of a component's arguments.
+pub fn cycles_pos(g: &cycles::Cycles, args: &[i64]) -> crate::engine::Result<cycles::Position> {
+    let (marked, dir) = (args[0] as u64, args[1] as u64);
+    let arrows: Vec<(usize, usize)> = (0..g.graph().edges.len())
+        .filter(|e| marked >> e & 1 == 1)
+        .map(|e| {
+            let (a, b) = g.graph().edges[e];
+            if dir >> e & 1 == 0 { (a, b) } else { (b, a) }
+        })
+        .collect();
+    g.with_marked(&arrows)
+}
+
+/// A component's arguments from a Game of Cycles position.
+pub fn cycles_args(p: &cycles::Position) -> Box<[i64]> {
+    let (marked, dir) = p.bits();
+    Box::new([marked as i64, dir as i64])
+}
+
 /// A sum of components, under normal or misère play.
 #[derive(Clone)]
 pub struct Position {
@@ -173,4 +207,6 @@ pub struct Cache {
     pub heaps: HashMap<usize, Vec<u32>>,
     /// placement games by their text, so that component values are kept between queries
     pub placements: HashMap<String, Rc<Ruleset>>,
+    /// Game of Cycles boards by their text, likewise
+    pub cycles: HashMap<String, Rc<Ruleset>>,
 }

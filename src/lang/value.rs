@@ -13,6 +13,7 @@ use std::rc::Rc;
 use crate::engine::graph::Graph;
 use crate::engine::group::perm::Perm;
 use crate::engine::placement::Piece;
+use crate::lang::builtins::dots::DotsPos;
 
 #[derive(Clone)]
 pub enum Value {
@@ -40,6 +41,7 @@ pub enum Value {
     Position(Rc<Position>),
     Graph(Rc<Graph>),
     Piece(Rc<Piece>),
+    Dots(Rc<DotsPos>),
 }
 
 pub struct Closure {
@@ -130,6 +132,7 @@ impl Value {
             Value::Position(_) => "position",
             Value::Graph(_) => "graph",
             Value::Piece(_) => "piece",
+            Value::Dots(_) => "Dots-and-Boxes position",
         }
     }
 
@@ -203,6 +206,7 @@ impl Value {
             Value::Position(p) => write!(out, "{p}").unwrap(),
             Value::Graph(g) => write!(out, "{g}").unwrap(),
             Value::Piece(p) => out.push_str(&crate::lang::rules::piece_name(p)),
+            Value::Dots(d) => write!(out, "{d}").unwrap(),
         }
     }
 
