@@ -262,7 +262,8 @@ impl<B: Bits> Inner<B> {
         if let Some(t) = &*t {
             return Ok(t.clone());
         }
-        // small boards need small tables; big ones get the budget's quarter, at most 1 GB
+        // the table grows as needed up to a quarter of the budget, at most 1 GB; small boards
+        // never need much
         let want = (1u64 << n.min(40)).saturating_mul(64).max(1 << 16);
         let bytes = want.min(TABLE_CAP).min(ctl.memory() / 4);
         ctl.reserve(bytes, "the placement transposition table")?;

@@ -40,63 +40,96 @@ struct Slot<B> {
 
 const SHARDS: usize = 64;
 
-/// A bounded transposition table of component values: fixed size, two-way buckets, the newest
-/// entry replaces the older one of its bucket.
+struct Shard<B> {
+    slots: Vec<Slot<B>>,
+    count: usize,
+}
+
+/// A bounded transposition table of component values, in shards behind locks. Each shard
+/// starts small and doubles while it is three-quarters full, up to its share of the budget;
+/// from then on a new entry goes to the front of its two-slot bucket and pushes the older one
+/// out.
 pub(crate) struct Table<B> {
-    shards: Vec<Mutex<Vec<Slot<B>>>>,
-    mask: usize,
+    shards: Vec<Mutex<Shard<B>>>,
+    max_per: usize,
 }
 
 impl<B: Bits> Table<B> {
-    /// A table of at most `bytes` bytes (at least one bucket per shard).
+    /// A table of at most `bytes` bytes.
     pub fn new(bytes: u64) -> Table<B> {
         let slot = std::mem::size_of::<Slot<B>>() as u64;
-        let mut per = 2u64;
-        while per * 2 * slot * SHARDS as u64 <= bytes {
-            per *= 2;
+        let mut max_per = 2u64;
+        while max_per * 2 * slot * SHARDS as u64 <= bytes {
+            max_per *= 2;
         }
+        let start = max_per.min(1 << 10) as usize;
         Table {
             shards: (0..SHARDS)
-                .map(|_| Mutex::new(vec![Slot::default(); per as usize]))
+                .map(|_| {
+                    Mutex::new(Shard {
+                        slots: vec![Slot::default(); start],
+                        count: 0,
+                    })
+                })
                 .collect(),
-            mask: per as usize - 1,
+            max_per: max_per as usize,
         }
     }
 
     #[inline]
-    fn place(&self, key: B) -> (usize, usize) {
+    fn place(key: B) -> (usize, u64) {
         let h = key.hash64();
-        ((h as usize) % SHARDS, ((h >> 8) as usize) & self.mask & !1)
+        ((h as usize) % SHARDS, h >> 8)
     }
 
     pub fn get(&self, key: B) -> Option<u32> {
-        let (s, i) = self.place(key);
+        let (s, h) = Self::place(key);
         let t = self.shards[s].lock().unwrap();
+        let i = (h as usize) & (t.slots.len() - 1) & !1;
         for j in [i, i + 1] {
-            if t[j].val != 0 && t[j].key == key {
-                return Some(t[j].val - 1);
+            let e = t.slots[j];
+            if e.val != 0 && e.key == key {
+                return Some(e.val - 1);
             }
         }
         None
     }
 
+    fn insert(t: &mut Shard<B>, key: B, val: u32, h: u64) {
+        let i = (h as usize) & (t.slots.len() - 1) & !1;
+        for j in [i, i + 1] {
+            if t.slots[j].val != 0 && t.slots[j].key == key {
+                return;
+            }
+        }
+        if t.slots[i + 1].val == 0 {
+            t.count += 1;
+        }
+        t.slots[i + 1] = t.slots[i];
+        t.slots[i] = Slot { key, val: val + 1 };
+    }
+
     pub fn put(&self, key: B, val: u32) {
-        let (s, i) = self.place(key);
+        let (s, h) = Self::place(key);
         let mut t = self.shards[s].lock().unwrap();
-        if t[i].val != 0 && t[i].key == key {
-            return;
+        if t.count * 4 >= t.slots.len() * 3 && t.slots.len() < self.max_per {
+            let len = t.slots.len() * 2;
+            let old = std::mem::replace(&mut t.slots, vec![Slot::default(); len]);
+            t.count = 0;
+            for e in old.into_iter().rev() {
+                if e.val != 0 {
+                    let (_, h2) = Self::place(e.key);
+                    Self::insert(&mut *t, e.key, e.val - 1, h2);
+                }
+            }
         }
-        if t[i + 1].val != 0 && t[i + 1].key == key {
-            return;
-        }
-        t[i + 1] = t[i];
-        t[i] = Slot { key, val: val + 1 };
+        Self::insert(&mut *t, key, val, h);
     }
 
     pub fn entries(&self) -> usize {
         self.shards
             .iter()
-            .map(|s| s.lock().unwrap().iter().filter(|x| x.val != 0).count())
+            .map(|s| s.lock().unwrap().slots.iter().filter(|x| x.val != 0).count())
             .sum()
     }
 }
