@@ -244,6 +244,7 @@ impl<B: Bits> Inner<B> {
             .map(|p| p.iter().map(|&x| x as u16).collect())
             .collect();
         let single = masks.iter().all(|m| m.len() == 1);
+        let bytes = Game::<B>::byte_tables(n, &syms);
         Inner {
             game: Some(Game {
                 masks,
@@ -251,6 +252,7 @@ impl<B: Bits> Inner<B> {
                 single,
                 syms,
                 stride,
+                bytes,
             }),
             blocking: None,
             table: Mutex::new(None),

@@ -29,6 +29,8 @@ pub(crate) struct Game<B> {
     pub syms: Vec<Vec<u16>>,
     /// translate keys to the corner of a board with this many columns
     pub stride: Option<usize>,
+    /// per symmetry (non-identity), per byte of a set: the image of each byte value
+    pub bytes: Vec<Vec<[B; 256]>>,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -202,38 +204,82 @@ impl<B: Bits> Game<B> {
         out
     }
 
-    #[inline]
-    fn image(&self, c: B, perm: Option<&[u16]>) -> B {
-        let Some(stride) = self.stride else {
-            let Some(p) = perm else { return c };
-            let mut out = B::default();
-            for i in c.ones() {
-                out.set(p[i] as usize);
-            }
-            return out;
-        };
-        let mut out = B::default();
-        let mut minc = usize::MAX;
-        let mut lo = usize::MAX;
-        for i in c.ones() {
-            let j = match perm {
-                Some(p) => p[i] as usize,
-                None => i,
-            };
-            out.set(j);
-            minc = minc.min(j % stride);
-            lo = lo.min(j);
-        }
-        let minr = lo / stride;
-        out.shr(minr * stride + minc)
+    /// Byte tables for fast images of sets under the symmetries.
+    pub fn byte_tables(n: usize, syms: &[Vec<u16>]) -> Vec<Vec<[B; 256]>> {
+        syms.iter()
+            .map(|p| {
+                (0..n.div_ceil(8))
+                    .map(|k| {
+                        std::array::from_fn(|v| {
+                            let mut out = B::default();
+                            for b in 0..8 {
+                                let i = 8 * k + b;
+                                if v >> b & 1 == 1 && i < n {
+                                    out.set(p[i] as usize);
+                                }
+                            }
+                            out
+                        })
+                    })
+                    .collect()
+            })
+            .collect()
     }
 
-    /// The canonical key of a set of squares.
+    #[inline]
+    fn image(&self, c: B, sym: usize) -> B {
+        let t = &self.bytes[sym];
+        let mut out = B::default();
+        for (k, row) in t.iter().enumerate() {
+            let v = c.byte(k);
+            if v != 0 {
+                out = out.or(row[v as usize]);
+            }
+        }
+        out
+    }
+
+    /// The canonical key of a set of squares: the least image under the symmetries, each
+    /// translated to the corner when translations are allowed.
     #[inline]
     pub fn canon(&self, c: B) -> B {
-        let mut best = self.image(c, None);
-        for p in &self.syms {
-            let im = self.image(c, Some(p));
+        if c.is_empty() {
+            return c;
+        }
+        let Some(stride) = self.stride else {
+            let mut best = c;
+            for k in 0..self.syms.len() {
+                let im = self.image(c, k);
+                if im < best {
+                    best = im;
+                }
+            }
+            return best;
+        };
+        // bounding box of c
+        let (lo, hi) = (c.lowest(), c.highest());
+        let (minr, maxr) = (lo / stride, hi / stride);
+        let (minc, maxc) = if stride <= 64 {
+            let row = if stride == 64 { u64::MAX } else { (1u64 << stride) - 1 };
+            let mut cols = 0u64;
+            for r in minr..=maxr {
+                cols |= c.shr(r * stride).word0() & row;
+            }
+            (
+                cols.trailing_zeros() as usize,
+                63 - cols.leading_zeros() as usize,
+            )
+        } else {
+            c.ones()
+                .fold((usize::MAX, 0), |(a, b), i| (a.min(i % stride), b.max(i % stride)))
+        };
+        let mut best = c.shr(minr * stride + minc);
+        let (a, b) = (minr * stride + minc, maxr * stride + maxc);
+        for (k, p) in self.syms.iter().enumerate() {
+            let (pa, pb) = (p[a] as usize, p[b] as usize);
+            let r = (pa / stride).min(pb / stride);
+            let cc = (pa % stride).min(pb % stride);
+            let im = self.image(c, k).shr(r * stride + cc);
             if im < best {
                 best = im;
             }
@@ -266,9 +312,28 @@ impl<B: Bits> Game<B> {
         None
     }
 
+    /// Node-Kayles: drops every square whose closed neighbourhood within `c` equals that of a
+    /// smaller square (closed twins). Moving on either twin leads to the same position, and a
+    /// move elsewhere removes both or neither, so the value is unchanged.
+    fn twin_reduce(&self, c: B) -> B {
+        let mut nb: Vec<(B, usize)> = c.ones().map(|v| (self.adj[v].and(c), v)).collect();
+        nb.sort_unstable();
+        let mut out = c;
+        for w in nb.windows(2) {
+            if w[0].0 == w[1].0 {
+                out = out.andnot(B::bit(w[1].1));
+            }
+        }
+        out
+    }
+
     fn comp_value(&self, t: &Table<B>, c: B, cx: &mut Cx) -> Result<u32> {
         if let Some(v) = self.trivial(c) {
             return Ok(v);
+        }
+        let c = if self.single { self.twin_reduce(c) } else { c };
+        if c.count() == 1 {
+            return Ok(1);
         }
         let key = self.canon(c);
         if let Some(v) = t.get(key) {
@@ -301,6 +366,11 @@ impl<B: Bits> Game<B> {
         for c in self.components(a) {
             if let Some(v) = self.trivial(c) {
                 x ^= v;
+                continue;
+            }
+            let c = if self.single { self.twin_reduce(c) } else { c };
+            if c.count() == 1 {
+                x ^= 1;
                 continue;
             }
             let key = self.canon(c);
