@@ -35,7 +35,16 @@ impl Brute {
                         Part::Leap(a, b) => (a as i64, b as i64, false),
                         Part::Ride(a, b) => (a as i64, b as i64, true),
                     };
-                    for (x, y) in [(a, b), (b, a), (-a, b), (-b, a), (a, -b), (b, -a), (-a, -b), (-b, -a)] {
+                    for (x, y) in [
+                        (a, b),
+                        (b, a),
+                        (-a, b),
+                        (-b, a),
+                        (a, -b),
+                        (b, -a),
+                        (-a, -b),
+                        (-b, -a),
+                    ] {
                         if !steps.contains(&((x, y), slides)) {
                             steps.push(((x, y), slides));
                         }
@@ -65,6 +74,7 @@ impl Brute {
     }
 
     /// Is square `t` attacked in `cells` (0 empty, p + 1 a piece)?
+    #[allow(clippy::while_let_loop)]
     fn attacked(&self, cells: &[u8], t: usize) -> bool {
         let n = cells.len();
         for s in 0..n {
@@ -75,7 +85,9 @@ impl Brute {
             for &((dr, dc), slides) in &self.pieces[cells[s] as usize - 1] {
                 let mut k = 1;
                 loop {
-                    let Some(u) = self.norm(r + k * dr, c + k * dc) else { break };
+                    let Some(u) = self.norm(r + k * dr, c + k * dc) else {
+                        break;
+                    };
                     if u == s || k > (self.rows * self.cols) {
                         break;
                     }
@@ -207,7 +219,10 @@ fn brute_force_agrees_on_tori_and_fairy_pieces() {
                 let g =
                     Placement::new(Board::Torus { rows, cols }, pieces.clone(), blocking).unwrap();
                 let got = g.grundy(&g.start(), &ctl()).unwrap();
-                assert_eq!(got, want, "torus {rows}x{cols} {pieces:?} blocking {blocking}");
+                assert_eq!(
+                    got, want,
+                    "torus {rows}x{cols} {pieces:?} blocking {blocking}"
+                );
             }
         }
     }
@@ -218,8 +233,8 @@ fn brute_force_agrees_below_the_start() {
     // every position one and two moves in, on boards up to 4x4, mixed pieces
     for (name, pieces) in piece_sets().into_iter().filter(|(n, _)| n.len() > 8) {
         for blocking in [false, true] {
-            let g = Placement::new(Board::Grid { rows: 3, cols: 4 }, pieces.clone(), blocking)
-                .unwrap();
+            let g =
+                Placement::new(Board::Grid { rows: 3, cols: 4 }, pieces.clone(), blocking).unwrap();
             let mut brute = Brute::new(3, 4, false, &pieces, blocking);
             for p1 in g.options(&g.start()) {
                 for p2 in g.options(&p1).into_iter().chain([p1.clone()]) {
@@ -324,8 +339,20 @@ fn figure_3_2_1_knights_and_bishops() {
         for (n, pair) in row.split_whitespace().enumerate() {
             let (k, b) = pair.split_once(',').unwrap();
             let (k, b): (u32, u32) = (k.parse().unwrap(), b.parse().unwrap());
-            assert_eq!(grundy_grid(m + 1, n + 1, &[Piece::knight()], false), k, "knights {}x{}", m + 1, n + 1);
-            assert_eq!(grundy_grid(m + 1, n + 1, &[Piece::bishop()], false), b, "bishops {}x{}", m + 1, n + 1);
+            assert_eq!(
+                grundy_grid(m + 1, n + 1, &[Piece::knight()], false),
+                k,
+                "knights {}x{}",
+                m + 1,
+                n + 1
+            );
+            assert_eq!(
+                grundy_grid(m + 1, n + 1, &[Piece::bishop()], false),
+                b,
+                "bishops {}x{}",
+                m + 1,
+                n + 1
+            );
         }
     }
 }
@@ -408,15 +435,28 @@ fn figure_a_1_3_kings() {
 }
 #[test]
 fn figure_a_1_4_bishops_knights() {
-    check_table(&[Piece::bishop(), Piece::knight()], BISHOPS_KNIGHTS, "A.1.4 BishopsKnights", &[]);
+    check_table(
+        &[Piece::bishop(), Piece::knight()],
+        BISHOPS_KNIGHTS,
+        "A.1.4 BishopsKnights",
+        &[],
+    );
 }
 #[test]
 fn figure_a_1_5_bishops_rooks() {
-    check_table(&[Piece::bishop(), Piece::rook()], BISHOPS_ROOKS, "A.1.5 BishopsRooks", &[]);
+    check_table(
+        &[Piece::bishop(), Piece::rook()],
+        BISHOPS_ROOKS,
+        "A.1.5 BishopsRooks",
+        &[],
+    );
 }
 #[test]
 fn figure_a_1_6_bishops_queens() {
-    check_table(&[Piece::bishop(), Piece::queen()], BISHOPS_QUEENS, "A.1.6 BishopsQueens",
+    check_table(
+        &[Piece::bishop(), Piece::queen()],
+        BISHOPS_QUEENS,
+        "A.1.6 BishopsQueens",
         &[
             (3, 5, 1, 2),
             (3, 6, 2, 1),
@@ -427,19 +467,35 @@ fn figure_a_1_6_bishops_queens() {
             (5, 5, 2, 1),
             (6, 3, 2, 1),
             (6, 4, 2, 0),
-        ],);
+        ],
+    );
 }
 #[test]
 fn figure_a_1_7_kings_knights() {
-    check_table(&[Piece::king(), Piece::knight()], KINGS_KNIGHTS, "A.1.7 KingsKnights", &[]);
+    check_table(
+        &[Piece::king(), Piece::knight()],
+        KINGS_KNIGHTS,
+        "A.1.7 KingsKnights",
+        &[],
+    );
 }
 #[test]
 fn figure_a_1_8_knights_queens() {
-    check_table(&[Piece::knight(), Piece::queen()], KNIGHTS_QUEENS, "A.1.8 KnightsQueens", &[]);
+    check_table(
+        &[Piece::knight(), Piece::queen()],
+        KNIGHTS_QUEENS,
+        "A.1.8 KnightsQueens",
+        &[],
+    );
 }
 #[test]
 fn figure_a_1_9_queens_rooks() {
-    check_table(&[Piece::queen(), Piece::rook()], QUEENS_ROOKS, "A.1.9 QueensRooks", &[]);
+    check_table(
+        &[Piece::queen(), Piece::rook()],
+        QUEENS_ROOKS,
+        "A.1.9 QueensRooks",
+        &[],
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -531,7 +587,11 @@ fn terminal_set_sizes(m: usize, n: usize) -> Vec<usize> {
     fn rec(v: usize, chosen: u64, dead: u64, closed: &[u64], out: &mut Vec<usize>) {
         let cells = closed.len();
         if v == cells {
-            let all = if cells == 64 { u64::MAX } else { (1u64 << cells) - 1 };
+            let all = if cells == 64 {
+                u64::MAX
+            } else {
+                (1u64 << cells) - 1
+            };
             if dead == all {
                 out.push(chosen.count_ones() as usize);
             }
@@ -551,10 +611,23 @@ fn terminal_set_sizes(m: usize, n: usize) -> Vec<usize> {
 #[test]
 fn proposition_2_2_3_terminal_set_parity_fails_on_3x3() {
     // Counter-example: the top row of 3 x 3 plus the centre is a terminal set of 4 knights.
-    let g = Placement::new(Board::Grid { rows: 3, cols: 3 }, vec![Piece::knight()], false).unwrap();
+    let g = Placement::new(
+        Board::Grid { rows: 3, cols: 3 },
+        vec![Piece::knight()],
+        false,
+    )
+    .unwrap();
     let mut pos = g.start();
     for s in [0, 1, 2, 4] {
-        pos = g.play(&pos, gamut::engine::placement::Move { square: s, piece: 0 }).unwrap();
+        pos = g
+            .play(
+                &pos,
+                gamut::engine::placement::Move {
+                    square: s,
+                    piece: 0,
+                },
+            )
+            .unwrap();
     }
     assert!(g.is_terminal(&pos));
     assert_eq!(pos.placed().len() % 2, 0); // while 3 * 3 is odd
@@ -591,7 +664,8 @@ fn schwenk_theorem_for_all_boards_up_to_10() {
                 Tour::Closed(path) => {
                     assert!(schwenk_has_tour(m, n), "{m}x{n} toured");
                     assert_eq!(path.len(), m * n);
-                    let adj = piece_graph(&Board::Grid { rows: m, cols: n }, &Piece::knight()).unwrap();
+                    let adj =
+                        piece_graph(&Board::Grid { rows: m, cols: n }, &Piece::knight()).unwrap();
                     let mut seen = path.clone();
                     seen.sort();
                     seen.dedup();
@@ -622,7 +696,12 @@ fn graph_numbers_of_small_boards() {
     assert_eq!(domination_number(&queens, &c).unwrap(), 5);
     // shortest/longest plays agree with i and alpha for one piece
     for (m, n) in [(3, 3), (4, 4), (4, 5), (5, 5)] {
-        let g = Placement::new(Board::Grid { rows: m, cols: n }, vec![Piece::knight()], false).unwrap();
+        let g = Placement::new(
+            Board::Grid { rows: m, cols: n },
+            vec![Piece::knight()],
+            false,
+        )
+        .unwrap();
         let adj = knights(m, n);
         assert_eq!(
             g.shortest_play(&g.start(), &c).unwrap() as usize,
@@ -632,7 +711,10 @@ fn graph_numbers_of_small_boards() {
             g.longest_play(&g.start(), &c).unwrap() as usize,
             independence_number(&adj, &c).unwrap()
         );
-        assert!(domination_number(&adj, &c).unwrap() <= independent_domination_number(&adj, &c).unwrap());
+        assert!(
+            domination_number(&adj, &c).unwrap()
+                <= independent_domination_number(&adj, &c).unwrap()
+        );
     }
 }
 
@@ -645,7 +727,11 @@ fn knights_8x8_domination_is_12() {
     assert_eq!(domination_number(&adj, &c).unwrap(), 12);
     println!("gamma(knights 8x8) = 12 in {:.1?}", t.elapsed());
     let t = Instant::now();
-    println!("i(knights 8x8) = {} in {:.1?}", independent_domination_number(&adj, &c).unwrap(), t.elapsed());
+    println!(
+        "i(knights 8x8) = {} in {:.1?}",
+        independent_domination_number(&adj, &c).unwrap(),
+        t.elapsed()
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -654,25 +740,79 @@ fn knights_8x8_domination_is_12() {
 #[test]
 fn api_show_moves_and_errors() {
     let c = ctl();
-    let g = Placement::new(Board::Grid { rows: 3, cols: 3 }, vec![Piece::knight(), Piece::bishop()], false).unwrap();
-    let pos = g.play(&g.start(), gamut::engine::placement::Move { square: 4, piece: 1 }).unwrap();
+    let g = Placement::new(
+        Board::Grid { rows: 3, cols: 3 },
+        vec![Piece::knight(), Piece::bishop()],
+        false,
+    )
+    .unwrap();
+    let pos = g
+        .play(
+            &g.start(),
+            gamut::engine::placement::Move {
+                square: 4,
+                piece: 1,
+            },
+        )
+        .unwrap();
     assert_eq!(g.show(&pos), "x . x\n. B .\nx . x\n");
     assert_eq!(g.moves(&pos).len(), 8);
-    assert!(g.play(&pos, gamut::engine::placement::Move { square: 0, piece: 0 }).is_err());
+    assert!(
+        g.play(
+            &pos,
+            gamut::engine::placement::Move {
+                square: 0,
+                piece: 0
+            }
+        )
+        .is_err()
+    );
     assert_eq!(format!("{}", Piece::queen()), "rider(0, 1) | rider(1, 1)");
     assert_eq!(format!("{}", Piece::knight()), "leaper(1, 2)");
-    assert!(Placement::new(Board::Grid { rows: 17, cols: 17 }, vec![Piece::knight()], false).is_err());
-    assert!(Placement::new(Board::Grid { rows: 16, cols: 16 }, vec![Piece::knight()], false).is_ok());
-    assert!(Placement::new(Board::Grid { rows: 0, cols: 3 }, vec![Piece::knight()], false).is_err());
+    assert!(
+        Placement::new(
+            Board::Grid { rows: 17, cols: 17 },
+            vec![Piece::knight()],
+            false
+        )
+        .is_err()
+    );
+    assert!(
+        Placement::new(
+            Board::Grid { rows: 16, cols: 16 },
+            vec![Piece::knight()],
+            false
+        )
+        .is_ok()
+    );
+    assert!(
+        Placement::new(
+            Board::Grid { rows: 0, cols: 3 },
+            vec![Piece::knight()],
+            false
+        )
+        .is_err()
+    );
     // winning moves lead to P-positions
-    let k = Placement::new(Board::Grid { rows: 5, cols: 5 }, vec![Piece::knight()], false).unwrap();
+    let k = Placement::new(
+        Board::Grid { rows: 5, cols: 5 },
+        vec![Piece::knight()],
+        false,
+    )
+    .unwrap();
     for mv in k.winning_moves(&k.start(), &c).unwrap() {
         assert_eq!(k.grundy(&k.play(&k.start(), mv).unwrap(), &c).unwrap(), 0);
     }
     // cancellation
     let stop = Ctl::default();
-    stop.cancel_flag().store(true, std::sync::atomic::Ordering::Relaxed);
-    let big = Placement::new(Board::Grid { rows: 12, cols: 12 }, vec![Piece::queen()], false).unwrap();
+    stop.cancel_flag()
+        .store(true, std::sync::atomic::Ordering::Relaxed);
+    let big = Placement::new(
+        Board::Grid { rows: 12, cols: 12 },
+        vec![Piece::queen()],
+        false,
+    )
+    .unwrap();
     assert!(big.grundy(&big.start(), &stop).is_err());
 }
 
@@ -713,7 +853,10 @@ fn bench_thesis_tables_6x6_vs_brute_force() {
             assert_eq!(e, b);
         }
     }
-    println!("brute force (boards of at most 20/25 squares): {tb:.2?}; ratio {:.0}", tb.as_secs_f64() / te.as_secs_f64());
+    println!(
+        "brute force (boards of at most 20/25 squares): {tb:.2?}; ratio {:.0}",
+        tb.as_secs_f64() / te.as_secs_f64()
+    );
 }
 
 #[test]
@@ -737,7 +880,9 @@ fn bench_tables_to_8x8() {
 #[test]
 #[ignore]
 fn bench_one() {
-    let Ok(spec) = std::env::var("GAMUT_BENCH") else { return };
+    let Ok(spec) = std::env::var("GAMUT_BENCH") else {
+        return;
+    };
     let w: Vec<&str> = spec.split_whitespace().collect();
     let t = Instant::now();
     let (label, g) = match w[0] {
@@ -750,9 +895,16 @@ fn bench_one() {
             (format!("node-kayles grid {m}x{n}"), kayles_grid(m, n))
         }
         "table" => {
-            let pieces = piece_sets().into_iter().find(|(n, _)| *n == w[1]).unwrap().1;
+            let pieces = piece_sets()
+                .into_iter()
+                .find(|(n, _)| *n == w[1])
+                .unwrap()
+                .1;
             let (m, n): (usize, usize) = (w[2].parse().unwrap(), w[3].parse().unwrap());
-            (format!("{} {m}x{n}", w[1]), grundy_grid(m, n, &pieces, false))
+            (
+                format!("{} {m}x{n}", w[1]),
+                grundy_grid(m, n, &pieces, false),
+            )
         }
         _ => panic!("unknown bench {spec}"),
     };

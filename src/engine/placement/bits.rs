@@ -116,7 +116,7 @@ impl Bits for u64 {
     }
     #[inline]
     fn word0(self) -> u64 {
-        self as u64
+        self
     }
     #[inline]
     fn highest(self) -> usize {

@@ -32,8 +32,7 @@ mod theory;
 pub use bits::MAX_SQUARES;
 pub use piece::{Part, Piece};
 pub use theory::{
-    Tour, domination_number, independence_number, independent_domination_number, piece_graph,
-    tour,
+    Tour, domination_number, independence_number, independent_domination_number, piece_graph, tour,
 };
 
 use crate::engine::graph::Graph;
@@ -62,7 +61,9 @@ impl Board {
         let n = match self {
             Board::Grid { rows, cols } | Board::Torus { rows, cols } => {
                 if *rows == 0 || *cols == 0 {
-                    return Err(Error::invalid("a board needs at least one row and one column"));
+                    return Err(Error::invalid(
+                        "a board needs at least one row and one column",
+                    ));
                 }
                 rows.checked_mul(*cols).unwrap_or(usize::MAX)
             }
@@ -71,7 +72,11 @@ impl Board {
         if n > MAX_SQUARES {
             return Err(Error::limit(format!(
                 "the placement engine takes boards of at most {MAX_SQUARES} squares; this one has {}",
-                if n == usize::MAX { "too many".to_string() } else { n.to_string() }
+                if n == usize::MAX {
+                    "too many".to_string()
+                } else {
+                    n.to_string()
+                }
             )));
         }
         Ok(n)
@@ -79,8 +84,16 @@ impl Board {
 
     fn grid(&self) -> Option<Grid> {
         match *self {
-            Board::Grid { rows, cols } => Some(Grid { rows, cols, torus: false }),
-            Board::Torus { rows, cols } => Some(Grid { rows, cols, torus: true }),
+            Board::Grid { rows, cols } => Some(Grid {
+                rows,
+                cols,
+                torus: false,
+            }),
+            Board::Torus { rows, cols } => Some(Grid {
+                rows,
+                cols,
+                torus: true,
+            }),
             Board::Graph(_) => None,
         }
     }
@@ -284,7 +297,13 @@ impl<B: Bits> Inner<B> {
             let b = self.blocking.as_ref().unwrap();
             let limit = (ctl.memory() / 4 / 64) as usize;
             let mut cx = Cx { ctl, nodes: 0 };
-            b.value(a, set_of(occ.iter().copied()), &mut HashMap::new(), limit, &mut cx)
+            b.value(
+                a,
+                set_of(occ.iter().copied()),
+                &mut HashMap::new(),
+                limit,
+                &mut cx,
+            )
         }
     }
 
@@ -302,7 +321,11 @@ impl<B: Bits> Inner<B> {
     }
 
     fn cached(&self) -> usize {
-        self.table.lock().unwrap().as_ref().map_or(0, |t| t.entries())
+        self.table
+            .lock()
+            .unwrap()
+            .as_ref()
+            .map_or(0, |t| t.entries())
     }
 }
 
@@ -364,7 +387,9 @@ impl Placement {
                 (reach, grid.symmetries(), Some(grid.cols), pieces)
             }
             None => {
-                let Board::Graph(g) = &board else { unreachable!() };
+                let Board::Graph(g) = &board else {
+                    unreachable!()
+                };
                 let adj = g.adjacency();
                 let reach = adj
                     .into_iter()
@@ -583,8 +608,8 @@ impl Placement {
     /// when some listed piece on one attacks the other (with attacks passing through pieces).
     pub fn attack_graph(&self) -> Vec<Vec<usize>> {
         let mut adj = vec![vec![false; self.n]; self.n];
-        for s in 0..self.n {
-            for r in &self.reach[s] {
+        for (s, rs) in self.reach.iter().enumerate() {
+            for r in rs {
                 for &t in r.leaps.iter().chain(r.rays.iter().flatten()) {
                     adj[s][t] = true;
                     adj[t][s] = true;
@@ -601,13 +626,8 @@ impl Placement {
             None => '#',
             Some(piece) => {
                 let own = piece.letter();
-                let unique = own.is_some()
-                    && self
-                        .pieces
-                        .iter()
-                        .filter(|q| q.letter() == own)
-                        .count()
-                        == 1;
+                let unique =
+                    own.is_some() && self.pieces.iter().filter(|q| q.letter() == own).count() == 1;
                 if unique {
                     own.unwrap()
                 } else {

@@ -131,7 +131,14 @@ impl<B: Bits> Table<B> {
     pub fn entries(&self) -> usize {
         self.shards
             .iter()
-            .map(|s| s.lock().unwrap().slots.iter().filter(|x| x.val != 0).count())
+            .map(|s| {
+                s.lock()
+                    .unwrap()
+                    .slots
+                    .iter()
+                    .filter(|x| x.val != 0)
+                    .count()
+            })
             .sum()
     }
 }
@@ -260,7 +267,11 @@ impl<B: Bits> Game<B> {
         let (lo, hi) = (c.lowest(), c.highest());
         let (minr, maxr) = (lo / stride, hi / stride);
         let (minc, maxc) = if stride <= 64 {
-            let row = if stride == 64 { u64::MAX } else { (1u64 << stride) - 1 };
+            let row = if stride == 64 {
+                u64::MAX
+            } else {
+                (1u64 << stride) - 1
+            };
             let mut cols = 0u64;
             for r in minr..=maxr {
                 cols |= c.shr(r * stride).word0() & row;
@@ -270,8 +281,9 @@ impl<B: Bits> Game<B> {
                 63 - cols.leading_zeros() as usize,
             )
         } else {
-            c.ones()
-                .fold((usize::MAX, 0), |(a, b), i| (a.min(i % stride), b.max(i % stride)))
+            c.ones().fold((usize::MAX, 0), |(a, b), i| {
+                (a.min(i % stride), b.max(i % stride))
+            })
         };
         let mut best = c.shr(minr * stride + minc);
         let (a, b) = (minr * stride + minc, maxr * stride + maxc);
@@ -506,10 +518,10 @@ impl<B: Bits> Blocking<B> {
         }
         let g = mex(seen, &big);
         if memo.len() >= limit {
-            return Err(Error::limit(
-                "the blocking-game search passed its memory budget",
-            )
-            .hint("blocking games are searched without decomposition; try a smaller board"));
+            return Err(
+                Error::limit("the blocking-game search passed its memory budget")
+                    .hint("blocking games are searched without decomposition; try a smaller board"),
+            );
         }
         memo.insert((avail, occ), g);
         Ok(g)
@@ -545,7 +557,9 @@ impl<B: Bits> Blocking<B> {
             }
         }
         if memo.len() >= limit {
-            return Err(Error::limit("the play-length search passed its memory budget"));
+            return Err(Error::limit(
+                "the play-length search passed its memory budget",
+            ));
         }
         let v = best.unwrap_or(0);
         memo.insert((avail, occ), v);

@@ -13,7 +13,9 @@ pub fn piece_graph(board: &Board, piece: &Piece) -> Result<Vec<Vec<usize>>> {
         Board::Graph(g) => Ok(g.adjacency()),
         Board::Grid { rows, cols } | Board::Torus { rows, cols } => {
             if piece.has_null_part() {
-                return Err(Error::invalid(format!("the piece {piece} has a null step (0, 0)")));
+                return Err(Error::invalid(format!(
+                    "the piece {piece} has a null step (0, 0)"
+                )));
             }
             let grid = Grid {
                 rows: *rows,
@@ -28,6 +30,7 @@ pub fn piece_graph(board: &Board, piece: &Piece) -> Result<Vec<Vec<usize>>> {
                 }
             }
             // leapers and riders attack symmetrically; keep the graph undirected regardless
+            #[allow(clippy::needless_range_loop)]
             for s in 0..n {
                 for t in 0..n {
                     if adj[s][t] {
@@ -219,7 +222,14 @@ pub fn independence_number(adj: &[Vec<usize>], ctl: &Ctl) -> Result<usize> {
         return Ok(adj.len() - max_matching(adj, &col));
     }
     let closed = closed_sets(adj)?;
-    fn mis(a: B256, closed: &[B256], size: usize, best: &mut usize, ctl: &Ctl, nodes: &mut u64) -> Result<()> {
+    fn mis(
+        a: B256,
+        closed: &[B256],
+        size: usize,
+        best: &mut usize,
+        ctl: &Ctl,
+        nodes: &mut u64,
+    ) -> Result<()> {
         *nodes += 1;
         if *nodes & 1023 == 0 {
             ctl.check()?;
@@ -306,9 +316,12 @@ pub fn tour(rows: usize, cols: usize, piece: &Piece, ctl: &Ctl) -> Result<Tour> 
                 })
                 .collect();
             let independent = (0..n).all(|v| !s[v] || adj[v].iter().all(|&u| !s[u]));
-            let is_class = (0..n).all(|v| s[v] == (col[v] == 0)) || (0..n).all(|v| s[v] == (col[v] == 1));
+            let is_class =
+                (0..n).all(|v| s[v] == (col[v] == 0)) || (0..n).all(|v| s[v] == (col[v] == 1));
             if independent && !is_class {
-                return no("four lines: the outer two lines are an independent half of the squares but not a colour class");
+                return no(
+                    "four lines: the outer two lines are an independent half of the squares but not a colour class",
+                );
             }
         }
     }
