@@ -342,7 +342,10 @@ fn empty_boards_bench() {
             eprintln!("[{:.1} s] {label}", self.0.elapsed().as_secs_f64());
         }
         fn advance(&self, done: u64) {
-            eprintln!("[{:.1} s] {done} root moves done", self.0.elapsed().as_secs_f64());
+            eprintln!(
+                "[{:.1} s] {done} root moves done",
+                self.0.elapsed().as_secs_f64()
+            );
         }
         fn end(&self) {}
     }
