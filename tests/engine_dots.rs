@@ -34,7 +34,7 @@ fn boxes(b: &Dots) -> Vec<u64> {
 /// The retrograde reference: the value of every set of lines, most lines first.
 fn retrograde(b: &Dots) -> Vec<i8> {
     let n = b.num_lines();
-    assert!(n <= 30);
+    assert!(n <= 31);
     let bx = boxes(b);
     let mut touch = vec![Vec::new(); n];
     for (i, &m) in bx.iter().enumerate() {
@@ -330,6 +330,18 @@ fn memory_budget_is_respected() {
     assert!(s.stats().table_bytes <= 1 << 19);
 }
 
+/// CPU seconds (user + system, all threads) of this process so far, from /proc/self/stat.
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let after = stat.rsplit_once(')').map_or("", |x| x.1);
+    let f: Vec<f64> = after.split_whitespace().map(|x| x.parse().unwrap_or(0.0)).collect();
+    if f.len() > 13 {
+        (f[11] + f[12]) / 100.0
+    } else {
+        0.0
+    }
+}
+
 /// Values, times and node counts of empty boards: `cargo test --release --test engine_dots
 /// -- --ignored --nocapture empty_boards`. Boards from the environment variable DOTS_BOARDS
 /// ("3x4,4x4"), by default the small ones.
@@ -360,22 +372,27 @@ fn empty_boards_bench() {
         let (m, n): (usize, usize) = (m.trim().parse().unwrap(), n.trim().parse().unwrap());
         let b = Dots::new(m, n).unwrap();
         let t = Instant::now();
+        let c = cpu_seconds();
         let solver = Solver::new(&b, &ctl).unwrap();
         let v = solver.value(&b.empty(), &ctl).unwrap();
         let st = solver.stats();
         println!(
-            "{m} x {n}: value {v:+}  time {:.3} s  nodes {}  table {} MB",
+            "{m} x {n}: value {v:+}  time {:.3} s (cpu {:.2} s)  nodes {}  table {} MB",
             t.elapsed().as_secs_f64(),
+            cpu_seconds() - c,
             st.nodes,
             st.table_bytes >> 20
         );
-        if b.num_lines() <= 24 && std::env::var("DOTS_RETRO").is_ok() {
+        if b.num_lines() <= 31 && std::env::var("DOTS_RETRO").is_ok() {
             let t = Instant::now();
+            let c = cpu_seconds();
             let r = retrograde(&b);
             println!(
-                "   retrograde: value {:+}  time {:.3} s",
+                "   retrograde: value {:+}  time {:.3} s (cpu {:.2} s)  table {} MB",
                 r[0],
-                t.elapsed().as_secs_f64()
+                t.elapsed().as_secs_f64(),
+                cpu_seconds() - c,
+                r.len() >> 20
             );
         }
     }
