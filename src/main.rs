@@ -214,10 +214,10 @@ fn read_stdin() -> std::io::Result<String> {
 /// The exit status once output is flushed: a reader that went away ends the run quietly
 /// (141, as SIGPIPE would); any other failure to write (a full disk) is an error.
 fn finish_output(code: i32) -> i32 {
-    if OUT_STATE.load(Ordering::Relaxed) == 0 {
-        if let Err(e) = std::io::stdout().flush() {
-            note_output_error(&e);
-        }
+    if OUT_STATE.load(Ordering::Relaxed) == 0
+        && let Err(e) = std::io::stdout().flush()
+    {
+        note_output_error(&e);
     }
     match OUT_STATE.load(Ordering::Relaxed) {
         1 => 141,
@@ -314,10 +314,14 @@ pub fn report(it: &Interp, e: &Error) {
     // layout of them is not robust)
     let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
     let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
-    if line_end - line_start > 2000 || !text.is_char_boundary(start) || !text.is_char_boundary(end) {
+    if line_end - line_start > 2000 || !text.is_char_boundary(start) || !text.is_char_boundary(end)
+    {
         let line = text[..start].matches('\n').count() + 1;
         let col = text[line_start..start].chars().count() + 1;
-        err_line(&format!("error: {}\n  at {}:{line}:{col}", e.message, src.name));
+        err_line(&format!(
+            "error: {}\n  at {}:{line}:{col}",
+            e.message, src.name
+        ));
         if let Some(h) = &e.hint {
             err_line(&format!("  help: {h}"));
         }

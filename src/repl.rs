@@ -297,7 +297,7 @@ fn wrap(text: &str, width: usize, indent: &str) -> String {
     let mut out = String::new();
     let mut line = String::from(indent);
     for w in text.split(' ') {
-        if line.len() + w.len() + 1 > width && line.trim().len() > 0 {
+        if line.len() + w.len() + 1 > width && !line.trim().is_empty() {
             out.push_str(line.trim_end());
             out.push('\n');
             line = String::from(indent);

@@ -215,17 +215,27 @@ fn comprehensions_blocks_and_a_byte_order_mark() {
 
 #[test]
 fn options_drop_terminal_components_and_merge_equal_sums() {
-    let src = "game sp(n) { move a, n - 1 - a for a in 0..n-1 }\noptions(sp(5))\nlen(options(sp(5)))";
+    let src =
+        "game sp(n) { move a, n - 1 - a for a in 0..n-1 }\noptions(sp(5))\nlen(options(sp(5)))";
     let (code, out, err) = run_e(src);
     assert_eq!(code, 0, "{err}");
     assert!(!out.contains("sp(0)"), "{out}");
-    assert!(out.contains("sp(1) + sp(3)") && !out.contains("sp(3) + sp(1)"), "{out}");
+    assert!(
+        out.contains("sp(1) + sp(3)") && !out.contains("sp(3) + sp(1)"),
+        "{out}"
+    );
     assert!(out.ends_with("\n3\n"), "{out}");
 }
 
 #[test]
 fn boards_are_drawn_with_numbers_moves_and_patterns() {
     assert_eq!(run_e("show(grid(2, 3))").1, "1 2 3\n4 5 6\n");
-    assert_eq!(run_e("show(grid(1, 3), shift(grid(1, 3), \"right\"))").1.lines().count(), 1);
+    assert_eq!(
+        run_e("show(grid(1, 3), shift(grid(1, 3), \"right\"))")
+            .1
+            .lines()
+            .count(),
+        1
+    );
     assert_eq!(run_e("show(grid(2, 2), [{1}, {4}])").1, "# .\n. @\n");
 }

@@ -170,8 +170,7 @@ fn check(cases: u32, seconds: u64) -> [usize; 3] {
             Ok(())
         })
         .unwrap();
-    let c = *codes.lock().unwrap();
-    c
+    *codes.lock().unwrap()
 }
 
 #[test]

@@ -248,7 +248,8 @@ pub fn misere_wins<G: Game>(
     let first = sums.expand(&root)?;
     let mut held = Held::default();
     held.add(&first)?;
-    let mut stack: Vec<(Vec<K<G>>, Vec<Vec<K<G>>>, usize)> = vec![(root.clone(), first, 0)];
+    type Frame<G> = (Vec<K<G>>, Vec<Vec<K<G>>>, usize);
+    let mut stack: Vec<Frame<G>> = vec![(root.clone(), first, 0)];
     let mut on_stack: HashSet<Vec<K<G>>> = HashSet::from([root.clone()]);
     let mut steps = 0u64;
     let each = root.first().map_or(8, |c| sums.game.pos_bytes(c)) * root.len().max(1) + 24;

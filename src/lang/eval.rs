@@ -755,7 +755,7 @@ impl Interp {
                     "nested comprehensions multiply: compute a count or a sum instead of listing",
                 ));
             }
-            if self.building % 65_536 == 0 {
+            if self.building.is_multiple_of(65_536) {
                 self.ctl
                     .reserve(self.building * 48, "the lists being built")
                     .map_err(|e| Error::from(e).at(elem.span))?;

@@ -5,6 +5,9 @@ use crate::lang::value::{Table, Value};
 use num_bigint::BigInt;
 use std::rc::Rc;
 
+// values are ordered by content; the interior mutability of groups (cached chains) does not
+// touch their order
+#[allow(clippy::mutable_key_type)]
 pub fn register(it: &mut Interp) {
     it.add_builtin(
         "print",
@@ -527,7 +530,13 @@ fn show_board(a: &Args, rows: usize, cols: usize) -> Result<Value> {
             }
             v @ (Value::Set(_) | Value::List(_)) => {
                 let colours: Vec<Value> = match v {
-                    Value::List(xs) if xs.iter().all(|x| matches!(x, Value::Set(_) | Value::List(_))) => xs.to_vec(),
+                    Value::List(xs)
+                        if xs
+                            .iter()
+                            .all(|x| matches!(x, Value::Set(_) | Value::List(_))) =>
+                    {
+                        xs.to_vec()
+                    }
                     other => vec![other.clone()],
                 };
                 let marks = ['#', '@', '*', '+', '%', '&', '$', '=', '~'];
@@ -547,7 +556,10 @@ fn show_board(a: &Args, rows: usize, cols: usize) -> Result<Value> {
                             }
                             other => {
                                 return Err(Error::runtime(
-                                    format!("{} is not a cell of this {rows}x{cols} board", other.to_text()),
+                                    format!(
+                                        "{} is not a cell of this {rows}x{cols} board",
+                                        other.to_text()
+                                    ),
                                     a.span_of(1),
                                 )
                                 .hint("cells are numbered 1.. row by row"));
@@ -565,7 +577,9 @@ fn show_board(a: &Args, rows: usize, cols: usize) -> Result<Value> {
         if r > 0 {
             out.push('\n');
         }
-        let line: Vec<String> = (0..cols).map(|c| format!("{:>w$}", label[r * cols + c])).collect();
+        let line: Vec<String> = (0..cols)
+            .map(|c| format!("{:>w$}", label[r * cols + c]))
+            .collect();
         out.push_str(line.join(" ").trim_end());
     }
     Ok(Value::str(&out))

@@ -719,13 +719,22 @@ fn options_of(it: &mut Interp, p: &Position) -> Result<Vec<Position>> {
             });
         }
     }
-    // components without moves add nothing to a sum: drop them (when there are few enough
-    // options to ask each component), then merge options equal as multisets
+    // scripted rulesets: components without moves add nothing to a sum, so drop them (when
+    // there are few enough options to ask each component; an option that is all terminal keeps
+    // one), then merge options equal as multisets. Native engines list their own options.
+    if !p
+        .comps
+        .iter()
+        .all(|c| matches!(c.rs.rules, Rules::Script(..)))
+    {
+        return Ok(out);
+    }
     if out.len() <= 10_000 {
         let mut terminal: std::collections::HashMap<(usize, Box<[i64]>), bool> =
             std::collections::HashMap::new();
         for o in &mut out {
             let mut keep = vec![];
+            let mut first_terminal = None;
             for c in std::mem::take(&mut o.comps) {
                 let key = (Rc::as_ptr(&c.rs) as usize, c.args.clone());
                 let t = match terminal.get(&key) {
@@ -738,7 +747,12 @@ fn options_of(it: &mut Interp, p: &Position) -> Result<Vec<Position>> {
                 };
                 if !t {
                     keep.push(c);
+                } else if keep.is_empty() && first_terminal.is_none() {
+                    first_terminal = Some(c);
                 }
+            }
+            if keep.is_empty() {
+                keep.extend(first_terminal);
             }
             o.comps = keep;
         }

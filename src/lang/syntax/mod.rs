@@ -80,10 +80,8 @@ fn join_bracketed_lines(src: &str) -> String {
             b'(' | b'[' => depth += 1,
             b')' | b']' => depth = (depth - 1).max(0),
             b'\n' if depth > 0 => out[i] = b' ',
-            b'\n' => {
-                if continues(&src[..=code_end.min(i)]) || next_is_else(&src[i + 1..]) {
-                    out[i] = b' ';
-                }
+            b'\n' if continues(&src[..=code_end.min(i)]) || next_is_else(&src[i + 1..]) => {
+                out[i] = b' ';
             }
             _ => {}
         }
@@ -106,10 +104,10 @@ fn continues(code: &str) -> bool {
             return true;
         }
     }
-    if let Some(c) = t.chars().last() {
-        if "+-*/%^|,".contains(c) {
-            return true;
-        }
+    if let Some(c) = t.chars().last()
+        && "+-*/%^|,".contains(c)
+    {
+        return true;
     }
     ["and", "or", "not", "in"].iter().any(|w| {
         t.ends_with(w)
