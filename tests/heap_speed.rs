@@ -1,0 +1,48 @@
+//! The fast heap engine against the plain mex (issue 15), and the heavy runs behind the
+//! "Heap games" benchmarks (`--ignored`).
+use gamut::engine::Ctl;
+use gamut::engine::heap::{self, Code};
+use proptest::prelude::*;
+
+fn check(text: &str, n: u64) {
+    let code = Code::parse(text).unwrap();
+    let ctl = Ctl::default();
+    let fast = heap::values(&code, n, &ctl).unwrap();
+    let naive = heap::naive_values(&code, n, &ctl).unwrap();
+    if let Some(i) = (0..fast.len()).find(|&i| fast[i] != naive[i]) {
+        panic!("{text}: heap {i}: fast {} naive {}", fast[i], naive[i]);
+    }
+}
+
+#[test]
+fn grundys_game_equals_naive_to_2_16() {
+    check("4!.0", 1 << 16);
+}
+
+#[test]
+fn named_codes_equal_naive() {
+    for text in ["0.77", "0.07", "0.137", "0.007", "0.16", "0.644", "0.106", "4.07", "0.6", "0.4", "4.0", "0.04", "0.14"] {
+        check(text, 3000);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+    #[test]
+    fn fast_equals_naive_on_random_codes(
+        digits in prop::collection::vec(0u8..16, 1..6),
+        unequal in any::<bool>(),
+        d0 in prop::sample::select(vec![0u8, 4, 8, 12]),
+    ) {
+        let text = format!(
+            "{:X}{}.{}",
+            d0,
+            if unequal { "!" } else { "" },
+            digits.iter().map(|d| format!("{d:X}")).collect::<String>()
+        );
+        let code = Code::parse(&text).unwrap();
+        let n = if code.digits.iter().any(|d| d & 8 != 0) { 150 } else { 1500 };
+        let ctl = Ctl::default();
+        prop_assert_eq!(heap::values(&code, n, &ctl).unwrap(), heap::naive_values(&code, n, &ctl).unwrap(), "{}", text);
+    }
+}
