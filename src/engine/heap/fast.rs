@@ -66,6 +66,9 @@ impl Rules {
     }
 }
 
+/// Heaps per block of the two-phase sparse step; rare members this far back are "far".
+const BLOCK: u64 = 256;
+
 /// Below this many heaps C is never used: plain loop.
 const WARM: u64 = 256;
 
@@ -94,6 +97,8 @@ struct Engine<'a> {
     missing: Vec<u16>,
     total_scanned: u64,
     total_rare: u64,
+    /// per-heap byte maps of the far pairs of a block
+    maps: Vec<u8>,
 }
 
 impl<'a> Engine<'a> {
@@ -117,6 +122,7 @@ impl<'a> Engine<'a> {
             missing: vec![],
             total_scanned: 0,
             total_rare: 0,
+            maps: vec![],
         }
     }
 
@@ -146,13 +152,97 @@ impl<'a> Engine<'a> {
         }
     }
 
-    fn step(&mut self, n: u64) -> u16 {
+    fn next_stamp(&mut self) {
         self.cur = self.cur.wrapping_add(1);
         if self.cur == 0 {
             self.seen.fill(0);
             self.want.fill(0);
             self.cur = 1;
         }
+    }
+
+    /// Heaps n0..n1 in sparse mode with values below 512: the pairs whose rare member lies at
+    /// least BLOCK back need only values below n0, so they are marked first for every heap of
+    /// the block, split across threads; then each heap adds its near pairs and is finished.
+    fn block(&mut self, n0: u64, n1: u64) -> Result<()> {
+        let size = 1usize << (self.bits + 1).max(6);
+        self.maps.clear();
+        self.maps.resize(size * (n1 - n0) as usize, 0);
+        let far = self.rare.partition_point(|&r| (r as u64) < BLOCK);
+        let snap = self.rare.len();
+        {
+            let g = &self.g[..];
+            let rare = &self.rare[far..];
+            let rare_g = &self.rare_g[far..];
+            let splits = &self.r.splits[..];
+            let unequal = self.r.unequal;
+            let fill = |j0: usize, maps: &mut [u8]| {
+                for (j, map) in maps.chunks_mut(size).enumerate() {
+                    let n = n0 + (j0 + j) as u64;
+                    for &k in splits {
+                        if k + 2 > n {
+                            break;
+                        }
+                        let m = n - k;
+                        let hi = rare.partition_point(|&r| (r as u64) < m);
+                        let (lo_end, hi_start) = if unequal && m % 2 == 0 {
+                            let mid = rare[..hi].partition_point(|&r| (r as u64) < m / 2);
+                            (mid, mid + (mid < hi && rare[mid] as u64 == m / 2) as usize)
+                        } else {
+                            (hi, hi)
+                        };
+                        mark_far(g, map, &rare[..lo_end], &rare_g[..lo_end], m);
+                        mark_far(g, map, &rare[hi_start..hi], &rare_g[hi_start..hi], m);
+                    }
+                }
+            };
+            let half = ((n1 - n0) as usize / 2) * size;
+            let (a, b) = self.maps.split_at_mut(half);
+            rayon::join(|| fill(0, a), || fill(half / size, b));
+        }
+        let maps = std::mem::take(&mut self.maps);
+        for n in n0..n1 {
+            self.next_stamp();
+            let cur = self.cur;
+            let map = &maps[(n - n0) as usize * size..][..size];
+            for (s, &b) in self.seen[..size].iter_mut().zip(map) {
+                if b != 0 {
+                    *s = cur;
+                }
+            }
+            self.takes(n);
+            for si in 0..self.r.splits.len() {
+                let k = self.r.splits[si];
+                if k + 2 > n {
+                    break;
+                }
+                let m = n - k;
+                let half = m / 2;
+                for idx in (0..far).chain(snap..self.rare.len()) {
+                    let r = self.rare[idx] as u64;
+                    if r >= m {
+                        continue;
+                    }
+                    if self.r.unequal && 2 * r == m {
+                        continue;
+                    }
+                    let _ = half;
+                    let v = self.rare_g[idx] ^ self.g[(m - r) as usize];
+                    self.seen[v as usize] = cur;
+                }
+            }
+            if self.sparse {
+                self.total_rare += self.rare.len() as u64;
+            }
+            let v = self.finish(n);
+            self.push(n, v)?;
+        }
+        self.maps = maps;
+        Ok(())
+    }
+
+    fn step(&mut self, n: u64) -> u16 {
+        self.next_stamp();
         if !self.sparse {
             return self.naive_step(n);
         }
@@ -183,8 +273,14 @@ impl<'a> Engine<'a> {
                 mark_rare(g, seen, &self.rare[..hi], &self.rare_g[..hi], m, cur);
             }
         }
-        // smallest value certainly not an option: seen by no pair and common (or beyond every
-        // value, which no option reaches); rare ones on the way need the scan
+        self.finish(n)
+    }
+
+    /// The value of heap n once takes and every pair with a rare member are marked: the
+    /// smallest value certainly not an option (seen by no pair and common, or beyond every
+    /// value, which no option reaches); rare ones on the way are settled by the scan.
+    fn finish(&mut self, n: u64) -> u16 {
+        let cur = self.cur;
         let top = 1u32 << self.bits;
         let mut v = 0u32;
         self.missing.clear();
@@ -414,6 +510,13 @@ impl<'a> Engine<'a> {
                     self.next_check = h * 2;
                 }
             }
+            if self.sparse && self.bits <= 9 && h >= 4 * BLOCK && h % BLOCK == 0 {
+                // a block never passes the next check nor n
+                let end = (h + BLOCK).min(n + 1).min(self.next_check.max(h + 1));
+                self.block(h, end)?;
+                h = end;
+                continue;
+            }
             if self.sparse { self.total_rare += self.rare.len() as u64; }
             let v = self.step(h);
             self.push(h, v)?;
@@ -431,6 +534,18 @@ fn mark_rare(g: &[u16], seen: &mut [u32], rare: &[u32], rare_g: &[u16], m: u64, 
         // r < m and g.len() == m, so m - r is in range; values are below 1 << 16
         let b = unsafe { *g.get_unchecked(m - r as usize) };
         unsafe { *seen.get_unchecked_mut((gr ^ b) as usize) = cur };
+    }
+}
+
+/// Marks g[r] ^ g[m - r] in a byte map for every far rare position r (all below m).
+#[inline]
+fn mark_far(g: &[u16], map: &mut [u8], rare: &[u32], rare_g: &[u16], m: u64) {
+    let m = m as usize;
+    // every r is at least BLOCK back: m - r lies below the start of the block
+    assert!(rare.first().is_none_or(|&r| m - (r as usize) < g.len()));
+    for (&r, &gr) in rare.iter().zip(rare_g) {
+        let b = unsafe { *g.get_unchecked(m - r as usize) };
+        map[(gr ^ b) as usize] = 1;
     }
 }
 
@@ -614,6 +729,8 @@ pub fn values16(code: &Code, n: u64, ctl: &Ctl) -> Result<Option<Vec<u16>>> {
     e.run(n, ctl)?;
     if std::env::var_os("GAMUT_HEAP_STATS").is_some() {
         eprintln!("sparse {} rare {} rare-pairs {} scanned {} bits {}", e.sparse, e.rare.len(), e.total_rare, e.total_scanned, e.bits);
+        for t in [64u32, 256, 1024, 4096] { eprint!(" <{t}: {}", e.rare.iter().filter(|&&r| r < t).count()); }
+        eprintln!();
     }
     Ok(Some(e.g))
 }
