@@ -46,3 +46,27 @@ proptest! {
         prop_assert_eq!(heap::values(&code, n, &ctl).unwrap(), heap::naive_values(&code, n, &ctl).unwrap(), "{}", text);
     }
 }
+
+/// Fletcher-32 of the values as u16, as ogsolve prints it (to compare results with it).
+fn checksum(g: &[u16]) -> u32 {
+    let (mut a, mut b) = (0u16, 0u16);
+    for &v in g {
+        a = a.wrapping_add(v);
+        b = b.wrapping_add(a);
+    }
+    ((b as u32) << 16) | a as u32
+}
+
+/// One engine run for the benchmark scripts: HEAP_CODE (CGSuite code) and HEAP_N (last heap).
+/// Prints the checksum, the last value and the engine time.
+#[test]
+#[ignore]
+fn bench_code() {
+    let text = std::env::var("HEAP_CODE").unwrap_or_else(|_| "0.106".into());
+    let n: u64 = std::env::var("HEAP_N").ok().and_then(|s| s.parse().ok()).unwrap_or(100_000);
+    let code = Code::parse(&text).unwrap();
+    let t = std::time::Instant::now();
+    let g = heap::values16(&code, n, &Ctl::default()).unwrap();
+    let secs = t.elapsed().as_secs_f64();
+    println!("{text} to {n}: last {} checksum {:X} in {secs:.3} s", g[n as usize], checksum(&g));
+}

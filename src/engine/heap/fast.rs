@@ -165,7 +165,8 @@ impl<'a> Engine<'a> {
     /// least BLOCK back need only values below n0, so they are marked first for every heap of
     /// the block, split across threads; then each heap adds its near pairs and is finished.
     fn block(&mut self, n0: u64, n1: u64) -> Result<()> {
-        let size = 1usize << (self.bits + 1).max(6);
+        // far pairs combine values from before the block: all below 1 << bits
+        let size = 1usize << self.bits.max(6);
         self.maps.clear();
         self.maps.resize(size * (n1 - n0) as usize, 0);
         let far = self.rare.partition_point(|&r| (r as u64) < BLOCK);
@@ -198,7 +199,12 @@ impl<'a> Engine<'a> {
             };
             let half = ((n1 - n0) as usize / 2) * size;
             let (a, b) = self.maps.split_at_mut(half);
-            rayon::join(|| fill(0, a), || fill(half / size, b));
+            if rare.len() >= 64 {
+                rayon::join(|| fill(0, a), || fill(half / size, b));
+            } else {
+                fill(0, a);
+                fill(half / size, b);
+            }
         }
         let maps = std::mem::take(&mut self.maps);
         for n in n0..n1 {
@@ -206,9 +212,7 @@ impl<'a> Engine<'a> {
             let cur = self.cur;
             let map = &maps[(n - n0) as usize * size..][..size];
             for (s, &b) in self.seen[..size].iter_mut().zip(map) {
-                if b != 0 {
-                    *s = cur;
-                }
+                *s = if b != 0 { cur } else { *s };
             }
             self.takes(n);
             for si in 0..self.r.splits.len() {
@@ -645,8 +649,14 @@ unsafe fn scan_avx2(
             );
             let bm = _mm256_shuffle_epi8(bit_tab, _mm256_and_si256(x, low3));
             let hit = _mm256_cmpeq_epi8(_mm256_and_si256(t, bm), zero);
-            if _mm256_movemask_epi8(hit) != -1 {
-                for i in a..a + 32 {
+            let mut lanes = !(_mm256_movemask_epi8(hit) as u32);
+            if lanes != 0 {
+                // packed byte lane l holds pair a + OFF[l / 8] + l % 8
+                const OFF: [usize; 4] = [0, 16, 8, 24];
+                while lanes != 0 {
+                    let l = lanes.trailing_zeros() as usize;
+                    lanes &= lanes - 1;
+                    let i = a + OFF[l / 8] + l % 8;
                     let x = (*g.get_unchecked(i) ^ *g.get_unchecked(m - i)) as usize;
                     if want[x] == cur {
                         want[x] = 0;
