@@ -316,12 +316,27 @@ pub fn values(code: &Code, n: u64, ctl: &Ctl) -> Result<Vec<u32>> {
     naive_values(code, n, ctl)
 }
 
+/// Whether the octal periodicity theorem applies to the code (bounded take, no `!`, no
+/// three-heap splits): then a period seen far enough proves the values of every heap.
+pub fn period_provable(code: &Code) -> bool {
+    code.max_take().is_some() && !code.unequal && code.digits.iter().all(|d| d & 8 == 0)
+}
+
+/// The value of heap n from values `g` that prove preperiod p and period q.
+pub fn periodic_value(g: &[u32], p: u64, q: u64, n: u64) -> u32 {
+    if n < g.len() as u64 {
+        g[n as usize]
+    } else {
+        g[(p + (n - p) % q) as usize]
+    }
+}
+
 /// Preperiod and period of the computed values, with whether the octal periodicity theorem
 /// proves them: values must run to at least 2(p + q) + t, t the largest take.
 pub fn find_period(code: &Code, g: &[u32]) -> Option<(u64, u64, bool)> {
     let n = g.len() as u64;
     let t = code.max_take();
-    let provable = t.is_some() && !code.unequal && code.digits.iter().all(|d| d & 8 == 0);
+    let provable = period_provable(code);
     let mut fallback = None;
     for q in 1..=n / 2 {
         // smallest p with g[i] == g[i + q] for all p ≤ i < n - q
