@@ -1,12 +1,12 @@
 //! The `gamut` command: scripts, one-liners and the REPL.
 use clap::{Parser, Subcommand};
 use gamut::lang::error::Error;
-use std::sync::atomic::Ordering;
 use gamut::lang::eval::Interp;
 use std::cell::RefCell;
 use std::io::Write;
 use std::path::PathBuf;
 use std::rc::Rc;
+use std::sync::atomic::Ordering;
 
 #[derive(Parser)]
 #[command(

@@ -1,9 +1,9 @@
 //! Engines against independent methods: brute force, naive searches, closed formulas.
-use gamut::engine::{Ctl, heap, impartial, moore};
 use gamut::engine::group::cayley::{SchreierGraph, act};
 use gamut::engine::group::perm::Perm;
 use gamut::engine::group::ranked::{self, Ranker};
 use gamut::engine::group::schreier::StabChain;
+use gamut::engine::{Ctl, heap, impartial, moore};
 use proptest::prelude::*;
 
 mod common;

@@ -70,3 +70,27 @@ fn bench_code() {
     let secs = t.elapsed().as_secs_f64();
     println!("{text} to {n}: last {} checksum {:X} in {secs:.3} s", g[n as usize], checksum(&g));
 }
+
+/// Grundy's game to 2^HEAP_LOG (26 by default): at every power of two, the largest value among
+/// heaps below it and the heap where that value first occurs; then the engine time and peak
+/// memory of the values (2 bytes a heap).
+#[test]
+#[ignore]
+fn grundys_game_records() {
+    let log: u32 = std::env::var("HEAP_LOG").ok().and_then(|s| s.parse().ok()).unwrap_or(26);
+    let code = Code::parse("4!.0").unwrap();
+    let t = std::time::Instant::now();
+    let g = heap::values16(&code, (1u64 << log) - 1, &Ctl::default()).unwrap();
+    let secs = t.elapsed().as_secs_f64();
+    let (mut best, mut at) = (0u16, 0usize);
+    println!("| heaps below | largest value | first at |\n|---|---|---|");
+    for (i, &v) in g.iter().enumerate() {
+        if v > best {
+            (best, at) = (v, i);
+        }
+        if (i + 1).is_power_of_two() && i + 1 >= 1 << 10 {
+            println!("| 2^{} | {best} | {at} |", (i + 1).trailing_zeros());
+        }
+    }
+    println!("engine time {secs:.1} s for {} heaps; values take {} MB", g.len(), g.len() * 2 >> 20);
+}

@@ -1,6 +1,7 @@
 //! Undirected graph boards on named vertices, with optional cells (the faces the Game of Cycles
 //! plays on). Shared by Node-Kayles and the Game of Cycles.
 use super::control::{Error, Result};
+use std::fmt;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Graph {
@@ -87,6 +88,40 @@ impl Graph {
             l.sort_unstable();
         }
         adj
+    }
+}
+
+/// `graph { a - b, b - c; cells [a, b, c] }`, as written in the language.
+impl fmt::Display for Graph {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let mut parts: Vec<String> = self
+            .edges
+            .iter()
+            .map(|&(a, b)| format!("{} - {}", self.names[a], self.names[b]))
+            .collect();
+        let mut touched = vec![false; self.names.len()];
+        for &(a, b) in &self.edges {
+            touched[a] = true;
+            touched[b] = true;
+        }
+        parts.extend(
+            (0..self.names.len())
+                .filter(|&v| !touched[v])
+                .map(|v| self.names[v].clone()),
+        );
+        write!(f, "graph {{ {}", parts.join(", "))?;
+        if !self.cells.is_empty() {
+            let cells: Vec<String> = self
+                .cells
+                .iter()
+                .map(|c| {
+                    let n: Vec<&str> = c.iter().map(|&v| self.names[v].as_str()).collect();
+                    format!("[{}]", n.join(", "))
+                })
+                .collect();
+            write!(f, "; cells {}", cells.join(", "))?;
+        }
+        f.write_str(" }")
     }
 }
 

@@ -9,7 +9,10 @@ impl Game for Moore {
     type Pos = Vec<i64>;
     type Error = Error;
     fn options(&mut self, heaps: &Vec<i64>) -> Result<Vec<Vec<Vec<i64>>>, Error> {
-        Ok(options(self.0, heaps).into_iter().map(|o| vec![o]).collect())
+        Ok(options(self.0, heaps)
+            .into_iter()
+            .map(|o| vec![o])
+            .collect())
     }
     fn describe(&self, heaps: &Vec<i64>) -> String {
         format!("moore({}, {heaps:?})", self.0)

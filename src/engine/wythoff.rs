@@ -1,5 +1,38 @@
 //! Wythoff's game by rows: G(k, n) for k ≤ rows, computed row by row in O(k) per cell, and
 //! the additive periodicity of each row (G(k, n) - n is ultimately periodic).
+//!
+//! The row engine agrees with the generic search over the [`Game`] rules:
+//! ```
+//! use gamut::engine::{Ctl, impartial, wythoff};
+//! let g = wythoff::table(6, 6);
+//! let mut memo = std::collections::HashMap::new();
+//! for a in 0..=6u64 {
+//!     for b in 0..=6u64 {
+//!         let v = impartial::grundy(&mut wythoff::Wythoff, &mut memo, &(a, b), &Ctl::default());
+//!         assert_eq!(v.unwrap(), g[a as usize][b as usize]);
+//!     }
+//! }
+//! ```
+use crate::engine::Error;
+use crate::engine::impartial::Game;
+
+/// Wythoff's game for the generic searches: a component is a pair of heaps; a move takes from
+/// one heap, or the same amount from both.
+pub struct Wythoff;
+
+impl Game for Wythoff {
+    type Pos = (u64, u64);
+    type Error = Error;
+    fn options(&mut self, &(a, b): &(u64, u64)) -> Result<Vec<Vec<(u64, u64)>>, Error> {
+        let rows = (1..=a).map(|k| (a - k, b));
+        let cols = (1..=b).map(|k| (a, b - k));
+        let diag = (1..=a.min(b)).map(|k| (a - k, b - k));
+        Ok(rows.chain(cols).chain(diag).map(|p| vec![p]).collect())
+    }
+    fn describe(&self, &(a, b): &(u64, u64)) -> String {
+        format!("wythoff({a}, {b})")
+    }
+}
 
 /// g[k][n] for 0 ≤ k ≤ rows, 0 ≤ n ≤ cols.
 pub fn table(rows: usize, cols: usize) -> Vec<Vec<u32>> {

@@ -199,6 +199,8 @@ pub const STDLIB: &[(&str, &str)] = &[
     ("prelude", include_str!("../../stdlib/prelude.game")),
     ("slide", include_str!("../../stdlib/slide.game")),
     ("heaps", include_str!("../../stdlib/heaps.game")),
+    ("chess", include_str!("../../stdlib/chess.game")),
+    ("cycles", include_str!("../../stdlib/cycles.game")),
 ];
 
 impl Interp {
@@ -217,6 +219,9 @@ impl Interp {
         crate::lang::builtins::core::register(&mut it);
         crate::lang::builtins::groups::register(&mut it);
         crate::lang::builtins::games::register(&mut it);
+        crate::lang::builtins::placement::register(&mut it);
+        crate::lang::builtins::cycles::register(&mut it);
+        crate::lang::builtins::dots::register(&mut it);
         it.load_library("prelude", Span::default())
             .expect("the prelude must load");
         it
@@ -336,8 +341,8 @@ impl Interp {
                     };
                     named.push((label, (*p).clone()));
                 }
-                let grp =
-                    crate::engine::group::GroupVal::new(named).map_err(|m| Error::runtime(m, name.span))?;
+                let grp = crate::engine::group::GroupVal::new(named)
+                    .map_err(|m| Error::runtime(m, name.span))?;
                 let _ = grp.name.set(name.name.clone());
                 env.define(name.name.clone(), Value::Group(Rc::new(grp)));
             }
@@ -459,6 +464,9 @@ impl Interp {
                 Value::list(out)
             }
             ExprKind::Cycles(cycles) => self.eval_cycles(cycles, env)?,
+            ExprKind::Graph { chains, cells } => {
+                Value::Graph(Rc::new(graph_literal(chains, cells)?))
+            }
             ExprKind::If(c, a, b) => {
                 let cv = self.eval(c, env)?;
                 let branch = if self.truth(&cv, c.span)? { a } else { b };
@@ -513,7 +521,14 @@ impl Interp {
                 args,
                 kwargs,
             } => {
-                let f = self.eval(callee, env)?;
+                let mut f = self.eval(callee, env)?;
+                // a stdlib value named like a builtin (`double_diamond`) still calls it
+                if let ExprKind::Ident(name) = &callee.kind
+                    && matches!(f, Value::Graph(_))
+                    && let Some(b) = self.builtins.get(&**name)
+                {
+                    f = Value::Builtin(b.name);
+                }
                 let mut vals = Vec::with_capacity(args.len());
                 for a in args {
                     vals.push((self.eval(a, env)?, a.span));
@@ -583,7 +598,9 @@ impl Interp {
             for x in c {
                 let v = self.eval(x, env)?;
                 let p = match v {
-                    Value::Int(p) if p >= 1 && p <= crate::engine::group::perm::MAX_DEGREE as i64 => {
+                    Value::Int(p)
+                        if p >= 1 && p <= crate::engine::group::perm::MAX_DEGREE as i64 =>
+                    {
                         p as usize
                     }
                     Value::Int(p) if p < 1 => {
@@ -894,10 +911,73 @@ impl Interp {
                 }
                 _ => return Err(bad(&a, &b)),
             },
-            BinOp::Bar | BinOp::And | BinOp::Or => return Err(bad(&a, &b)),
+            BinOp::Bar => match (&a, &b) {
+                (Piece(p), Piece(q)) => Piece(Rc::new(p.union(q))),
+                _ => return Err(bad(&a, &b)),
+            },
+            BinOp::And | BinOp::Or => return Err(bad(&a, &b)),
         })
         .map_err(|e: Error| e.at(aspan))
     }
+}
+
+/// A graph board from its edge chains and cells; a cell step that is not an edge is underlined.
+fn graph_literal(
+    chains: &[Vec<Ident>],
+    cells: &[Vec<Ident>],
+) -> Result<crate::engine::graph::Graph> {
+    use crate::engine::graph::Graph;
+    let mut names: Vec<String> = vec![];
+    let index = |v: &Ident, names: &mut Vec<String>| match names.iter().position(|n| **n == *v.name)
+    {
+        Some(i) => i,
+        None => {
+            names.push(v.name.to_string());
+            names.len() - 1
+        }
+    };
+    let mut edges = vec![];
+    for chain in chains {
+        let ids: Vec<usize> = chain.iter().map(|v| index(v, &mut names)).collect();
+        for (k, w) in ids.windows(2).enumerate() {
+            if w[0] == w[1] {
+                return Err(Error::runtime(
+                    format!("the edge {0} - {0} is a loop", chain[k].name),
+                    chain[k].span.to(chain[k + 1].span),
+                )
+                .hint("a graph board has no loops; join two different vertices"));
+            }
+            edges.push((w[0], w[1]));
+        }
+    }
+    let g = Graph::new(names, &edges)?;
+    let mut cell_ids = vec![];
+    for cell in cells {
+        let mut ids = vec![];
+        for v in cell {
+            match g.vertex(&v.name) {
+                Some(i) => ids.push(i),
+                None => {
+                    return Err(Error::runtime(
+                        format!("the cell names `{}`, which is on no edge", v.name),
+                        v.span,
+                    )
+                    .hint("a cell lists vertices of the edges written before `cells`"));
+                }
+            }
+        }
+        cell_ids.push(ids);
+    }
+    g.with_cells(cell_ids).map_err(|(c, i)| {
+        let cell = &cells[c];
+        let (a, b) = (&cell[i], &cell[(i + 1) % cell.len()]);
+        let span = if i + 1 < cell.len() { a.span.to(b.span) } else { a.span };
+        Error::runtime(
+            format!("{} - {} is not an edge of the graph, or the cell repeats a vertex", a.name, b.name),
+            span,
+        )
+        .hint("a cell is a cyclic list of vertices, each joined to the next (and the last to the first)")
+    })
 }
 
 pub fn as_i64(v: &Value) -> Option<i64> {

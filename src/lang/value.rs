@@ -1,6 +1,6 @@
 //! Runtime values, their text rendering (for people) and JSON rendering (for programs).
-use crate::lang::rules::{Position, Ruleset};
 use crate::engine::group::{Board, GroupVal, PatternSpec};
+use crate::lang::rules::{Position, Ruleset};
 use crate::lang::syntax::ast::Lambda;
 use indexmap::IndexMap;
 use num_bigint::BigInt;
@@ -10,7 +10,10 @@ use std::collections::BTreeSet;
 use std::fmt::Write;
 use std::rc::Rc;
 
+use crate::engine::graph::Graph;
 use crate::engine::group::perm::Perm;
+use crate::engine::placement::Piece;
+use crate::lang::builtins::dots::DotsPos;
 
 #[derive(Clone)]
 pub enum Value {
@@ -36,6 +39,9 @@ pub enum Value {
     Builtin(&'static str),
     Ruleset(Rc<Ruleset>),
     Position(Rc<Position>),
+    Graph(Rc<Graph>),
+    Piece(Rc<Piece>),
+    Dots(Rc<DotsPos>),
 }
 
 pub struct Closure {
@@ -124,6 +130,9 @@ impl Value {
             Value::Func(_) | Value::Builtin(_) => "function",
             Value::Ruleset(_) => "ruleset",
             Value::Position(_) => "position",
+            Value::Graph(_) => "graph",
+            Value::Piece(_) => "piece",
+            Value::Dots(_) => "Dots-and-Boxes position",
         }
     }
 
@@ -195,6 +204,9 @@ impl Value {
             Value::Builtin(n) => write!(out, "<builtin {n}>").unwrap(),
             Value::Ruleset(r) => write!(out, "<ruleset {}>", r.name()).unwrap(),
             Value::Position(p) => write!(out, "{p}").unwrap(),
+            Value::Graph(g) => write!(out, "{g}").unwrap(),
+            Value::Piece(p) => out.push_str(&crate::lang::rules::piece_name(p)),
+            Value::Dots(d) => write!(out, "{d}").unwrap(),
         }
     }
 

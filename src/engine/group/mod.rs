@@ -90,6 +90,8 @@ impl fmt::Display for GroupVal {
 pub struct Board {
     pub rows: usize,
     pub cols: usize,
+    /// a torus: pieces of placement games attack across both edges (groups ignore this)
+    pub torus: bool,
 }
 
 impl Board {
@@ -155,7 +157,8 @@ impl Board {
 
 impl fmt::Display for Board {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "grid({}, {})", self.rows, self.cols)
+        let kind = if self.torus { "torus" } else { "grid" };
+        write!(f, "{kind}({}, {})", self.rows, self.cols)
     }
 }
 

@@ -71,6 +71,12 @@ pub fn register(it: &mut Interp) {
         Ok(Value::str(&a.get(0).to_text()))
     });
     it.add_builtin(
+        "show",
+        "show(x)",
+        "a text drawing of a game position (placement, cycles, dots)",
+        show,
+    );
+    it.add_builtin(
         "table",
         "table(f, rows, cols)",
         "grid of f(r, c) for r over rows and c over cols",
@@ -202,4 +208,15 @@ fn table(it: &mut Interp, a: &mut Args) -> Result<Value> {
         values.push(line);
     }
     Ok(Value::Table(Rc::new(Table { rows, cols, values })))
+}
+
+/// Each engine family draws its own positions.
+fn show(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    a.count(1, 1)?;
+    let v = a.get(0);
+    let text = super::placement::show(v)
+        .or_else(|| super::cycles::show(v))
+        .or_else(|| super::dots::show(v))
+        .ok_or_else(|| a.type_error(0, "a game position to draw (placement, cycles, dots)"))?;
+    Ok(Value::str(&text))
 }

@@ -1,10 +1,13 @@
-//! Game queries of LANGUAGE.md section 5, as builtins, and the glue that lets the engines call
+//! Game queries (docs/language.md, "Games") as builtins, and the glue that lets the engines call
 //! back into script rulesets for their options.
 use crate::engine::heap::{self, Code};
-use crate::engine::{impartial, moore, wythoff};
-use crate::lang::rules::{Component, Key, Position, Rules, Ruleset};
+use crate::engine::{cycles, impartial, moore, wythoff};
 use crate::lang::error::{Error, Result};
 use crate::lang::eval::{Args, Interp, Scope, as_i64};
+use crate::lang::rules::{
+    Component, Key, Position, Rules, Ruleset, cycles_args, cycles_pos, piece_name, placement_args,
+    placement_pos, square_name,
+};
 use crate::lang::syntax::ast::{Expr, MoveRule, Span};
 use crate::lang::value::{Table, Value};
 use std::collections::BTreeSet;
@@ -125,13 +128,16 @@ pub fn register(it: &mut Interp) {
     );
 }
 
-fn get_position(a: &Args, i: usize) -> Result<Rc<Position>> {
+pub fn get_position(a: &Args, i: usize) -> Result<Rc<Position>> {
     match a.get(i) {
         Value::Position(p) => Ok(p.clone()),
         Value::Ruleset(r) => Err(a.type_error(i, "a position").hint(format!(
             "call the ruleset to get a position, e.g. {}(10)",
             r.name
         ))),
+        Value::Dots(_) => Err(a
+            .type_error(i, "an impartial position")
+            .hint("Dots-and-Boxes is a scoring game: ask value(P), moves(P) or winning(P)")),
         _ => Err(a.type_error(i, "a position")),
     }
 }
@@ -300,6 +306,20 @@ fn component_options(
                 .map(|o| vec![o.into()])
                 .collect())
         }
+        Rules::Placement(g) => {
+            let pos = placement_pos(g, args)?;
+            Ok(g.options(&pos)
+                .iter()
+                .map(|o| vec![placement_args(o)])
+                .collect())
+        }
+        Rules::Cycles(g) => {
+            let pos = cycles_pos(g, args)?;
+            Ok(g.options(&pos)
+                .iter()
+                .map(|o| vec![cycles_args(o)])
+                .collect())
+        }
         Rules::Script(def, env) => {
             let scope = Scope::child(env);
             for (p, &v) in def.params.iter().zip(args) {
@@ -367,7 +387,12 @@ fn bind_rule(
     Ok(())
 }
 
-fn option_arg(it: &mut Interp, e: &Expr, scope: &crate::lang::eval::Env, rule: &MoveRule) -> Result<i64> {
+fn option_arg(
+    it: &mut Interp,
+    e: &Expr,
+    scope: &crate::lang::eval::Env,
+    rule: &MoveRule,
+) -> Result<i64> {
     let v = it.eval(e, scope)?;
     match as_i64(&v) {
         Some(x) if x >= 0 => Ok(x),
@@ -449,7 +474,11 @@ impl<'a> Searched<'a> {
     }
 
     fn ruleset(&self, id: usize) -> Rc<Ruleset> {
-        self.sets.iter().find(|r| r.id == id).expect("known ruleset").clone()
+        self.sets
+            .iter()
+            .find(|r| r.id == id)
+            .expect("known ruleset")
+            .clone()
     }
 }
 
@@ -471,12 +500,17 @@ impl impartial::Game for Searched<'_> {
 
 /// Normal-play value of one component.
 fn component_grundy(it: &mut Interp, c: &Component) -> Result<u32> {
-    if let Rules::Heap(code) = &c.rs.rules {
-        let n = c.args[0] as u64;
-        if let Some((g, p, q)) = proven_period(it, &c.rs, code, n)? {
-            return Ok(heap::periodic_value(&g, p, q, n));
+    match &c.rs.rules {
+        Rules::Heap(code) => {
+            let n = c.args[0] as u64;
+            if let Some((g, p, q)) = proven_period(it, &c.rs, code, n)? {
+                return Ok(heap::periodic_value(&g, p, q, n));
+            }
+            return Ok(heap_values(it, &c.rs, code, n)?[n as usize]);
         }
-        return Ok(heap_values(it, &c.rs, code, n)?[n as usize]);
+        Rules::Placement(g) => return Ok(g.grundy(&placement_pos(g, &c.args)?, &it.ctl)?),
+        Rules::Cycles(g) => return Ok(g.grundy(&cycles_pos(g, &c.args)?, &it.ctl)?),
+        _ => {}
     }
     let mut memo = std::mem::take(&mut it.games.grundy);
     let ctl = it.ctl.clone();
@@ -506,10 +540,15 @@ fn is_nim(c: &Component) -> bool {
 /// Whether the player to move wins.
 fn next_player_wins(it: &mut Interp, p: &Position) -> Result<bool> {
     if !p.misere {
-        if let [c] = p.comps.as_slice()
-            && let Rules::Moore(k) = c.rs.rules
-        {
-            return Ok(!moore::is_p_position(k, &c.args));
+        if let [c] = p.comps.as_slice() {
+            match &c.rs.rules {
+                Rules::Moore(k) => return Ok(!moore::is_p_position(*k, &c.args)),
+                // the Game of Cycles has its own outcome search, under either rule
+                Rules::Cycles(g) => {
+                    return Ok(g.outcome(&cycles_pos(g, &c.args)?, &it.ctl)? == cycles::Outcome::N);
+                }
+                _ => {}
+            }
         }
         return Ok(position_grundy(it, p)? != 0);
     }
@@ -644,27 +683,76 @@ fn options_of(it: &mut Interp, p: &Position) -> Result<Vec<Position>> {
 
 fn moves(it: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(1, 1)?;
+    if let Value::Dots(d) = a.get(0) {
+        return super::dots::moves(it, &d.clone());
+    }
     let p = get_position(a, 0)?;
     let mut out = vec![];
+    // under the original rule of the Game of Cycles, a position has an outcome but no nimber
+    let by_outcome = p.misere
+        || p.comps
+            .iter()
+            .any(|c| matches!(&c.rs.rules, Rules::Cycles(g) if g.rule() == cycles::Rule::Original));
     for o in options_of(it, &p)? {
-        let v = if p.misere {
+        let v = if by_outcome {
             Value::str(if next_player_wins(it, &o)? { "N" } else { "P" })
         } else {
             Value::Int(position_grundy(it, &o)? as i64)
         };
-        out.push((Value::Position(Rc::new(o)), v));
+        out.push((option_key(&p, o), v));
     }
     Ok(Value::Map(Rc::new(out)))
 }
 
+/// How an option is named: by its move on a board game ("queen on (2, 2)", "a>c"), else as a
+/// position.
+fn option_key(p: &Position, o: Position) -> Value {
+    if let ([c], [d]) = (p.comps.as_slice(), o.comps.as_slice())
+        && !p.misere
+        && let Some(label) = move_label(c, d)
+    {
+        return Value::str(&label);
+    }
+    Value::Position(Rc::new(o))
+}
+
+fn move_label(c: &Component, d: &Component) -> Option<String> {
+    match &c.rs.rules {
+        Rules::Placement(g) => {
+            let pair = d
+                .args
+                .chunks(2)
+                .find(|x| !c.args.chunks(2).any(|y| y == *x))?;
+            let piece = &g.pieces()[pair[1] as usize];
+            Some(format!(
+                "{} on {}",
+                piece_name(piece),
+                square_name(g, pair[0] as usize)
+            ))
+        }
+        Rules::Cycles(g) => {
+            let (before, after) = (cycles_pos(g, &c.args).ok()?, cycles_pos(g, &d.args).ok()?);
+            let gr = g.graph();
+            let e = (0..gr.edges.len())
+                .find(|&e| before.arrow(gr, e).is_none() && after.arrow(gr, e).is_some())?;
+            let (a, b) = after.arrow(gr, e)?;
+            Some(format!("{}>{}", gr.names[a], gr.names[b]))
+        }
+        _ => None,
+    }
+}
+
 fn winning(it: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(1, 1)?;
+    if let Value::Dots(d) = a.get(0) {
+        return super::dots::winning(it, &d.clone());
+    }
     let p = get_position(a, 0)?;
     let mut seen = BTreeSet::new();
     let mut out = vec![];
     for o in options_of(it, &p)? {
         if !next_player_wins(it, &o)? && seen.insert(o.to_string()) {
-            out.push(Value::Position(Rc::new(o)));
+            out.push(option_key(&p, o));
         }
     }
     Ok(Value::list(out))

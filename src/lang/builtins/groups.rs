@@ -1,10 +1,10 @@
-//! Group queries of LANGUAGE.md section 4, as builtins.
+//! Group queries (docs/language.md, "Groups") as builtins.
+use crate::engine::Ctl;
+use crate::engine::control::human_bytes;
 use crate::engine::group::cayley::{SchreierGraph, State};
 use crate::engine::group::perm::Perm;
 use crate::engine::group::search;
 use crate::engine::group::{Board, GroupVal, PatternSpec};
-use crate::engine::control::human_bytes;
-use crate::engine::Ctl;
 use crate::lang::error::{Error, Result};
 use crate::lang::eval::{Args, Interp};
 use crate::lang::value::Value;
@@ -223,7 +223,12 @@ fn get_board(a: &Args, i: usize) -> Result<Rc<Board>> {
     }
 }
 
-fn grid(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn grid(it: &mut Interp, a: &mut Args) -> Result<Value> {
+    board(it, a, false)
+}
+
+/// `grid(m, n)`, or `torus(m, n)` when `torus` is set.
+pub fn board(_: &mut Interp, a: &mut Args, torus: bool) -> Result<Value> {
     a.count(2, 2)?;
     let (m, n) = (a.nonneg(0)? as usize, a.nonneg(1)? as usize);
     if m == 0 || n == 0 || m * n > crate::engine::group::perm::MAX_DEGREE {
@@ -232,7 +237,11 @@ fn grid(_: &mut Interp, a: &mut Args) -> Result<Value> {
                 .hint("boards have 1 to 255 cells"),
         );
     }
-    Ok(Value::Board(Rc::new(Board { rows: m, cols: n })))
+    Ok(Value::Board(Rc::new(Board {
+        rows: m,
+        cols: n,
+        torus,
+    })))
 }
 
 fn shift(_: &mut Interp, a: &mut Args) -> Result<Value> {
@@ -532,7 +541,9 @@ fn export(it: &mut Interp, a: &mut Args) -> Result<Value> {
             .iter()
             .filter_map(|(_, p)| moves.iter().position(|m| m == p))
             .collect();
-        Ok(crate::engine::group::export::dot(&sg, &labels, &names, &gens))
+        Ok(crate::engine::group::export::dot(
+            &sg, &labels, &names, &gens,
+        ))
     };
     match a.get(0) {
         Value::Group(g) => {
@@ -601,7 +612,8 @@ fn export(it: &mut Interp, a: &mut Args) -> Result<Value> {
                     _ => vec![],
                 })
                 .collect();
-            crate::engine::group::export::walk_png(&hops, &path).map_err(|m| Error::runtime(m, a.span_of(1)))?;
+            crate::engine::group::export::walk_png(&hops, &path)
+                .map_err(|m| Error::runtime(m, a.span_of(1)))?;
         }
         _ => return Err(a.type_error(0, "a group, an orbit(G, X) record or a walks(G, n) record")),
     }
@@ -792,7 +804,12 @@ fn distances(it: &mut Interp, a: &mut Args) -> Result<Value> {
     } else {
         identity_state(g.degree)
     };
-    Ok(dist_list(&search::layer_counts(&moves, &st, STATE_LIMIT, &it.ctl)?))
+    Ok(dist_list(&search::layer_counts(
+        &moves,
+        &st,
+        STATE_LIMIT,
+        &it.ctl,
+    )?))
 }
 
 fn word_record(names: &[String], w: &[usize]) -> Value {

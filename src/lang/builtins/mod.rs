@@ -1,4 +1,7 @@
 //! The builtin functions, registered into the interpreter one engine family per file.
 pub mod core;
+pub mod cycles;
+pub mod dots;
 pub mod games;
 pub mod groups;
+pub mod placement;

@@ -127,4 +127,9 @@ pub enum ExprKind {
     },
     Index(Box<Expr>, Vec<Expr>),
     Field(Box<Expr>, Ident),
+    /// `graph { a - b - c; cells [a, b, c] }`: edge chains and cells, vertices by name
+    Graph {
+        chains: Vec<Vec<Ident>>,
+        cells: Vec<Vec<Ident>>,
+    },
 }

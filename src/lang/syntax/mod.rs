@@ -124,6 +124,8 @@ fn rule_word(r: &Rule) -> Option<&'static str> {
     Some(match r {
         Rule::expr | Rule::postfixed | Rule::expr_stmt | Rule::component => "an expression",
         Rule::ident => "a name",
+        Rule::vertex => "a vertex name",
+        Rule::chain | Rule::cells_part | Rule::cell => "an edge chain `a - b` or `cells [a, b, c]`",
         Rule::int => "a number",
         Rule::string => "a string",
         Rule::block => "`{`",
@@ -201,7 +203,7 @@ fn convert_error(e: pest::error::Error<Rule>, src: &str, src_id: u32) -> ParseEr
         _ if src[..pos.min(src.len())].trim_end().ends_with(',') => {
             "a list ends with a comma but nothing follows it".into()
         }
-        _ => "check the syntax near here; see LANGUAGE.md or `:help`".into(),
+        _ => "check the syntax near here; see docs/language.md or `:help`".into(),
     };
     let end = (pos + found.map_or(0, |c| c.len_utf8())).min(src.len());
     ParseError {
@@ -472,6 +474,17 @@ impl Builder {
                     iter,
                     cond,
                 }
+            }
+            Rule::graph_lit => {
+                let (mut chains, mut cells) = (vec![], vec![]);
+                for part in p.into_inner() {
+                    let names = |q: Pair<Rule>| q.into_inner().map(|v| self.ident(v)).collect();
+                    match part.as_rule() {
+                        Rule::chain => chains.push(names(part)),
+                        _ => cells.extend(part.into_inner().map(names)),
+                    }
+                }
+                ExprKind::Graph { chains, cells }
             }
             r => unreachable!("primary {r:?}"),
         };

@@ -1,0 +1,264 @@
+//! Fixed-width bitsets over the squares of a board: `u64`, `u128` and a 256-bit array. The
+//! solver is generic over them, so small boards run on one machine word.
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// The largest board (squares or vertices) the engine takes.
+pub const MAX_SQUARES: usize = 256;
+
+/// A set of squares `0..CAP`.
+pub trait Bits: Copy + Eq + Ord + Hash + Send + Sync + Default + Debug + 'static {
+    fn is_empty(self) -> bool;
+    fn bit(i: usize) -> Self;
+    fn test(self, i: usize) -> bool;
+    fn set(&mut self, i: usize);
+    fn and(self, o: Self) -> Self;
+    fn or(self, o: Self) -> Self;
+    fn andnot(self, o: Self) -> Self;
+    fn count(self) -> u32;
+    /// The smallest member (the set must not be empty).
+    fn lowest(self) -> usize;
+    fn clear_lowest(self) -> Self;
+    /// Moves every member `k` squares down (`i -> i - k`); members below `k` are dropped.
+    fn shr(self, k: usize) -> Self;
+    /// A well-mixed 64-bit hash.
+    fn hash64(self) -> u64;
+    /// The members in increasing order.
+    fn ones(self) -> Ones<Self> {
+        Ones(self)
+    }
+}
+
+/// Iterator over the members of a bitset.
+pub struct Ones<B>(B);
+
+impl<B: Bits> Iterator for Ones<B> {
+    type Item = usize;
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.0.is_empty() {
+            None
+        } else {
+            let i = self.0.lowest();
+            self.0 = self.0.clear_lowest();
+            Some(i)
+        }
+    }
+}
+
+#[inline]
+fn mix(mut x: u64) -> u64 {
+    x ^= x >> 32;
+    x = x.wrapping_mul(0xd6e8_feb8_6659_fd93);
+    x ^= x >> 32;
+    x = x.wrapping_mul(0xd6e8_feb8_6659_fd93);
+    x ^ (x >> 32)
+}
+
+impl Bits for u64 {
+    #[inline]
+    fn is_empty(self) -> bool {
+        self == 0
+    }
+    #[inline]
+    fn bit(i: usize) -> Self {
+        1 << i
+    }
+    #[inline]
+    fn test(self, i: usize) -> bool {
+        self >> i & 1 == 1
+    }
+    #[inline]
+    fn set(&mut self, i: usize) {
+        *self |= 1 << i
+    }
+    #[inline]
+    fn and(self, o: Self) -> Self {
+        self & o
+    }
+    #[inline]
+    fn or(self, o: Self) -> Self {
+        self | o
+    }
+    #[inline]
+    fn andnot(self, o: Self) -> Self {
+        self & !o
+    }
+    #[inline]
+    fn count(self) -> u32 {
+        self.count_ones()
+    }
+    #[inline]
+    fn lowest(self) -> usize {
+        self.trailing_zeros() as usize
+    }
+    #[inline]
+    fn clear_lowest(self) -> Self {
+        self & self.wrapping_sub(1)
+    }
+    #[inline]
+    fn shr(self, k: usize) -> Self {
+        if k >= 64 { 0 } else { self >> k }
+    }
+    #[inline]
+    fn hash64(self) -> u64 {
+        mix(self)
+    }
+}
+
+impl Bits for u128 {
+    #[inline]
+    fn is_empty(self) -> bool {
+        self == 0
+    }
+    #[inline]
+    fn bit(i: usize) -> Self {
+        1 << i
+    }
+    #[inline]
+    fn test(self, i: usize) -> bool {
+        self >> i & 1 == 1
+    }
+    #[inline]
+    fn set(&mut self, i: usize) {
+        *self |= 1 << i
+    }
+    #[inline]
+    fn and(self, o: Self) -> Self {
+        self & o
+    }
+    #[inline]
+    fn or(self, o: Self) -> Self {
+        self | o
+    }
+    #[inline]
+    fn andnot(self, o: Self) -> Self {
+        self & !o
+    }
+    #[inline]
+    fn count(self) -> u32 {
+        self.count_ones()
+    }
+    #[inline]
+    fn lowest(self) -> usize {
+        self.trailing_zeros() as usize
+    }
+    #[inline]
+    fn clear_lowest(self) -> Self {
+        self & self.wrapping_sub(1)
+    }
+    #[inline]
+    fn shr(self, k: usize) -> Self {
+        if k >= 128 { 0 } else { self >> k }
+    }
+    #[inline]
+    fn hash64(self) -> u64 {
+        mix((self as u64) ^ mix((self >> 64) as u64 ^ 0x9e37_79b9_7f4a_7c15))
+    }
+}
+
+/// A 256-bit set (four words, least significant first).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Debug)]
+pub struct B256(pub [u64; 4]);
+
+impl Bits for B256 {
+    #[inline]
+    fn is_empty(self) -> bool {
+        self.0 == [0; 4]
+    }
+    #[inline]
+    fn bit(i: usize) -> Self {
+        let mut w = [0; 4];
+        w[i >> 6] = 1 << (i & 63);
+        B256(w)
+    }
+    #[inline]
+    fn test(self, i: usize) -> bool {
+        self.0[i >> 6] >> (i & 63) & 1 == 1
+    }
+    #[inline]
+    fn set(&mut self, i: usize) {
+        self.0[i >> 6] |= 1 << (i & 63)
+    }
+    #[inline]
+    fn and(self, o: Self) -> Self {
+        B256(std::array::from_fn(|k| self.0[k] & o.0[k]))
+    }
+    #[inline]
+    fn or(self, o: Self) -> Self {
+        B256(std::array::from_fn(|k| self.0[k] | o.0[k]))
+    }
+    #[inline]
+    fn andnot(self, o: Self) -> Self {
+        B256(std::array::from_fn(|k| self.0[k] & !o.0[k]))
+    }
+    #[inline]
+    fn count(self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+    #[inline]
+    fn lowest(self) -> usize {
+        for k in 0..4 {
+            if self.0[k] != 0 {
+                return k * 64 + self.0[k].trailing_zeros() as usize;
+            }
+        }
+        256
+    }
+    #[inline]
+    fn clear_lowest(self) -> Self {
+        let mut w = self.0;
+        for x in w.iter_mut() {
+            if *x != 0 {
+                *x &= *x - 1;
+                break;
+            }
+        }
+        B256(w)
+    }
+    fn shr(self, k: usize) -> Self {
+        if k >= 256 {
+            return B256::default();
+        }
+        let (q, r) = (k / 64, k % 64);
+        let mut out = [0u64; 4];
+        for (i, o) in out.iter_mut().enumerate() {
+            let j = i + q;
+            if j < 4 {
+                *o = self.0[j] >> r;
+                if r > 0 && j + 1 < 4 {
+                    *o |= self.0[j + 1] << (64 - r);
+                }
+            }
+        }
+        B256(out)
+    }
+    #[inline]
+    fn hash64(self) -> u64 {
+        let mut h = 0x243f_6a88_85a3_08d3u64;
+        for w in self.0 {
+            h = mix(h ^ w);
+        }
+        h
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shifts_agree() {
+        let mut a = B256::default();
+        let mut b = 0u128;
+        for i in [3usize, 64, 65, 100, 127] {
+            a.set(i);
+            b.set(i);
+        }
+        for k in [0, 1, 3, 63, 64, 70] {
+            let x: Vec<usize> = a.shr(k).ones().collect();
+            let y: Vec<usize> = b.shr(k).ones().collect();
+            assert_eq!(x, y);
+        }
+    }
+}

@@ -1,0 +1,382 @@
+//! The Dots-and-Boxes engine against an independent retrograde reference (every subset of lines,
+//! most lines first) and against G. P. Michon, "Mathematical Games (Two Players, No Chance)",
+//! the Boxer's Puzzle of Sam Loyd and the 3 x 3 game (seed 002_b3b14c6b86c641a3.txt).
+use gamut::engine::Ctl;
+use gamut::engine::dots::{Dots, Position, Solver, best_of};
+use std::time::Instant;
+
+/// Box masks built from the dot names alone (not from the engine's tables).
+fn boxes(b: &Dots) -> Vec<u64> {
+    let name = |i: usize| {
+        if i < 26 {
+            (b'A' + i as u8) as char
+        } else {
+            (b'a' + (i - 26) as u8) as char
+        }
+    };
+    let w = b.cols() + 1;
+    let line = |x: usize, y: usize| b.line_by_name(&format!("{}{}", name(x), name(y))).unwrap();
+    let mut out = Vec::new();
+    for r in 0..b.rows() {
+        for c in 0..b.cols() {
+            let d = r * w + c;
+            out.push(
+                1u64 << line(d, d + 1)
+                    | 1 << line(d + w, d + w + 1)
+                    | 1 << line(d, d + w)
+                    | 1 << line(d + 1, d + w + 1),
+            );
+        }
+    }
+    out
+}
+
+/// The retrograde reference: the value of every set of lines, most lines first.
+fn retrograde(b: &Dots) -> Vec<i8> {
+    let n = b.num_lines();
+    assert!(n <= 30);
+    let bx = boxes(b);
+    let mut touch = vec![Vec::new(); n];
+    for (i, &m) in bx.iter().enumerate() {
+        for (l, t) in touch.iter_mut().enumerate() {
+            if m >> l & 1 == 1 {
+                t.push(bx[i]);
+            }
+        }
+    }
+    let full = (1u64 << n) - 1;
+    let mut v = vec![0i8; 1 << n];
+    for s in (0..full).rev() {
+        let mut best = i32::MIN;
+        let mut free = !s & full;
+        while free != 0 {
+            let l = free.trailing_zeros() as usize;
+            free &= free - 1;
+            let p = s | 1 << l;
+            let k = touch[l].iter().filter(|&&m| p & m == m).count() as i32;
+            let c = v[p as usize] as i32;
+            best = best.max(if k > 0 { k + c } else { -c });
+        }
+        v[s as usize] = best as i8;
+    }
+    v
+}
+
+/// A small deterministic generator (xorshift).
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+#[test]
+fn every_position_of_every_board_up_to_20_lines() {
+    let ctl = Ctl::default();
+    for (m, n) in [
+        (1, 1),
+        (1, 2),
+        (1, 3),
+        (2, 2),
+        (1, 4),
+        (1, 5),
+        (2, 3),
+        (1, 6),
+    ] {
+        let b = Dots::new(m, n).unwrap();
+        assert!(b.num_lines() <= 20);
+        let reference = retrograde(&b);
+        // a tiny table, so that replacement is exercised too
+        let solver = Solver::with_table_bytes(&b, 1 << 16, &ctl).unwrap();
+        for s in 0..reference.len() as u64 {
+            let pos = b.position(s).unwrap();
+            let v = solver.value(&pos, &ctl).unwrap();
+            assert_eq!(
+                v,
+                reference[s as usize] as i32,
+                "{m} x {n}, lines {}",
+                b.lines_text(&pos)
+            );
+        }
+    }
+}
+
+#[test]
+fn moves_agree_with_the_reference_on_small_boards() {
+    let ctl = Ctl::default();
+    for (m, n, step) in [(1, 3, 1), (2, 2, 1), (1, 4, 3), (2, 3, 97)] {
+        let b = Dots::new(m, n).unwrap();
+        let reference = retrograde(&b);
+        let solver = Solver::new(&b, &ctl).unwrap();
+        let mut s = 0u64;
+        while (s as usize) < reference.len() {
+            let pos = b.position(s).unwrap();
+            for mv in solver.moves(&pos, &ctl).unwrap() {
+                let p = s | 1 << mv.line;
+                let c = reference[p as usize] as i32;
+                let want = if mv.captures > 0 { mv.captures + c } else { -c };
+                assert_eq!(
+                    mv.value,
+                    want,
+                    "{m} x {n} {} + {}",
+                    b.lines_text(&pos),
+                    b.line_name(mv.line)
+                );
+            }
+            s += step;
+        }
+    }
+}
+
+#[test]
+fn random_positions_of_the_3x3_board() {
+    let ctl = Ctl::default();
+    let b = Dots::new(3, 3).unwrap();
+    let t = Instant::now();
+    let reference = retrograde(&b);
+    eprintln!("3 x 3 retrograde: {:?}", t.elapsed());
+    assert_eq!(reference[0], -3);
+    let solver = Solver::new(&b, &ctl).unwrap();
+    let small = Solver::with_table_bytes(&b, 1 << 14, &ctl).unwrap();
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    for i in 0..1500 {
+        // densities from sparse to nearly full
+        let keep = rng.next() % 24;
+        let mut s = 0u64;
+        for l in 0..24 {
+            if rng.next() % 24 < keep {
+                s |= 1 << l;
+            }
+        }
+        let pos = b.position(s).unwrap();
+        let which = if i % 3 == 0 && keep >= 12 {
+            &small
+        } else {
+            &solver
+        };
+        assert_eq!(
+            which.value(&pos, &ctl).unwrap(),
+            reference[s as usize] as i32,
+            "{}",
+            b.lines_text(&pos)
+        );
+        if i % 10 == 0 {
+            for mv in which.moves(&pos, &ctl).unwrap() {
+                let p = s | 1 << mv.line;
+                let c = reference[p as usize] as i32;
+                let want = if mv.captures > 0 { mv.captures + c } else { -c };
+                assert_eq!(
+                    mv.value,
+                    want,
+                    "{} + {}",
+                    b.lines_text(&pos),
+                    b.line_name(mv.line)
+                );
+            }
+        }
+    }
+}
+
+/// Michon: "The above 3 by 3 game ... turns out to be a win for the second player who can always
+/// capture at least 6 boxes and leave only 3 for the first player. (The first player's opening
+/// move turns out to be irrelevant to the final score in perfect play.)"
+#[test]
+fn michon_empty_3x3_second_player_wins_by_3() {
+    let ctl = Ctl::default();
+    let b = Dots::new(3, 3).unwrap();
+    let e = b.empty();
+    assert_eq!(b.value(&e, &ctl).unwrap(), -3);
+    let mv = b.moves(&e, &ctl).unwrap();
+    assert_eq!(mv.len(), 24);
+    assert!(mv.iter().all(|m| m.value == -3 && m.captures == 0));
+    assert!(b.winning(&e, &ctl).unwrap().is_empty());
+}
+
+const BOXER: &str = "AB BC CD FG KL NO OP AE EI FJ IM JN";
+
+/// Michon, Sam Loyd's Boxer's Puzzle: "By playing GH, the first player will end up owning 7 boxes
+/// and leave only 2 boxes to the opponent."
+#[test]
+fn michon_boxers_puzzle_gh_wins_7_to_2() {
+    let ctl = Ctl::default();
+    let b = Dots::new(3, 3).unwrap();
+    let pos = b.parse_lines(BOXER).unwrap();
+    assert_eq!(b.boxes_left(&pos), 9);
+    assert_eq!(b.value(&pos, &ctl).unwrap(), 5); // 7 - 2
+    let mv = b.moves(&pos, &ctl).unwrap();
+    let names: Vec<String> = best_of(&mv).iter().map(|&l| b.line_name(l)).collect();
+    assert_eq!(names, ["GH"]);
+    assert_eq!(mv.len(), 12);
+}
+
+/// Michon's account of the other eleven moves: "MN, IJ, EF, BF and CG allow the opponent to
+/// obtain 4 boxes on the next turn alone ... GK, JK, KO and LP allow the opponent to capture 3
+/// boxes in the next turn ... DH or HL: ... her opponent could play the other and would capture
+/// all 9 boxes". He counts the boxes given away at once, a bound; these are the values under
+/// perfect play (net for the mover, of 9 boxes), checked against the retrograde reference.
+#[test]
+fn michon_boxers_puzzle_every_move() {
+    let ctl = Ctl::default();
+    let b = Dots::new(3, 3).unwrap();
+    let pos = b.parse_lines(BOXER).unwrap();
+    let reference = retrograde(&b);
+    let mv = b.moves(&pos, &ctl).unwrap();
+    let mut got = Vec::new();
+    for m in &mv {
+        let p = pos.lines | 1 << m.line;
+        assert_eq!(m.captures, 0);
+        assert_eq!(m.value, -(reference[p as usize] as i32));
+        got.push((b.line_name(m.line), m.value));
+    }
+    got.sort();
+    // under perfect play every move but GH loses all nine boxes
+    let want: Vec<(String, i32)> = [
+        ("BF", -9),
+        ("CG", -9),
+        ("DH", -9),
+        ("EF", -9),
+        ("GH", 5),
+        ("GK", -9),
+        ("HL", -9),
+        ("IJ", -9),
+        ("JK", -9),
+        ("KO", -9),
+        ("LP", -9),
+        ("MN", -9),
+    ]
+    .iter()
+    .map(|&(n, v)| (n.to_string(), v))
+    .collect();
+    assert_eq!(got, want);
+    // every value is at most what Michon's count of the boxes given away at once allows
+    for (name, v) in &got {
+        let given = match name.as_str() {
+            "MN" | "IJ" | "EF" | "BF" | "CG" => 4,
+            "GK" | "JK" | "KO" | "LP" => 3,
+            "DH" | "HL" => 9,
+            _ => 0,
+        };
+        // the mover can win at most the 9 - given boxes left after the opponent's capture
+        assert!(*v <= (9 - given) - given, "{name}: {v}");
+    }
+}
+
+#[test]
+fn names_parsing_and_drawing() {
+    let b = Dots::new(3, 3).unwrap();
+    assert_eq!(b.num_lines(), 24);
+    assert_eq!(b.num_symmetries(), 8);
+    assert_eq!(Dots::new(2, 3).unwrap().num_symmetries(), 4);
+    let p = b.parse_lines("AB, HG  EA").unwrap();
+    assert_eq!(b.lines_text(&p), "AB AE GH");
+    let e = b.parse_lines("AB AC").unwrap_err();
+    assert!(
+        e.message.contains("\"AC\"") && e.message.contains("not adjacent"),
+        "{}",
+        e.message
+    );
+    let e = b.parse_lines("AB AZ").unwrap_err();
+    assert!(e.message.contains("no dot Z"), "{}", e.message);
+    let e = b.parse_lines("AB BA").unwrap_err();
+    assert!(
+        e.message.contains("\"BA\"") && e.message.contains("twice"),
+        "{}",
+        e.message
+    );
+    assert!(Dots::new(5, 5).is_ok());
+    assert!(Dots::new(5, 6).is_err());
+    assert!(Dots::new(0, 3).is_err());
+    let big = Dots::new(5, 5).unwrap();
+    assert_eq!(big.line_name(big.num_lines() - 1), "ij"); // dots A..Z then a..j
+    let p = b.parse_lines("AB AE BF EF FG").unwrap();
+    assert_eq!(
+        b.show(&p),
+        "A---B   C   D\n| # |\nE---F---G   H\n\nI   J   K   L\n\nM   N   O   P\n"
+    );
+}
+
+#[test]
+fn small_empty_boards() {
+    let ctl = Ctl::default();
+    // values checked against the retrograde reference in the exhaustive test
+    for (m, n, v) in [(1, 1, -1)] {
+        let b = Dots::new(m, n).unwrap();
+        assert_eq!(b.value(&b.empty(), &ctl).unwrap(), v, "{m} x {n}");
+    }
+}
+
+#[test]
+fn cancellation_stops_a_search() {
+    let b = Dots::new(4, 4).unwrap();
+    let ctl = Ctl::default().with_memory(1 << 30);
+    ctl.cancel_flag()
+        .store(true, std::sync::atomic::Ordering::Relaxed);
+    let solver = Solver::with_table_bytes(&b, 1 << 20, &ctl).unwrap();
+    let e = solver.value(&b.empty(), &ctl).unwrap_err();
+    assert_eq!(e.kind, gamut::engine::ErrorKind::Cancelled);
+    let _ = Position::default();
+}
+
+#[test]
+fn memory_budget_is_respected() {
+    let b = Dots::new(3, 3).unwrap();
+    let ctl = Ctl::default().with_memory(1 << 20);
+    let e = Solver::with_table_bytes(&b, 1 << 24, &ctl).err().unwrap();
+    assert_eq!(e.kind, gamut::engine::ErrorKind::Limit);
+    let s = Solver::new(&b, &ctl).unwrap();
+    assert!(s.stats().table_bytes <= 1 << 19);
+}
+
+/// Values, times and node counts of empty boards: `cargo test --release --test engine_dots
+/// -- --ignored --nocapture empty_boards`. Boards from the environment variable DOTS_BOARDS
+/// ("3x4,4x4"), by default the small ones.
+#[test]
+#[ignore]
+fn empty_boards_bench() {
+    struct Print(Instant);
+    impl gamut::engine::control::Progress for Print {
+        fn begin(&self, label: &str, _: Option<u64>) {
+            eprintln!("[{:.1} s] {label}", self.0.elapsed().as_secs_f64());
+        }
+        fn advance(&self, done: u64) {
+            eprintln!(
+                "[{:.1} s] {done} root moves done",
+                self.0.elapsed().as_secs_f64()
+            );
+        }
+        fn end(&self) {}
+    }
+    let mut ctl = Ctl::default();
+    if std::env::var("DOTS_PROGRESS").is_ok() {
+        ctl = ctl.with_progress(std::sync::Arc::new(Print(Instant::now())));
+    }
+    let list = std::env::var("DOTS_BOARDS")
+        .unwrap_or_else(|_| "1x1,1x2,1x3,1x4,1x5,1x6,1x7,1x8,1x9,1x10,2x2,2x3,2x4,2x5,3x3".into());
+    for spec in list.split(',') {
+        let (m, n) = spec.split_once('x').unwrap();
+        let (m, n): (usize, usize) = (m.trim().parse().unwrap(), n.trim().parse().unwrap());
+        let b = Dots::new(m, n).unwrap();
+        let t = Instant::now();
+        let solver = Solver::new(&b, &ctl).unwrap();
+        let v = solver.value(&b.empty(), &ctl).unwrap();
+        let st = solver.stats();
+        println!(
+            "{m} x {n}: value {v:+}  time {:.3} s  nodes {}  table {} MB",
+            t.elapsed().as_secs_f64(),
+            st.nodes,
+            st.table_bytes >> 20
+        );
+        if b.num_lines() <= 24 && std::env::var("DOTS_RETRO").is_ok() {
+            let t = Instant::now();
+            let r = retrograde(&b);
+            println!(
+                "   retrograde: value {:+}  time {:.3} s",
+                r[0],
+                t.elapsed().as_secs_f64()
+            );
+        }
+    }
+}
