@@ -302,7 +302,13 @@ pub fn values16(code: &Code, n: u64, ctl: &Ctl) -> Result<Vec<u16>> {
         return Ok(g);
     }
     let g = values(code, n, ctl)?;
-    Ok(g.into_iter().map(|v| v.min(u16::MAX as u32) as u16).collect())
+    if let Some(i) = g.iter().position(|&v| v > u16::MAX as u32) {
+        return Err(Error::limit(format!(
+            "heap {i} has value {}, which does not fit in 16 bits",
+            g[i]
+        )));
+    }
+    Ok(g.into_iter().map(|v| v as u16).collect())
 }
 
 /// Values of heaps 0..=n with the fast engine.

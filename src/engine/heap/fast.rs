@@ -95,8 +95,6 @@ struct Engine<'a> {
     scanned: u64,
     since: u64,
     missing: Vec<u16>,
-    total_scanned: u64,
-    total_rare: u64,
     /// per-heap byte maps of the far pairs of a block
     maps: Vec<u8>,
 }
@@ -120,8 +118,6 @@ impl<'a> Engine<'a> {
             scanned: 0,
             since: 0,
             missing: vec![],
-            total_scanned: 0,
-            total_rare: 0,
             maps: vec![],
         }
     }
@@ -186,7 +182,7 @@ impl<'a> Engine<'a> {
                         }
                         let m = n - k;
                         let hi = rare.partition_point(|&r| (r as u64) < m);
-                        let (lo_end, hi_start) = if unequal && m % 2 == 0 {
+                        let (lo_end, hi_start) = if unequal && m.is_multiple_of(2) {
                             let mid = rare[..hi].partition_point(|&r| (r as u64) < m / 2);
                             (mid, mid + (mid < hi && rare[mid] as u64 == m / 2) as usize)
                         } else {
@@ -221,7 +217,6 @@ impl<'a> Engine<'a> {
                     break;
                 }
                 let m = n - k;
-                let half = m / 2;
                 for idx in (0..far).chain(snap..self.rare.len()) {
                     let r = self.rare[idx] as u64;
                     if r >= m {
@@ -230,13 +225,9 @@ impl<'a> Engine<'a> {
                     if self.r.unequal && 2 * r == m {
                         continue;
                     }
-                    let _ = half;
                     let v = self.rare_g[idx] ^ self.g[(m - r) as usize];
                     self.seen[v as usize] = cur;
                 }
-            }
-            if self.sparse {
-                self.total_rare += self.rare.len() as u64;
             }
             let v = self.finish(n);
             self.push(n, v)?;
@@ -261,7 +252,7 @@ impl<'a> Engine<'a> {
             let hi = self.rare.partition_point(|&r| (r as u64) < m);
             let g = &self.g[..m as usize];
             let seen = &mut self.seen[..];
-            if self.r.unequal && m % 2 == 0 {
+            if self.r.unequal && m.is_multiple_of(2) {
                 let mid = self.rare[..hi].partition_point(|&r| (r as u64) < m / 2);
                 let skip = (mid < hi && self.rare[mid] as u64 == m / 2) as usize;
                 mark_rare(g, seen, &self.rare[..mid], &self.rare_g[..mid], m, cur);
@@ -310,7 +301,7 @@ impl<'a> Engine<'a> {
         let mut pairs = 0u64;
         if self.r.splits.len() == 1 {
             let m = n - self.r.splits[0];
-            let h = m / 2 - (self.r.unequal && m % 2 == 0) as u64;
+            let h = m / 2 - (self.r.unequal && m.is_multiple_of(2)) as u64;
             pairs = scan_one(g, want, &self.missing, m as usize, h as usize, cur, &mut left);
         } else {
             let longest = self.r.splits.iter().map(|&k| n.saturating_sub(k) / 2).max();
@@ -336,7 +327,6 @@ impl<'a> Engine<'a> {
             }
         }
         self.scanned += pairs;
-        self.total_scanned += pairs;
         for &w in &self.missing {
             if self.want[w as usize] == cur {
                 return w;
@@ -365,7 +355,7 @@ impl<'a> Engine<'a> {
                     break;
                 }
                 let m = (n - k) as usize;
-                let h = m / 2 - (self.r.unequal && m % 2 == 0) as usize;
+                let h = m / 2 - (self.r.unequal && m.is_multiple_of(2)) as usize;
                 acc |= or_pairs(&self.g, m, h);
             }
             return acc.trailing_ones() as u16;
@@ -377,7 +367,7 @@ impl<'a> Engine<'a> {
                 break;
             }
             let m = (n - k) as usize;
-            let h = m / 2 - (self.r.unequal && m % 2 == 0) as usize;
+            let h = m / 2 - (self.r.unequal && m.is_multiple_of(2)) as usize;
             mark_pairs(&self.g, &mut self.seen, m, h, cur);
         }
         let mut v = 0;
@@ -521,7 +511,6 @@ impl<'a> Engine<'a> {
                 h = end;
                 continue;
             }
-            if self.sparse { self.total_rare += self.rare.len() as u64; }
             let v = self.step(h);
             self.push(h, v)?;
             h += 1;
@@ -737,10 +726,5 @@ pub fn values16(code: &Code, n: u64, ctl: &Ctl) -> Result<Option<Vec<u16>>> {
     };
     let mut e = Engine::new(&rules, n);
     e.run(n, ctl)?;
-    if std::env::var_os("GAMUT_HEAP_STATS").is_some() {
-        eprintln!("sparse {} rare {} rare-pairs {} scanned {} bits {}", e.sparse, e.rare.len(), e.total_rare, e.total_scanned, e.bits);
-        for t in [64u32, 256, 1024, 4096] { eprint!(" <{t}: {}", e.rare.iter().filter(|&&r| r < t).count()); }
-        eprintln!();
-    }
     Ok(Some(e.g))
 }
