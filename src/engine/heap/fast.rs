@@ -302,28 +302,33 @@ impl<'a> Engine<'a> {
         if self.r.splits.len() == 1 {
             let m = n - self.r.splits[0];
             let h = m / 2 - (self.r.unequal && m.is_multiple_of(2)) as u64;
-            pairs = scan_one(g, want, &self.missing, m as usize, h as usize, cur, &mut left);
+            pairs = scan_one(g, want, &self.missing, m as usize, 1, h as usize, cur, &mut left);
         } else {
+            // windows of pairs, every split in turn, so that small a come first everywhere
+            const WINDOW: u64 = 512;
             let longest = self.r.splits.iter().map(|&k| n.saturating_sub(k) / 2).max();
-            'scan: for a in 1..=longest.unwrap_or(0) {
+            let mut still: Vec<u16> = vec![];
+            let mut a0 = 1;
+            'scan: while a0 <= longest.unwrap_or(0) {
                 for &k in &self.r.splits {
-                    if k + 2 * a > n {
+                    if k + 2 * a0 > n {
                         break;
                     }
                     let m = n - k;
-                    if self.r.unequal && 2 * a == m {
+                    let h = (m / 2 - (self.r.unequal && m.is_multiple_of(2)) as u64)
+                        .min(a0 + WINDOW - 1);
+                    if h < a0 {
                         continue;
                     }
-                    pairs += 1;
-                    let x = (g[a as usize] ^ g[(m - a) as usize]) as usize;
-                    if want[x] == cur {
-                        want[x] = 0;
-                        left -= 1;
-                        if left == 0 {
-                            break 'scan;
-                        }
+                    still.clear();
+                    still.extend(self.missing.iter().filter(|&&w| want[w as usize] == cur));
+                    let end = scan_one(g, want, &still, m as usize, a0 as usize, h as usize, cur, &mut left);
+                    pairs += end + 1 - a0;
+                    if left == 0 {
+                        break 'scan;
                     }
                 }
+                a0 += WINDOW;
             }
         }
         self.scanned += pairs;
@@ -504,7 +509,12 @@ impl<'a> Engine<'a> {
                     self.next_check = h * 2;
                 }
             }
-            if self.sparse && self.bits <= 9 && h >= 4 * BLOCK && h % BLOCK == 0 {
+            if self.sparse
+                && self.bits <= 9
+                && h >= 4 * BLOCK
+                && h % BLOCK == 0
+                && self.rare.len() - self.rare.partition_point(|&r| (r as u64) < BLOCK) >= 64
+            {
                 // a block never passes the next check nor n
                 let end = (h + BLOCK).min(n + 1).min(self.next_check.max(h + 1));
                 self.block(h, end)?;
@@ -543,17 +553,19 @@ fn mark_far(g: &[u16], map: &mut [u8], rare: &[u32], rare_g: &[u16], m: u64) {
 }
 
 /// Scans the pairs (a, m - a), a = 1..=h, until every wanted value turned up.
+#[allow(clippy::too_many_arguments)]
 fn scan_one(
     g: &[u16],
     want: &mut [u32],
     missing: &[u16],
     m: usize,
+    a0: usize,
     h: usize,
     cur: u32,
     left: &mut usize,
 ) -> u64 {
     #[cfg(target_arch = "x86_64")]
-    if h >= 64 && std::is_x86_feature_detected!("avx2") {
+    if h >= a0 + 64 && std::is_x86_feature_detected!("avx2") {
         let mut bits = [0u8; 32];
         let mut all_small = true;
         for &v in missing {
@@ -564,11 +576,11 @@ fn scan_one(
             bits[v as usize >> 3] |= 1 << (v & 7);
         }
         if all_small {
-            return unsafe { scan_avx2(g, want, m, h, cur, left, bits) };
+            return unsafe { scan_avx2(g, want, m, a0, h, cur, left, bits) };
         }
     }
     const CHUNK: usize = 64;
-    let mut a = 1;
+    let mut a = a0;
     while a <= h {
         let end = (a + CHUNK - 1).min(h);
         for i in a..=end {
@@ -591,10 +603,12 @@ fn scan_one(
 /// chunk with a hit is redone one pair at a time.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
+#[allow(clippy::too_many_arguments)]
 unsafe fn scan_avx2(
     g: &[u16],
     want: &mut [u32],
     m: usize,
+    a0: usize,
     h: usize,
     cur: u32,
     left: &mut usize,
@@ -620,7 +634,7 @@ unsafe fn scan_avx2(
     };
     let (mut tlo, mut thi) = load_tabs(&bits);
     let p = g.as_ptr();
-    let mut a = 1usize;
+    let mut a = a0;
     while a + 31 <= h {
         unsafe {
             let l0 = _mm256_loadu_si256(p.add(a) as *const __m256i);
