@@ -605,7 +605,7 @@ fn theorem_4_2_z_trees() {
             }
             count += 1;
             let c = game(t, Rule::Normal);
-            let want = if c.markable_edges() % 2 == 0 {
+            let want = if c.markable_edges().is_multiple_of(2) {
                 Outcome::P
             } else {
                 Outcome::N
@@ -660,6 +660,15 @@ fn timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
     (v, t.elapsed().as_secs_f64())
 }
 
+/// CPU seconds used by this process so far (user + system, all threads), from /proc.
+fn cpu_seconds() -> f64 {
+    let s = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let rest = s.rsplit(')').next().unwrap_or("");
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let tick = |i: usize| f.get(i).and_then(|x| x.parse::<f64>().ok()).unwrap_or(0.0);
+    (tick(11) + tick(12)) / 100.0
+}
+
 /// double_diamond(k) for every pair of outer edges, k = 0.. up to $CYCLES_KMAX (default 6).
 #[test]
 #[ignore]
@@ -668,19 +677,25 @@ fn bench_double_diamond_k() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(6);
+    let kmin: usize = std::env::var("CYCLES_KMIN")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
     let only: Option<String> = std::env::var("CYCLES_OUTER").ok();
     for o in Outer::ALL {
         if only.as_deref().is_some_and(|x| x != o.label()) {
             continue;
         }
-        for k in 0..=kmax {
+        for k in kmin..=kmax {
             let c = game(boards::double_diamond_with(k, o), Rule::Normal);
+            let cpu0 = cpu_seconds();
             let (out, t) = timed(|| c.outcome(&c.start(), &ctl()).unwrap());
             println!(
-                "double_diamond({k}, {}) edges {} outcome {out} counter-example {} time {t:.3}s table {}",
+                "double_diamond({k}, {}) edges {} outcome {out} counter-example {} wall {t:.3}s cpu {:.2}s table {}",
                 o.label(),
                 c.markable_edges(),
                 out == Outcome::P,
+                cpu_seconds() - cpu0,
                 c.table_len()
             );
         }
@@ -699,10 +714,17 @@ fn bench_conjecture_4_3() {
         let t0 = Instant::now();
         let ts = boards::trees(n);
         let (mut checked, mut bad) = (0usize, 0usize);
+        let mut su_bad = 0usize;
         let mut hist = [0usize; 8];
         for t in &ts {
             let c = game(t.clone(), Rule::Normal);
             let m = c.markable_edges();
+            // Su's conjecture on the empty tree: second player wins iff m is even
+            let o = c.outcome(&c.start(), &ctl()).unwrap();
+            if (o == Outcome::P) != m.is_multiple_of(2) {
+                su_bad += 1;
+                println!("SU COUNTER-EXAMPLE: edges {:?} outcome {o}", t.edges);
+            }
             for e in 0..t.edges.len() {
                 let (a, b) = t.edges[e];
                 let Ok(p) = c.with_marked(&[(a, b)]) else {
@@ -718,10 +740,133 @@ fn bench_conjecture_4_3() {
             }
         }
         println!(
-            "trees with {n} edges: {} trees, {checked} (tree, marked edge) pairs, {bad} counter-examples, nimbers {:?}, {:.2}s",
+            "trees with {n} edges: {} trees ({su_bad} against Su's conjecture), {checked} (tree, marked edge) pairs, {bad} counter-examples, nimbers {:?}, {:.2}s",
             ts.len(),
             hist,
             t0.elapsed().as_secs_f64()
         );
+    }
+}
+
+/// Larger boards: the engine with its reductions against itself without them (which the
+/// reference checks above), on double_diamond(k) for every pair of outer edges, k ≤ 3, from
+/// random positions.
+#[test]
+fn reductions_keep_values_on_double_diamonds() {
+    let mut rng = Rng(777);
+    for o in Outer::ALL {
+        for k in 2..=3 {
+            let c = game(boards::double_diamond_with(k, o), Rule::Normal);
+            let plain = c.with_reductions(false, false);
+            for i in 0..4 {
+                let p = if i == 0 {
+                    c.start()
+                } else {
+                    random_position(&c, &mut rng, 2 * i)
+                };
+                let a = c.move_values(&p, &ctl()).unwrap();
+                let b = plain.move_values(&p, &ctl()).unwrap();
+                assert_eq!(a, b, "double_diamond({k}, {}) position {i}", o.label());
+            }
+        }
+    }
+}
+
+/// The engine's side of bench/cycles-python.sh: nimber (normal rule, as the thesis' script
+/// computes) and outcome of double_diamond(k, ad/cf) for k = 0, 1, 2, with times.
+#[test]
+#[ignore]
+fn bench_python_side_by_side() {
+    for k in 0..=2 {
+        let c = game(boards::double_diamond_k(k), Rule::Normal);
+        let cpu0 = cpu_seconds();
+        let (out, t1) = timed(|| c.outcome(&c.start(), &ctl()).unwrap());
+        let cpu1 = cpu_seconds();
+        c.clear_table();
+        let (g, t2) = timed(|| c.grundy(&c.start(), &ctl()).unwrap());
+        println!(
+            "engine double_diamond({k}, ad/cf): edges {}, SG {g}, outcome {out}, outcome wall {t1:.4}s cpu {:.2}s, SG wall {t2:.4}s cpu {:.2}s",
+            c.markable_edges(),
+            cpu1 - cpu0,
+            cpu_seconds() - cpu1
+        );
+    }
+}
+
+/// Results do not depend on the number of threads.
+#[test]
+fn one_thread_or_many_give_the_same_answers() {
+    let g = boards::double_diamond_with(2, Outer::DeFe);
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let c = game(g.clone(), Rule::Normal);
+            let p = c.start();
+            (
+                c.outcome(&p, &ctl()).unwrap(),
+                c.winning(&p, &ctl()).unwrap(),
+                c.move_values(&p, &ctl()).unwrap(),
+            )
+        })
+    };
+    assert_eq!(run(1), run(3));
+}
+
+/// Conjecture 4.3 fails from 11 edges on (found by bench_conjecture_4_3): the engine and the
+/// reference search agree on the nimbers, whose parity is not that of n - 1.
+#[test]
+fn conjecture_4_3_counter_examples() {
+    // the spider with legs of 3, 3 and 2 markable edges, the outermost markable edge of a
+    // 3-leg marked: n = 8 markable edges, nimber 6
+    let spider = boards::spider(3, 3, 2);
+    // a tree with 11 edges, 8 markable: nimber 4 with edge 3 - 4 marked
+    let names = (0..12).map(|i| i.to_string()).collect();
+    let tree = Graph::new(
+        names,
+        &[
+            (0, 1),
+            (1, 2),
+            (2, 3),
+            (3, 4),
+            (4, 5),
+            (1, 6),
+            (6, 7),
+            (0, 8),
+            (8, 9),
+            (9, 10),
+            (10, 11),
+        ],
+    )
+    .unwrap();
+    for (g, arrow, want) in [(spider, "x2>x3", 6u32), (tree, "3>4", 4u32)] {
+        let c = game(g.clone(), Rule::Normal);
+        let n = c.markable_edges();
+        assert_eq!(n, 8);
+        let p = c.parse_marked(&[arrow]).unwrap();
+        let mut r = Reference::new(&g);
+        let s = r.state(&p);
+        assert_eq!(r.grundy_normal(&s), want, "reference, {arrow}");
+        assert_eq!(c.grundy(&p, &ctl()).unwrap(), want, "engine, {arrow}");
+        assert_ne!(want as usize % 2, (n - 1) % 2, "parity of n - 1");
+        check_position(&g, &p, arrow);
+    }
+}
+
+/// Su's conjecture (second player wins iff the number of markable edges is even), which the
+/// thesis expects to hold on trees, fails on two spiders with 14 edges and 11 markable edges
+/// (found by bench_conjecture_4_3): the reference search agrees that they are P.
+#[test]
+fn su_conjecture_fails_on_two_spiders() {
+    for (a, b, c) in [(7, 3, 1), (6, 4, 1)] {
+        let g = boards::spider(a, b, c);
+        let game = game(g.clone(), Rule::Original);
+        assert_eq!(game.markable_edges(), 11);
+        assert_eq!(game.outcome(&game.start(), &ctl()).unwrap(), Outcome::P);
+        let mut r = Reference::new(&g);
+        let s = r.state(&game.start());
+        assert!(!r.wins_original(&s), "reference: spider({a},{b},{c}) is P");
     }
 }

@@ -3,7 +3,7 @@ mod common;
 use common::{value, values};
 use serde_json::json;
 
-// ---- 000_4e0619e9364b344a.txt (Johnston, Rubik's Slide) ----
+// ---- Johnston, "On God's Number(s) and the Rubik's Slide Extension" ----
 
 #[test]
 fn seed000_figure_2_4_easy_mode_vertices_and_edges() {
@@ -223,7 +223,7 @@ eval_word(slide4_hard, \"(C^4 R^3 U^3)(C^8 R U)(C^4 R^3 U^3)\") == (2,5)(3,9)(4,
     assert_eq!(values(src), vec![json!(true), json!(true), json!(true)]);
 }
 
-// ---- 002_b3b14c6b86c641a3.txt (Michon, Mathematical Games) ----
+// ---- Michon, "Mathematical Games (Two Players, No Chance)" ----
 
 #[test]
 fn seed002_kayles_values_to_20() {
@@ -378,7 +378,7 @@ fn seed002_wythoff_row_periods() {
     );
 }
 
-// ---- 003_67c41a74215349f3.txt (Zandee, Game of Cycles) ----
+// ---- Zandee, "The Game of Cycles" ----
 
 #[test]
 fn seed003_section_1_3_lasker_values() {

@@ -33,11 +33,20 @@ pub(crate) struct Board {
     pub edge_cells: Vec<Vec<usize>>,
     /// per edge: the edges sharing an end with it (itself included)
     pub near: Vec<u64>,
-    /// per edge: `near` plus every edge of a cell holding it
-    pub ctx: Vec<u64>,
     /// edges whose two ends both have degree at least 2
     pub markable: u64,
     pub syms: Vec<Sym>,
+    /// maximal paths of at least 4 edges whose inner vertices have degree 2
+    pub threads: Vec<Thread>,
+}
+
+/// A path whose inner vertices have degree 2: its edges in order from one end, and the
+/// direction bits that point along it.
+#[derive(Debug, Clone)]
+pub(crate) struct Thread {
+    pub edges: Vec<u8>,
+    pub mask: u64,
+    pub fwd: u64,
 }
 
 impl Board {
@@ -74,22 +83,17 @@ impl Board {
             if cells.iter().any(|&(cm, _)| cm == mask) {
                 continue; // the same cell listed twice (perhaps the other way round)
             }
-            for e in 0..m {
+            for (e, list) in edge_cells.iter_mut().enumerate() {
                 if mask >> e & 1 == 1 {
-                    edge_cells[e].push(cells.len());
+                    list.push(cells.len());
                 }
             }
             cells.push((mask, dir));
         }
         let mut near = vec![0u64; m];
-        let mut ctx = vec![0u64; m];
         let mut markable = 0u64;
         for (e, &(a, b)) in g.edges.iter().enumerate() {
             near[e] = inc[a] | inc[b];
-            ctx[e] = near[e];
-            for &c in &edge_cells[e] {
-                ctx[e] |= cells[c].0;
-            }
             if inc[a].count_ones() >= 2 && inc[b].count_ones() >= 2 {
                 markable |= 1 << e;
             }
@@ -103,11 +107,12 @@ impl Board {
             cells,
             edge_cells,
             near,
-            ctx,
             markable,
             syms: vec![],
+            threads: vec![],
         };
         board.syms = automorphisms(g, &board);
+        board.threads = threads(g);
         Ok(board)
     }
 
@@ -211,18 +216,137 @@ impl Board {
         (nm, nd)
     }
 
-    /// The least image of a position under the automorphisms combined with reversal.
+    /// The least image of a position under the automorphisms combined with reversal, each
+    /// image with its threads rearranged (see [`Board::thread_canon`]).
     pub fn canon(&self, marked: u64, dir: u64) -> u128 {
-        let key = |m: u64, d: u64| (m as u128) << 64 | d as u128;
-        let mut best = key(marked, dir).min(key(marked, dir ^ marked));
+        let key = |(m, d): (u64, u64)| (m as u128) << 64 | d as u128;
+        let mut best =
+            key(self.thread_canon(marked, dir)).min(key(self.thread_canon(marked, dir ^ marked)));
         for s in &self.syms[1..] {
             for rev in [false, true] {
                 let (m, d) = self.image(s, marked, dir, rev);
-                best = best.min(key(m, d));
+                best = best.min(key(self.thread_canon(m, d)));
             }
         }
         best
     }
+
+    /// Rearranges every thread whose marked edges all point the same way along it (and that has
+    /// no frozen edge): the gaps at its two ends stay, the gaps inside are sorted, longest first,
+    /// and the marked runs between them shrink to one edge, the first run taking the rest. The
+    /// result plays exactly like the original: inner vertices have degree 2, the ends see the
+    /// same edges, and every cell through the thread sees the same number of unmarked edges and
+    /// the same direction.
+    pub fn thread_canon(&self, mut marked: u64, mut dir: u64) -> (u64, u64) {
+        for t in &self.threads {
+            let mk = marked & t.mask;
+            if mk == 0 || dir & !marked & t.mask != 0 {
+                continue;
+            }
+            let back = (dir ^ t.fwd) & mk;
+            if back != 0 && back != mk {
+                continue;
+            }
+            let len = t.edges.len();
+            let bit = |i: usize| marked >> t.edges[i] & 1 == 1;
+            let mut g0 = 0;
+            while g0 < len && !bit(g0) {
+                g0 += 1;
+            }
+            let mut gr = 0;
+            while gr < len && !bit(len - 1 - gr) {
+                gr += 1;
+            }
+            let mut inner: [u8; 64] = [0; 64];
+            let mut ni = 0;
+            let mut i = g0;
+            while i < len - gr {
+                if bit(i) {
+                    i += 1;
+                    continue;
+                }
+                let start = i;
+                while !bit(i) {
+                    i += 1;
+                }
+                inner[ni] = (i - start) as u8;
+                ni += 1;
+            }
+            if ni == 0 {
+                continue; // one run: already in its place
+            }
+            let inner = &mut inner[..ni];
+            inner.sort_unstable_by(|a, b| b.cmp(a));
+            let nmarked = mk.count_ones() as usize;
+            // rebuild
+            let mut nm = marked & !t.mask;
+            let mut pos = g0;
+            let first = nmarked - ni;
+            for _ in 0..first {
+                nm |= 1 << t.edges[pos];
+                pos += 1;
+            }
+            for &g in inner.iter() {
+                pos += g as usize;
+                nm |= 1 << t.edges[pos];
+                pos += 1;
+            }
+            debug_assert_eq!(pos + gr, len);
+            let dirs = if back == 0 { t.fwd } else { !t.fwd };
+            let nmk = nm & t.mask;
+            dir = (dir & !t.mask) | (dirs & nmk);
+            marked = nm;
+        }
+        (marked, dir)
+    }
+}
+
+/// The maximal paths of at least 4 edges whose inner vertices have degree 2 and whose ends do
+/// not (whole cycles are left out).
+fn threads(g: &Graph) -> Vec<Thread> {
+    let adj = g.adjacency();
+    let mut out = Vec::new();
+    let mut used = vec![false; g.edges.len()];
+    for start in 0..g.vertex_count() {
+        if adj[start].len() == 2 {
+            continue;
+        }
+        for &first in &adj[start] {
+            let e0 = g.edge(start, first).unwrap();
+            if used[e0] {
+                continue;
+            }
+            let mut verts = vec![start, first];
+            while adj[*verts.last().unwrap()].len() == 2 {
+                let v = *verts.last().unwrap();
+                let prev = verts[verts.len() - 2];
+                let next = if adj[v][0] == prev {
+                    adj[v][1]
+                } else {
+                    adj[v][0]
+                };
+                verts.push(next);
+            }
+            let mut t = Thread {
+                edges: vec![],
+                mask: 0,
+                fwd: 0,
+            };
+            for w in verts.windows(2) {
+                let e = g.edge(w[0], w[1]).unwrap();
+                used[e] = true;
+                t.edges.push(e as u8);
+                t.mask |= 1 << e;
+                if w[0] > w[1] {
+                    t.fwd |= 1 << e;
+                }
+            }
+            if t.edges.len() >= 4 {
+                out.push(t);
+            }
+        }
+    }
+    out
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -85,7 +85,7 @@ impl Table {
         let fresh = self.shard(k).lock().unwrap().insert(k, v).is_none();
         if fresh {
             let len = self.len.fetch_add(1, Ordering::Relaxed) + 1;
-            if len % CHUNK == 0 {
+            if len.is_multiple_of(CHUNK) {
                 let want = (len + CHUNK) as u64 * ENTRY_BYTES;
                 if ctl.reserve(want, "the Game of Cycles table").is_err() {
                     // the budget is reached: keep what is stored, store nothing new
@@ -170,23 +170,37 @@ impl<'a> Solver<'a> {
         }
     }
 
-    /// The components of a quiet position: masks of their playable edges.
-    pub fn components(&self, marked: u64, dir: u64) -> Vec<u64> {
+    /// Cells that can still be completed: no frozen edge and their marked edges all one way
+    /// round (bit c for cell c; with more than 64 cells every cell counts as live).
+    fn live_cells(&self, marked: u64, dir: u64) -> u64 {
+        let b = self.b;
+        if b.cells.len() > 64 {
+            return !0;
+        }
+        let frozen = dir & !marked;
+        let mut live = 0u64;
+        for c in 0..b.cells.len() {
+            if b.cells[c].0 & frozen == 0 && b.cell_consistent(c, marked, dir) {
+                live |= 1 << c;
+            }
+        }
+        live
+    }
+
+    #[inline]
+    fn cell_live(live: u64, c: usize) -> bool {
+        c >= 64 || live >> c & 1 == 1
+    }
+
+    /// The components of a quiet position (masks of their playable edges), and the live cells.
+    pub fn components(&self, marked: u64, dir: u64) -> (Vec<u64>, u64) {
         let b = self.b;
         let free = b.markable & !marked & !dir;
         if !self.opts.split {
-            return if free == 0 { vec![] } else { vec![free] };
+            let comps = if free == 0 { vec![] } else { vec![free] };
+            return (comps, !0);
         }
-        // cells that can still be completed join their free edges
-        let mut live: u64 = 0; // bit c: cell c live (boards with more than 64 cells: all live)
-        let many = b.cells.len() > 64;
-        if !many {
-            for c in 0..b.cells.len() {
-                if b.cells[c].0 & free != 0 && b.cell_consistent(c, marked, dir) {
-                    live |= 1 << c;
-                }
-            }
-        }
+        let live = self.live_cells(marked, dir);
         let mut rest = free;
         let mut comps = Vec::new();
         while rest != 0 {
@@ -198,7 +212,7 @@ impl<'a> Solver<'a> {
                 frontier &= frontier - 1;
                 let mut reach = b.near[e];
                 for &c in &b.edge_cells[e] {
-                    if many || live >> c & 1 == 1 {
+                    if Self::cell_live(live, c) {
                         reach |= b.cells[c].0;
                     }
                 }
@@ -209,18 +223,29 @@ impl<'a> Solver<'a> {
             rest &= !comp;
             comps.push(comp);
         }
-        comps
+        (comps, live)
     }
 
-    /// The position seen by one component: every edge that cannot matter to it frozen.
-    fn restrict(&self, marked: u64, dir: u64, comp: u64) -> (u64, u64) {
+    /// The position seen by one component: every edge that cannot matter to it frozen. Kept
+    /// are the marked edges at an end of a component edge and those of the live cells through
+    /// component edges. A dead cell stays dead: it keeps either its own contrary arrows or a
+    /// frozen edge, and the cell checks never count a cell with a frozen edge.
+    fn restrict(&self, marked: u64, dir: u64, comp: u64, live: u64) -> (u64, u64) {
         let b = self.b;
+        if !self.opts.split {
+            return (marked, dir);
+        }
         let mut ctx = 0u64;
         let mut bits = comp;
         while bits != 0 {
             let e = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            ctx |= b.ctx[e];
+            ctx |= b.near[e];
+            for &c in &b.edge_cells[e] {
+                if Self::cell_live(live, c) {
+                    ctx |= b.cells[c].0;
+                }
+            }
         }
         let keep = marked & ctx;
         (keep, (dir & keep) | (b.all & !comp & !keep))
@@ -232,10 +257,10 @@ impl<'a> Solver<'a> {
 
     /// The nimber of a quiet position.
     pub fn grundy(&mut self, marked: u64, dir: u64) -> Result<u32> {
-        let comps = self.components(marked, dir);
+        let (comps, live) = self.components(marked, dir);
         let mut g = 0;
         for c in comps {
-            let (m, d) = self.restrict(marked, dir, c);
+            let (m, d) = self.restrict(marked, dir, c, live);
             g ^= self.grundy_comp(m, d)?;
         }
         Ok(g)
@@ -243,17 +268,17 @@ impl<'a> Solver<'a> {
 
     /// Whether the next player wins a quiet position.
     pub fn wins(&mut self, marked: u64, dir: u64) -> Result<bool> {
-        let comps = self.components(marked, dir);
+        let (comps, live) = self.components(marked, dir);
         match comps.len() {
             0 => Ok(false),
             1 => {
-                let (m, d) = self.restrict(marked, dir, comps[0]);
+                let (m, d) = self.restrict(marked, dir, comps[0], live);
                 self.wins_comp(m, d)
             }
             _ => {
                 let mut g = 0;
                 for c in comps {
-                    let (m, d) = self.restrict(marked, dir, c);
+                    let (m, d) = self.restrict(marked, dir, c, live);
                     g ^= self.grundy_comp(m, d)?;
                 }
                 Ok(g != 0)

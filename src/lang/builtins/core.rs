@@ -70,6 +70,12 @@ pub fn register(it: &mut Interp) {
         a.count(1, 1)?;
         Ok(Value::str(&a.get(0).to_text()))
     });
+    it.add_builtin("keys", "keys(m)", "the keys of a map, in order", |_, a| {
+        map_part(a, true)
+    });
+    it.add_builtin("values", "values(m)", "the values of a map, in order", |_, a| {
+        map_part(a, false)
+    });
     it.add_builtin(
         "show",
         "show(x)",
@@ -219,4 +225,16 @@ fn show(_: &mut Interp, a: &mut Args) -> Result<Value> {
         .or_else(|| super::dots::show(v))
         .ok_or_else(|| a.type_error(0, "a game position to draw (placement, cycles, dots)"))?;
     Ok(Value::str(&text))
+}
+
+fn map_part(a: &mut Args, keys: bool) -> Result<Value> {
+    a.count(1, 1)?;
+    let Value::Map(kv) = a.get(0) else {
+        return Err(a.type_error(0, "a map such as moves(P)"));
+    };
+    Ok(Value::list(
+        kv.iter()
+            .map(|(k, v)| if keys { k.clone() } else { v.clone() })
+            .collect(),
+    ))
 }
