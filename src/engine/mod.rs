@@ -30,4 +30,5 @@ pub mod group;
 pub mod heap;
 pub mod impartial;
 pub mod moore;
+pub mod plot;
 pub mod wythoff;

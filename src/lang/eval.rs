@@ -219,6 +219,7 @@ impl Interp {
         crate::lang::builtins::core::register(&mut it);
         crate::lang::builtins::groups::register(&mut it);
         crate::lang::builtins::games::register(&mut it);
+        crate::lang::builtins::pictures::register(&mut it);
         crate::lang::builtins::placement::register(&mut it);
         crate::lang::builtins::cycles::register(&mut it);
         crate::lang::builtins::dots::register(&mut it);

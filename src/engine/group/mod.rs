@@ -2,10 +2,12 @@
 //! Usable as a library; nothing here knows about the language.
 pub mod cayley;
 pub mod export;
+pub mod gap;
 pub mod perm;
 pub mod ranked;
 pub mod schreier;
 pub mod search;
+pub mod tws;
 
 use num_bigint::BigUint;
 use perm::Perm;

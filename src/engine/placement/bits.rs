@@ -23,6 +23,12 @@ pub trait Bits: Copy + Eq + Ord + Hash + Send + Sync + Default + Debug + 'static
     fn shr(self, k: usize) -> Self;
     /// A well-mixed 64-bit hash.
     fn hash64(self) -> u64;
+    /// Byte `i` (squares `8i..8i+8`).
+    fn byte(self, i: usize) -> u8;
+    /// The lowest word (squares `0..64`).
+    fn word0(self) -> u64;
+    /// The largest member (the set must not be empty).
+    fn highest(self) -> usize;
     /// The members in increasing order.
     fn ones(self) -> Ones<Self> {
         Ones(self)
@@ -104,6 +110,18 @@ impl Bits for u64 {
     fn hash64(self) -> u64 {
         mix(self)
     }
+    #[inline]
+    fn byte(self, i: usize) -> u8 {
+        (self >> (8 * i)) as u8
+    }
+    #[inline]
+    fn word0(self) -> u64 {
+        self
+    }
+    #[inline]
+    fn highest(self) -> usize {
+        63 - self.leading_zeros() as usize
+    }
 }
 
 impl Bits for u128 {
@@ -154,6 +172,18 @@ impl Bits for u128 {
     #[inline]
     fn hash64(self) -> u64 {
         mix((self as u64) ^ mix((self >> 64) as u64 ^ 0x9e37_79b9_7f4a_7c15))
+    }
+    #[inline]
+    fn byte(self, i: usize) -> u8 {
+        (self >> (8 * i)) as u8
+    }
+    #[inline]
+    fn word0(self) -> u64 {
+        self as u64
+    }
+    #[inline]
+    fn highest(self) -> usize {
+        127 - self.leading_zeros() as usize
     }
 }
 
@@ -240,6 +270,23 @@ impl Bits for B256 {
             h = mix(h ^ w);
         }
         h
+    }
+    #[inline]
+    fn byte(self, i: usize) -> u8 {
+        (self.0[i >> 3] >> (8 * (i & 7))) as u8
+    }
+    #[inline]
+    fn word0(self) -> u64 {
+        self.0[0]
+    }
+    #[inline]
+    fn highest(self) -> usize {
+        for k in (0..4).rev() {
+            if self.0[k] != 0 {
+                return k * 64 + 63 - self.0[k].leading_zeros() as usize;
+            }
+        }
+        0
     }
 }
 

@@ -257,6 +257,7 @@ impl<B: Bits> Inner<B> {
             .map(|p| p.iter().map(|&x| x as u16).collect())
             .collect();
         let single = masks.iter().all(|m| m.len() == 1);
+        let bytes = Game::<B>::byte_tables(n, &syms);
         Inner {
             game: Some(Game {
                 masks,
@@ -264,6 +265,7 @@ impl<B: Bits> Inner<B> {
                 single,
                 syms,
                 stride,
+                bytes,
             }),
             blocking: None,
             table: Mutex::new(None),
@@ -275,7 +277,8 @@ impl<B: Bits> Inner<B> {
         if let Some(t) = &*t {
             return Ok(t.clone());
         }
-        // small boards need small tables; big ones get the budget's quarter, at most 1 GB
+        // the table grows as needed up to a quarter of the budget, at most 1 GB; small boards
+        // never need much
         let want = (1u64 << n.min(40)).saturating_mul(64).max(1 << 16);
         let bytes = want.min(TABLE_CAP).min(ctl.memory() / 4);
         ctl.reserve(bytes, "the placement transposition table")?;
@@ -605,8 +608,8 @@ impl Placement {
     /// when some listed piece on one attacks the other (with attacks passing through pieces).
     pub fn attack_graph(&self) -> Vec<Vec<usize>> {
         let mut adj = vec![vec![false; self.n]; self.n];
-        for s in 0..self.n {
-            for r in &self.reach[s] {
+        for (s, rs) in self.reach.iter().enumerate() {
+            for r in rs {
                 for &t in r.leaps.iter().chain(r.rays.iter().flatten()) {
                     adj[s][t] = true;
                     adj[t][s] = true;

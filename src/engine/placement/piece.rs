@@ -159,6 +159,8 @@ impl fmt::Display for Piece {
     }
 }
 
+type CellMap = Box<dyn Fn(usize, usize) -> (usize, usize)>;
+
 /// Squares of a `rows x cols` grid (or torus) as seen by pieces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Grid {
@@ -229,13 +231,13 @@ impl Grid {
     pub fn symmetries(&self) -> Vec<Vec<usize>> {
         let (m, n) = (self.rows, self.cols);
         let mut out: Vec<Vec<usize>> = vec![];
-        let maps: Vec<Box<dyn Fn(usize, usize) -> (usize, usize)>> = vec![
+        let maps: Vec<CellMap> = vec![
             Box::new(|r, c| (r, c)),
             Box::new(move |r, c| (m - 1 - r, c)),
             Box::new(move |r, c| (r, n - 1 - c)),
             Box::new(move |r, c| (m - 1 - r, n - 1 - c)),
         ];
-        let square: Vec<Box<dyn Fn(usize, usize) -> (usize, usize)>> = vec![
+        let square: Vec<CellMap> = vec![
             Box::new(|r, c| (c, r)),
             Box::new(move |r, c| (n - 1 - c, r)),
             Box::new(move |r, c| (c, m - 1 - r)),

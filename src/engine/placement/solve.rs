@@ -29,6 +29,8 @@ pub(crate) struct Game<B> {
     pub syms: Vec<Vec<u16>>,
     /// translate keys to the corner of a board with this many columns
     pub stride: Option<usize>,
+    /// per symmetry (non-identity), per byte of a set: the image of each byte value
+    pub bytes: Vec<Vec<[B; 256]>>,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -40,63 +42,103 @@ struct Slot<B> {
 
 const SHARDS: usize = 64;
 
-/// A bounded transposition table of component values: fixed size, two-way buckets, the newest
-/// entry replaces the older one of its bucket.
+struct Shard<B> {
+    slots: Vec<Slot<B>>,
+    count: usize,
+}
+
+/// A bounded transposition table of component values, in shards behind locks. Each shard
+/// starts small and doubles while it is three-quarters full, up to its share of the budget;
+/// from then on a new entry goes to the front of its two-slot bucket and pushes the older one
+/// out.
 pub(crate) struct Table<B> {
-    shards: Vec<Mutex<Vec<Slot<B>>>>,
-    mask: usize,
+    shards: Vec<Mutex<Shard<B>>>,
+    max_per: usize,
 }
 
 impl<B: Bits> Table<B> {
-    /// A table of at most `bytes` bytes (at least one bucket per shard).
+    /// A table of at most `bytes` bytes.
     pub fn new(bytes: u64) -> Table<B> {
         let slot = std::mem::size_of::<Slot<B>>() as u64;
-        let mut per = 2u64;
-        while per * 2 * slot * SHARDS as u64 <= bytes {
-            per *= 2;
+        let mut max_per = 2u64;
+        while max_per * 2 * slot * SHARDS as u64 <= bytes {
+            max_per *= 2;
         }
+        let start = max_per.min(1 << 10) as usize;
         Table {
             shards: (0..SHARDS)
-                .map(|_| Mutex::new(vec![Slot::default(); per as usize]))
+                .map(|_| {
+                    Mutex::new(Shard {
+                        slots: vec![Slot::default(); start],
+                        count: 0,
+                    })
+                })
                 .collect(),
-            mask: per as usize - 1,
+            max_per: max_per as usize,
         }
     }
 
     #[inline]
-    fn place(&self, key: B) -> (usize, usize) {
+    fn place(key: B) -> (usize, u64) {
         let h = key.hash64();
-        ((h as usize) % SHARDS, ((h >> 8) as usize) & self.mask & !1)
+        ((h as usize) % SHARDS, h >> 8)
     }
 
     pub fn get(&self, key: B) -> Option<u32> {
-        let (s, i) = self.place(key);
+        let (s, h) = Self::place(key);
         let t = self.shards[s].lock().unwrap();
+        let i = (h as usize) & (t.slots.len() - 1) & !1;
         for j in [i, i + 1] {
-            if t[j].val != 0 && t[j].key == key {
-                return Some(t[j].val - 1);
+            let e = t.slots[j];
+            if e.val != 0 && e.key == key {
+                return Some(e.val - 1);
             }
         }
         None
     }
 
+    fn insert(t: &mut Shard<B>, key: B, val: u32, h: u64) {
+        let i = (h as usize) & (t.slots.len() - 1) & !1;
+        for j in [i, i + 1] {
+            if t.slots[j].val != 0 && t.slots[j].key == key {
+                return;
+            }
+        }
+        if t.slots[i + 1].val == 0 {
+            t.count += 1;
+        }
+        t.slots[i + 1] = t.slots[i];
+        t.slots[i] = Slot { key, val: val + 1 };
+    }
+
     pub fn put(&self, key: B, val: u32) {
-        let (s, i) = self.place(key);
+        let (s, h) = Self::place(key);
         let mut t = self.shards[s].lock().unwrap();
-        if t[i].val != 0 && t[i].key == key {
-            return;
+        if t.count * 4 >= t.slots.len() * 3 && t.slots.len() < self.max_per {
+            let len = t.slots.len() * 2;
+            let old = std::mem::replace(&mut t.slots, vec![Slot::default(); len]);
+            t.count = 0;
+            for e in old.into_iter().rev() {
+                if e.val != 0 {
+                    let (_, h2) = Self::place(e.key);
+                    Self::insert(&mut *t, e.key, e.val - 1, h2);
+                }
+            }
         }
-        if t[i + 1].val != 0 && t[i + 1].key == key {
-            return;
-        }
-        t[i + 1] = t[i];
-        t[i] = Slot { key, val: val + 1 };
+        Self::insert(&mut *t, key, val, h);
     }
 
     pub fn entries(&self) -> usize {
         self.shards
             .iter()
-            .map(|s| s.lock().unwrap().iter().filter(|x| x.val != 0).count())
+            .map(|s| {
+                s.lock()
+                    .unwrap()
+                    .slots
+                    .iter()
+                    .filter(|x| x.val != 0)
+                    .count()
+            })
             .sum()
     }
 }
@@ -169,38 +211,87 @@ impl<B: Bits> Game<B> {
         out
     }
 
-    #[inline]
-    fn image(&self, c: B, perm: Option<&[u16]>) -> B {
-        let Some(stride) = self.stride else {
-            let Some(p) = perm else { return c };
-            let mut out = B::default();
-            for i in c.ones() {
-                out.set(p[i] as usize);
-            }
-            return out;
-        };
-        let mut out = B::default();
-        let mut minc = usize::MAX;
-        let mut lo = usize::MAX;
-        for i in c.ones() {
-            let j = match perm {
-                Some(p) => p[i] as usize,
-                None => i,
-            };
-            out.set(j);
-            minc = minc.min(j % stride);
-            lo = lo.min(j);
-        }
-        let minr = lo / stride;
-        out.shr(minr * stride + minc)
+    /// Byte tables for fast images of sets under the symmetries.
+    pub fn byte_tables(n: usize, syms: &[Vec<u16>]) -> Vec<Vec<[B; 256]>> {
+        syms.iter()
+            .map(|p| {
+                (0..n.div_ceil(8))
+                    .map(|k| {
+                        std::array::from_fn(|v| {
+                            let mut out = B::default();
+                            for b in 0..8 {
+                                let i = 8 * k + b;
+                                if v >> b & 1 == 1 && i < n {
+                                    out.set(p[i] as usize);
+                                }
+                            }
+                            out
+                        })
+                    })
+                    .collect()
+            })
+            .collect()
     }
 
-    /// The canonical key of a set of squares.
+    #[inline]
+    fn image(&self, c: B, sym: usize) -> B {
+        let t = &self.bytes[sym];
+        let mut out = B::default();
+        for (k, row) in t.iter().enumerate() {
+            let v = c.byte(k);
+            if v != 0 {
+                out = out.or(row[v as usize]);
+            }
+        }
+        out
+    }
+
+    /// The canonical key of a set of squares: the least image under the symmetries, each
+    /// translated to the corner when translations are allowed.
     #[inline]
     pub fn canon(&self, c: B) -> B {
-        let mut best = self.image(c, None);
-        for p in &self.syms {
-            let im = self.image(c, Some(p));
+        if c.is_empty() {
+            return c;
+        }
+        let Some(stride) = self.stride else {
+            let mut best = c;
+            for k in 0..self.syms.len() {
+                let im = self.image(c, k);
+                if im < best {
+                    best = im;
+                }
+            }
+            return best;
+        };
+        // bounding box of c
+        let (lo, hi) = (c.lowest(), c.highest());
+        let (minr, maxr) = (lo / stride, hi / stride);
+        let (minc, maxc) = if stride <= 64 {
+            let row = if stride == 64 {
+                u64::MAX
+            } else {
+                (1u64 << stride) - 1
+            };
+            let mut cols = 0u64;
+            for r in minr..=maxr {
+                cols |= c.shr(r * stride).word0() & row;
+            }
+            (
+                cols.trailing_zeros() as usize,
+                63 - cols.leading_zeros() as usize,
+            )
+        } else {
+            c.ones().fold((usize::MAX, 0), |(a, b), i| {
+                (a.min(i % stride), b.max(i % stride))
+            })
+        };
+        let mut best = c.shr(minr * stride + minc);
+        let (a, b) = (minr * stride + minc, maxr * stride + maxc);
+        for (k, p) in self.syms.iter().enumerate() {
+            let (pa, pb) = (p[a] as usize, p[b] as usize);
+            let r = (pa / stride).min(pb / stride);
+            let cc = (pa % stride).min(pb % stride);
+            let im = self.image(c, k).shr(r * stride + cc);
             if im < best {
                 best = im;
             }
@@ -233,9 +324,28 @@ impl<B: Bits> Game<B> {
         None
     }
 
+    /// Node-Kayles: drops every square whose closed neighbourhood within `c` equals that of a
+    /// smaller square (closed twins). Moving on either twin leads to the same position, and a
+    /// move elsewhere removes both or neither, so the value is unchanged.
+    fn twin_reduce(&self, c: B) -> B {
+        let mut nb: Vec<(B, usize)> = c.ones().map(|v| (self.adj[v].and(c), v)).collect();
+        nb.sort_unstable();
+        let mut out = c;
+        for w in nb.windows(2) {
+            if w[0].0 == w[1].0 {
+                out = out.andnot(B::bit(w[1].1));
+            }
+        }
+        out
+    }
+
     fn comp_value(&self, t: &Table<B>, c: B, cx: &mut Cx) -> Result<u32> {
         if let Some(v) = self.trivial(c) {
             return Ok(v);
+        }
+        let c = if self.single { self.twin_reduce(c) } else { c };
+        if c.count() == 1 {
+            return Ok(1);
         }
         let key = self.canon(c);
         if let Some(v) = t.get(key) {
@@ -268,6 +378,11 @@ impl<B: Bits> Game<B> {
         for c in self.components(a) {
             if let Some(v) = self.trivial(c) {
                 x ^= v;
+                continue;
+            }
+            let c = if self.single { self.twin_reduce(c) } else { c };
+            if c.count() == 1 {
+                x ^= 1;
                 continue;
             }
             let key = self.canon(c);

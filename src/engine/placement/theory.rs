@@ -30,6 +30,7 @@ pub fn piece_graph(board: &Board, piece: &Piece) -> Result<Vec<Vec<usize>>> {
                 }
             }
             // leapers and riders attack symmetrically; keep the graph undirected regardless
+            #[allow(clippy::needless_range_loop)]
             for s in 0..n {
                 for t in 0..n {
                     if adj[s][t] {

@@ -129,8 +129,6 @@ pub fn register(it: &mut Interp) {
         "number of patterns at each distance from X (or from the identity)",
         distances,
     );
-    it.add_builtin("walks", "walks(G, n)", "the walk matrix I + A + ... + A^n of the Cayley graph: {n, size, nonzero}; .matrix and .hops on request", walks);
-    it.add_builtin("export", "export(x, file)", "write a Cayley graph or orbit(G, X) as .dot, or walks(G, n) as a .png coloured by distance", export);
     it.add_builtin(
         "antipodes",
         "antipodes(G, k)",
@@ -307,7 +305,7 @@ fn order(_: &mut Interp, a: &mut Args) -> Result<Value> {
 
 /// How a pattern value was written, so that states convert back to the same form.
 #[derive(Clone, Copy)]
-enum Shape {
+pub(crate) enum Shape {
     Point,
     Set,
     Colours,
@@ -327,7 +325,7 @@ fn point_of(v: &Value, degree: usize, span: crate::lang::syntax::ast::Span) -> R
     }
 }
 
-fn pattern(a: &Args, i: usize, degree: usize) -> Result<(State, Shape)> {
+pub(crate) fn pattern(a: &Args, i: usize, degree: usize) -> Result<(State, Shape)> {
     let span = a.span_of(i);
     let mut st = vec![0u8; degree];
     let put = |set: &BTreeSet<Value>, colour: u8, st: &mut Vec<u8>| -> Result<()> {
@@ -387,7 +385,7 @@ fn pattern_value(st: &[u8], shape: Shape) -> Value {
     }
 }
 
-fn identity_state(degree: usize) -> State {
+pub(crate) fn identity_state(degree: usize) -> State {
     (1..=degree).map(|i| i as u8).collect()
 }
 
@@ -397,7 +395,7 @@ fn element_state(p: &Perm, degree: usize) -> State {
     (0..degree).map(|k| inv.apply(k) as u8 + 1).collect()
 }
 
-fn moves_of(g: &GroupVal) -> (Vec<String>, Vec<Perm>) {
+pub(crate) fn moves_of(g: &GroupVal) -> (Vec<String>, Vec<Perm>) {
     g.moves().into_iter().unzip()
 }
 
@@ -422,203 +420,8 @@ fn orbit(it: &mut Interp, a: &mut Args) -> Result<Value> {
     ))
 }
 
-/// Elements of the Cayley graph limited for pictures and matrices.
-const PICTURE_LIMIT: usize = 2048;
-
-fn walks(it: &mut Interp, a: &mut Args) -> Result<Value> {
-    a.count(2, 2)?;
-    let g = get_group(a, 0)?;
-    let n = a.nonneg(1)? as usize;
-    if n > 64 {
-        return Err(Error::runtime(
-            "walks up to length 64 are supported",
-            a.span_of(1),
-        ));
-    }
-    let (_, moves) = moves_of(&g);
-    if g.order() > BigUint::from(PICTURE_LIMIT) {
-        return Err(Error::runtime(
-            format!(
-                "walks needs a group of at most {PICTURE_LIMIT} elements, this one has {}",
-                g.order()
-            ),
-            a.span_of(0),
-        ));
-    }
-    let sg = SchreierGraph::explore(&moves, &identity_state(g.degree), PICTURE_LIMIT, &it.ctl)?;
-    let size = sg.len();
-    // counts of walks of length ≤ n, row by row: W_k = W_{k-1} A, accumulated
-    let mut total = vec![vec![0u128; size]; size];
-    let mut hops = vec![vec![None; size]; size];
-    for s in 0..size {
-        it.ctl.check()?;
-        let mut cur = vec![0u128; size];
-        cur[s] = 1;
-        total[s][s] = 1;
-        hops[s][s] = Some(0);
-        for k in 1..=n {
-            let mut next = vec![0u128; size];
-            for (u, &c) in cur.iter().enumerate() {
-                if c != 0 {
-                    for &w in &sg.adj[u * sg.m..(u + 1) * sg.m] {
-                        next[w as usize] = next[w as usize].checked_add(c).ok_or_else(|| {
-                            Error::plain("walk counts overflow 128 bits; ask for shorter walks")
-                        })?;
-                    }
-                }
-            }
-            for (w, &c) in next.iter().enumerate() {
-                if c != 0 {
-                    total[s][w] = total[s][w].checked_add(c).ok_or_else(|| {
-                        Error::plain("walk counts overflow 128 bits; ask for shorter walks")
-                    })?;
-                    hops[s][w].get_or_insert(k as u32);
-                }
-            }
-            cur = next;
-        }
-    }
-    let nonzero = hops.iter().flatten().filter(|h| h.is_some()).count();
-    let matrix = Value::list(
-        total
-            .iter()
-            .map(|r| Value::list(r.iter().map(|&c| Value::from_u128(c)).collect()))
-            .collect(),
-    );
-    let hop_rows = Value::list(
-        hops.iter()
-            .map(|r| {
-                Value::list(
-                    r.iter()
-                        .map(|h| h.map_or(Value::Unit, |d| Value::Int(d as i64)))
-                        .collect(),
-                )
-            })
-            .collect(),
-    );
-    Ok(Value::record_with_hidden(
-        vec![
-            ("n", Value::Int(n as i64)),
-            ("size", Value::Int(size as i64)),
-            ("nonzero", Value::Int(nonzero as i64)),
-        ],
-        vec![("matrix", matrix), ("hops", hop_rows)],
-    ))
-}
-
-/// The start state, vertex labels and generator moves for a DOT picture of a group or an orbit.
-fn graph_of(
-    ctl: &Ctl,
-    g: &GroupVal,
-    start: State,
-    label: impl Fn(&State) -> String,
-) -> Result<(SchreierGraph, Vec<String>)> {
-    let (_, moves) = moves_of(g);
-    let sg = SchreierGraph::explore(&moves, &start, PICTURE_LIMIT, ctl)?;
-    let labels = sg.states.iter().map(&label).collect();
-    Ok((sg, labels))
-}
-
-fn export(it: &mut Interp, a: &mut Args) -> Result<Value> {
-    a.count(2, 2)?;
-    let path = a.str(1)?;
-    let ext = path.rsplit('.').next().unwrap_or("").to_ascii_lowercase();
-    let wrong = |what: &str, want: &str| {
-        Error::runtime(
-            format!("{what} exports to {want}, not .{ext}"),
-            a.span_of(1),
-        )
-    };
-    let write = |text: &[u8]| {
-        std::fs::write(&*path, text)
-            .map_err(|e| Error::runtime(format!("cannot write {path}: {e}"), a.span_of(1)))
-    };
-    let dot_of = |g: &GroupVal, start: State, label: &dyn Fn(&State) -> String| -> Result<String> {
-        let (sg, labels) = graph_of(&it.ctl, g, start, label)?;
-        let (names, moves) = moves_of(g);
-        let gens: Vec<usize> = g
-            .gens
-            .iter()
-            .filter_map(|(_, p)| moves.iter().position(|m| m == p))
-            .collect();
-        Ok(crate::engine::group::export::dot(
-            &sg, &labels, &names, &gens,
-        ))
-    };
-    match a.get(0) {
-        Value::Group(g) => {
-            if ext != "dot" {
-                return Err(wrong(
-                    "a Cayley graph",
-                    ".dot (render it with Graphviz: dot -Tpng g.dot -o g.png)",
-                ));
-            }
-            let (names, moves) = moves_of(g);
-            let id = identity_state(g.degree);
-            // label each element by a shortest word from the identity
-            let words = SchreierGraph::explore(&moves, &id, PICTURE_LIMIT, &it.ctl)?;
-            let word_of = |s: &State| {
-                let v = words.index[s];
-                let w: Vec<&str> = words
-                    .path_to(v)
-                    .iter()
-                    .map(|&j| names[j].as_str())
-                    .collect();
-                if w.is_empty() {
-                    "I".to_string()
-                } else {
-                    w.join(" ")
-                }
-            };
-            write(dot_of(g, id.clone(), &word_of)?.as_bytes())?;
-        }
-        Value::Record(r) if r.fields.contains_key("pattern") => {
-            if ext != "dot" {
-                return Err(wrong("a sub-game graph", ".dot"));
-            }
-            let (Some(Value::Group(g)), Some(p)) = (r.fields.get("group"), r.fields.get("pattern"))
-            else {
-                unreachable!("orbit records carry both")
-            };
-            let probe = Args {
-                name: "export",
-                vals: vec![(p.clone(), a.span_of(0))],
-                kw: vec![],
-                span: a.span,
-            };
-            let (st, shape) = pattern(&probe, 0, g.degree)?;
-            write(dot_of(g, st, &|s: &State| pattern_value(s, shape).to_text())?.as_bytes())?;
-        }
-        Value::Record(r) if r.fields.contains_key("hops") => {
-            if ext != "png" {
-                return Err(wrong("a walk matrix", ".png"));
-            }
-            let Some(Value::List(rows)) = r.fields.get("hops") else {
-                unreachable!()
-            };
-            let hops: Vec<Vec<Option<u32>>> = rows
-                .iter()
-                .map(|row| match row {
-                    Value::List(xs) => xs
-                        .iter()
-                        .map(|x| {
-                            if let Value::Int(d) = x {
-                                Some(*d as u32)
-                            } else {
-                                None
-                            }
-                        })
-                        .collect(),
-                    _ => vec![],
-                })
-                .collect();
-            crate::engine::group::export::walk_png(&hops, &path)
-                .map_err(|m| Error::runtime(m, a.span_of(1)))?;
-        }
-        _ => return Err(a.type_error(0, "a group, an orbit(G, X) record or a walks(G, n) record")),
-    }
-    Ok(Value::str(&format!("wrote {path}")))
-}
+/// Elements of the Cayley graph limited for pictures and matrices (builtins/pictures.rs).
+pub const PICTURE_LIMIT: usize = 2048;
 
 fn diameter(it: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(1, 2)?;

@@ -4,4 +4,5 @@ pub mod cycles;
 pub mod dots;
 pub mod games;
 pub mod groups;
+pub mod pictures;
 pub mod placement;

@@ -1,0 +1,493 @@
+//! Pictures and interop (issue 14): the tests open what they write. PNGs are decoded and
+//! pixels read at known cells, SVGs parsed as XML, DOT parsed for its nodes and edges, GAP and
+//! `.tws` files read back; GAP itself is run when it is installed.
+mod common;
+use gamut::engine::group::export::{HOP_COLOURS, WALK_LEFT, WALK_TOP, walk_swatch};
+use gamut::lang::eval::Interp;
+use std::cell::RefCell;
+use std::path::PathBuf;
+use std::rc::Rc;
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("gamut-pictures-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn path(d: &std::path::Path, f: &str) -> String {
+    d.join(f).to_string_lossy().into_owned()
+}
+
+/// Run source; the printed values as JSON, or the error message and hint.
+fn run(src: &str) -> Result<Vec<serde_json::Value>, String> {
+    let out = Rc::new(RefCell::new(vec![]));
+    let sink = out.clone();
+    let mut it = Interp::new(Box::new(move |_, v| sink.borrow_mut().push(v.to_json())));
+    it.run_source("<test>", src)
+        .map_err(|e| format!("{} (hint: {})", e.message, e.hint.unwrap_or_default()))?;
+    Ok(out.take())
+}
+
+fn int(src: &str) -> i64 {
+    common::value(src)
+        .as_i64()
+        .unwrap_or_else(|| panic!("{src} is not an integer"))
+}
+
+fn parse_svg(text: &str) -> roxmltree::Document<'_> {
+    let opt = roxmltree::ParsingOptions {
+        allow_dtd: true,
+        ..Default::default()
+    };
+    roxmltree::Document::parse_with_options(text, opt).unwrap()
+}
+
+fn has_dot() -> bool {
+    std::process::Command::new("dot").arg("-V").output().is_ok()
+}
+
+struct Image {
+    w: u32,
+    h: u32,
+    rgb: Vec<u8>,
+}
+
+impl Image {
+    fn open(p: &str) -> Image {
+        let dec = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(p).unwrap()));
+        let mut r = dec.read_info().unwrap();
+        let mut buf = vec![0; r.output_buffer_size()];
+        let info = r.next_frame(&mut buf).unwrap();
+        let ch = match info.color_type {
+            png::ColorType::Rgb => 3,
+            png::ColorType::Rgba => 4,
+            c => panic!("unexpected colour type {c:?}"),
+        };
+        let rgb = buf[..info.buffer_size()]
+            .chunks(ch)
+            .flat_map(|p| [p[0], p[1], p[2]])
+            .collect();
+        Image {
+            w: info.width,
+            h: info.height,
+            rgb,
+        }
+    }
+    fn at(&self, x: u32, y: u32) -> [u8; 3] {
+        let i = ((y * self.w + x) * 3) as usize;
+        [self.rgb[i], self.rgb[i + 1], self.rgb[i + 2]]
+    }
+    fn count(&self, c: [u8; 3]) -> usize {
+        self.rgb.chunks(3).filter(|p| *p == c).count()
+    }
+}
+
+/// Nodes `nK [...]` and edges `nA -- nB [...]` of a DOT file written by gamut.
+fn dot_counts(text: &str) -> (usize, usize, usize) {
+    let mut nodes = 0;
+    let mut edges = 0;
+    let mut ranks = 0;
+    for l in text.lines().map(str::trim) {
+        if l.starts_with("{ rank=same;") {
+            ranks += 1;
+        } else if l.starts_with('n') && l.contains(" -- ") {
+            edges += 1;
+        } else if l.starts_with('n')
+            && l.split_whitespace().next().unwrap()[1..]
+                .parse::<u32>()
+                .is_ok()
+        {
+            nodes += 1;
+        }
+    }
+    (nodes, edges, ranks)
+}
+
+#[test]
+fn cayley_dot_has_one_node_per_element_and_one_edge_per_undirected_edge() {
+    let d = dir("dot");
+    for g in ["slide2", "slide3_easy", "slide4_easy", "slide5_easy"] {
+        let f = path(&d, &format!("{g}.dot"));
+        run(&format!("export({g}, \"{f}\")")).unwrap();
+        let text = std::fs::read_to_string(&f).unwrap();
+        assert!(text.starts_with("graph "), "undirected: {}", &text[..40]);
+        let (nodes, edges, ranks) = dot_counts(&text);
+        assert_eq!(nodes as i64, int(&format!("order({g})")), "{g}");
+        assert_eq!(edges as i64, int(&format!("edges({g})")), "{g}");
+        assert_eq!(
+            ranks as i64,
+            int(&format!("diameter({g}).diameter")) + 1,
+            "{g}"
+        );
+        // a legend naming every generator in its colour
+        for (k, name) in ["R", "U", "C"].iter().enumerate() {
+            let colour = gamut::engine::group::export::GEN_COLOURS[k];
+            assert!(
+                text.contains(&format!("<font color=\"{colour}\"><b>━━")),
+                "{g}"
+            );
+            assert!(text.contains(&format!(" {name}</b>")), "{g}");
+            assert!(text.contains(&format!("color=\"{colour}\", dir=")), "{g}");
+        }
+    }
+    // the toy version: R and U are involutions (no arrows), C is a quarter turn (arrows)
+    let text = std::fs::read_to_string(path(&d, "slide2.dot")).unwrap();
+    assert!(text.contains("n0 [label=\"I\"]"));
+    assert_eq!(text.matches("dir=none").count(), 8);
+    assert_eq!(
+        text.matches("dir=forward").count() + text.matches("dir=back").count(),
+        8
+    );
+}
+
+#[test]
+fn sub_game_graph_draws_each_pattern_as_a_board() {
+    let d = dir("orbit");
+    let f = path(&d, "sub.dot");
+    run(&format!("export(orbit(slide4_easy, {{1, 11}}), \"{f}\")")).unwrap();
+    let text = std::fs::read_to_string(&f).unwrap();
+    let (nodes, _, _) = dot_counts(&text);
+    assert_eq!(nodes as i64, int("orbit(slide4_easy, {1, 11}).size"));
+    // each node a 4x4 table with two coloured cells
+    let first = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("n0 [label=<"))
+        .unwrap();
+    assert_eq!(first.matches("<tr>").count(), 4);
+    assert_eq!(first.matches("<td width").count(), 16);
+    assert_eq!(first.matches("bgcolor=\"#3b6fd8\"").count(), 2);
+}
+
+#[test]
+fn svg_and_png_through_graphviz() {
+    if !has_dot() {
+        eprintln!("skipped: Graphviz's `dot` is not installed (apt-get install graphviz)");
+        return;
+    }
+    let d = dir("svg");
+    let svg = path(&d, "g.svg");
+    let png = path(&d, "g.png");
+    run(&format!(
+        "export(slide4_easy, \"{svg}\")\nexport(slide2, \"{png}\")"
+    ))
+    .unwrap();
+    let text = std::fs::read_to_string(&svg).unwrap();
+    let doc = parse_svg(&text);
+    let class = |c: &str| {
+        doc.descendants()
+            .filter(|n| n.tag_name().name() == "g" && n.attribute("class") == Some(c))
+            .count()
+    };
+    assert_eq!(class("node"), 64);
+    assert_eq!(class("edge"), 192);
+    // the legend is drawn as text
+    assert!(doc.descendants().any(|n| {
+        n.tag_name().name() == "text"
+            && n.text()
+                .is_some_and(|t| t.contains("Cayley graph of slide4_easy"))
+    }));
+    let img = Image::open(&png);
+    assert!(img.w > 200 && img.h > 150, "{}x{}", img.w, img.h);
+    // the generator colours appear in the picture
+    assert!(img.count([0x2c, 0xa0, 0x2c]) > 50, "green C edges");
+}
+
+#[test]
+fn large_graph_is_drawn_as_distance_layers() {
+    let d = dir("layers");
+    let f = path(&d, "hard.dot");
+    run(&format!("export(slide3_hard, \"{f}\")")).unwrap();
+    let text = std::fs::read_to_string(&f).unwrap();
+    assert_eq!(text.matches("[label=\"distance").count(), 18);
+    assert!(text.contains("4 elements\"]"));
+    let e = run("export(slide4_hard, \"x.dot\")").unwrap_err();
+    assert!(e.contains("too many") && e.contains("plot("), "{e}");
+}
+
+#[test]
+fn missing_graphviz_is_explained() {
+    // the message when `dot` is absent; PATH without it
+    let e = gamut::engine::group::export::render_dot("graph {}", "/tmp/x.svg", "svg");
+    if has_dot() {
+        assert!(e.is_ok());
+    }
+    // a child process whose PATH has no `dot`
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_gamut"))
+        .env("PATH", "")
+        .arg("-e")
+        .arg("export(slide2, \"/tmp/gamut-no-dot.svg\")")
+        .output()
+        .unwrap();
+    let msg = String::from_utf8_lossy(&out.stderr);
+    assert!(msg.contains("apt-get install graphviz"), "{msg}");
+}
+
+#[test]
+fn walk_matrix_png_colours_cells_as_the_thesis() {
+    let d = dir("walk");
+    let f = path(&d, "walk6.png");
+    let vals = run(&format!(
+        "let w = walks(slide4_easy, 6, order_by: \"<R, U>\", size: 640)\nexport(w, \"{f}\")\nw.hops[0]\nw.order\nw.cosets"
+    ))
+    .unwrap();
+    let row0: Vec<Option<i64>> = vals[1]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_i64())
+        .collect();
+    let order: Vec<&str> = vals[2]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    // H = <R, U> first: its 16 elements are words in R and U only
+    assert_eq!(order[0], "I");
+    assert!(order[..16].iter().all(|w| !w.contains('C')), "{order:?}");
+    assert!(order[16..].iter().all(|w| w.contains('C')));
+    assert_eq!(vals[3].as_array().unwrap().len(), 4, "four cosets");
+    let img = Image::open(&f);
+    // 640 pixels of matrix, 10 per entry, plus margins and the legend
+    assert_eq!((img.w, img.h), (WALK_LEFT + 640 + 190, WALK_TOP + 640 + 56));
+    let cell = |i: u32, j: u32| img.at(WALK_LEFT + 10 * j + 5, WALK_TOP + 10 * i + 5);
+    assert_eq!(cell(0, 0), HOP_COLOURS[0], "black diagonal");
+    assert_eq!(cell(37, 37), HOP_COLOURS[0]);
+    for (j, h) in row0.iter().enumerate() {
+        let h = h.expect("every entry reached by 6-walks") as usize;
+        assert_eq!(
+            cell(0, j as u32),
+            HOP_COLOURS[h],
+            "entry (0, {j}) at {h} hops"
+        );
+    }
+    assert!(row0.contains(&Some(6)), "red: the far corner");
+    assert_eq!(HOP_COLOURS[6], [220, 30, 30]);
+    // legend: a swatch per hop count 0..6
+    for hop in 0..=6 {
+        let (x, y) = walk_swatch(640, hop);
+        assert_eq!(
+            img.at(x + 8, y + 8),
+            HOP_COLOURS[hop as usize],
+            "legend {hop}"
+        );
+    }
+    // 2-walks leave white where no walk of length ≤ 2 reaches
+    let f2 = path(&d, "walk2.png");
+    run(&format!(
+        "export(walks(slide4_easy, 2), \"{f2}\", size: 320)"
+    ))
+    .unwrap();
+    let img = Image::open(&f2);
+    assert_eq!(img.w, WALK_LEFT + 320 + 190);
+    assert!(img.count([255, 255, 255]) > 320 * 320 / 2);
+    assert_eq!(img.at(WALK_LEFT + 2, WALK_TOP + 2), HOP_COLOURS[0]);
+}
+
+#[test]
+fn walk_matrix_default_size_is_readable() {
+    let d = dir("walksize");
+    // 64 elements: 12 pixels an entry
+    let f = path(&d, "w.png");
+    run(&format!("export(walks(slide4_easy, 1), \"{f}\")")).unwrap();
+    assert_eq!(Image::open(&f).w, WALK_LEFT + 768 + 190);
+    // 1440 elements: one pixel no longer holds one entry; the side stays 768
+    let f = path(&d, "big.png");
+    run(&format!(
+        "let g = group(a: (1,2,3,4,5,6), b: (1,2), c: (7,8))\nexport(walks(g, 1), \"{f}\")"
+    ))
+    .unwrap();
+    let img = Image::open(&f);
+    assert_eq!(img.w, WALK_LEFT + 768 + 190);
+    assert_eq!(img.at(WALK_LEFT, WALK_TOP), HOP_COLOURS[0]);
+    // an SVG of the same matrix parses, one rectangle per entry
+    let s = path(&d, "w.svg");
+    run(&format!("export(walks(slide2, 2), \"{s}\")")).unwrap();
+    let text = std::fs::read_to_string(&s).unwrap();
+    let doc = parse_svg(&text);
+    let rects = doc
+        .descendants()
+        .filter(|n| n.tag_name().name() == "rect")
+        .count();
+    assert!(rects >= 64, "{rects}");
+    let e = run("walks(slide4_easy, 2, order_by: \"<R, X>\")").unwrap_err();
+    assert!(e.contains("no generator `X`"), "{e}");
+}
+
+#[test]
+fn plots_of_sequences_and_distributions() {
+    let d = dir("plot");
+    let g = path(&d, "g.png");
+    let b = path(&d, "d.svg");
+    let l = path(&d, "l.png");
+    run(&format!(
+        "plot(grundy(grundys_game, 0..500), \"{g}\", title: \"Grundy's game\")\nplot(diameter(slide4_easy).distribution, \"{b}\")\nplot([grundy(kayles, 0..60), grundy(dawsons_kayles, 0..60)], \"{l}\", names: [\"Kayles\", \"Dawson\"])"
+    ))
+    .unwrap();
+    let img = Image::open(&g);
+    assert_eq!((img.w, img.h), (900, 540));
+    assert!(img.count([31, 119, 180]) > 500, "the points");
+    let text = std::fs::read_to_string(&b).unwrap();
+    let doc = parse_svg(&text);
+    // one filled bar per distance 0..6 in the series colour
+    let bars = doc
+        .descendants()
+        .filter(|n| n.tag_name().name() == "rect" && n.attribute("fill") == Some("#1F77B4"))
+        .count();
+    assert_eq!(bars, 7, "{text}");
+    let img = Image::open(&l);
+    assert!(img.count([31, 119, 180]) > 100 && img.count([214, 39, 40]) > 100);
+    let e = run("plot([1, 2], \"x.pdf\")").unwrap_err();
+    assert!(e.contains(".png or .svg"), "{e}");
+}
+
+#[test]
+fn gap_round_trip_on_every_stdlib_group() {
+    let d = dir("gap");
+    for g in [
+        "slide2",
+        "slide3_easy",
+        "slide3_hard",
+        "slide4_easy",
+        "slide4_hard",
+        "slide5_easy",
+        "slide6_easy",
+    ] {
+        let f = path(&d, &format!("{g}.g"));
+        let v = run(&format!(
+            "export({g}, \"{f}\")\nlet h = import_gap(\"{f}\")\norder(h) == order({g})\ngenerators(h) == generators({g})\nh"
+        ))
+        .unwrap();
+        assert_eq!(v[1], serde_json::json!(true), "{g}");
+        assert_eq!(v[2], serde_json::json!(true), "{g}");
+        let text = std::fs::read_to_string(&f).unwrap();
+        assert!(text.contains(&format!("{g} := Group([(")), "{text}");
+    }
+}
+
+#[test]
+fn appendix_b_from_gap_text_gives_the_thesis_orders() {
+    let f = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/appendix_b.g");
+    let v = run(&format!(
+        "let b = import_gap(\"{f}\")\n[order(b[k]) for k in [\"rs2\", \"rs3e\", \"rs3h\", \"rs4e\", \"rs4h\", \"rs5e\", \"rs6e\"]]\norder(import_gap(\"{f}\", \"rs4h\")) == order(slide4_hard)"
+    ))
+    .unwrap();
+    assert_eq!(
+        v[0],
+        serde_json::json!([8, 36, 362880, 64, 1625702400i64, 100, 144])
+    );
+    assert_eq!(v[1], serde_json::json!(true));
+}
+
+#[test]
+fn gap_agrees_on_every_stdlib_group() {
+    if std::process::Command::new("gap")
+        .arg("-h")
+        .output()
+        .is_err()
+    {
+        eprintln!("skipped: GAP is not installed (Debian package gap)");
+        return;
+    }
+    let d = dir("gaprun");
+    let groups = [
+        "slide2",
+        "slide3_easy",
+        "slide3_hard",
+        "slide4_easy",
+        "slide4_hard",
+        "slide5_easy",
+        "slide6_easy",
+    ];
+    let mut script = String::new();
+    let mut want = vec![];
+    for g in groups {
+        let f = path(&d, &format!("{g}.g"));
+        let v = run(&format!(
+            "export({g}, \"{f}\")\norder({g})\norbits({g}, sets(1)).orbits\n[order(p) for p in [generators({g})[\"R\"], generators({g})[\"U\"], generators({g})[\"C\"], eval_word({g}, \"R U C\")]]"
+        ))
+        .unwrap();
+        want.push(format!(
+            "{} {} {}",
+            v[1],
+            v[2],
+            v[3].as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        ));
+        script.push_str(&format!(
+            "Read(\"{f}\");; G := {g};; gs := GeneratorsOfGroup(G);; Print(Size(G), \" \", Length(Orbits(G, [1..LargestMovedPoint(G)])), \" \", JoinStringsWithSeparator(List(Concatenation(gs, [gs[1]*gs[2]*gs[3]]), x -> String(Order(x))), \",\"), \"\\n\");\n"
+        ));
+    }
+    // the thesis' Appendix B, read by GAP itself
+    script.push_str(&format!(
+        "Read(\"{}\");; Print(List([rs2,rs3e,rs3h,rs4e,rs4h,rs5e,rs6e], Size), \"\\n\");\n",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/appendix_b.g")
+    ));
+    let out = std::process::Command::new("gap")
+        .args(["-q", "-b"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write;
+            c.stdin.take().unwrap().write_all(script.as_bytes())?;
+            c.wait_with_output()
+        })
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    for (k, g) in groups.iter().enumerate() {
+        assert_eq!(
+            lines[k].trim(),
+            want[k],
+            "{g}: GAP says {:?}, gamut {:?}",
+            lines[k],
+            want[k]
+        );
+    }
+    assert_eq!(
+        lines[groups.len()].replace(' ', ""),
+        "[8,36,362880,64,1625702400,100,144]"
+    );
+}
+
+#[test]
+fn tws_round_trip_and_refusals() {
+    let d = dir("tws");
+    for g in ["slide2", "slide3_hard", "slide4_hard", "slide6_easy"] {
+        let f = path(&d, &format!("{g}.tws"));
+        let v = run(&format!(
+            "export({g}, \"{f}\")\nlet h = import_tws(\"{f}\")\norder(h) == order({g})\ngenerators(h) == generators({g})"
+        ))
+        .unwrap();
+        assert_eq!(v[1], serde_json::json!(true), "{g}");
+        assert_eq!(v[2], serde_json::json!(true), "{g}");
+    }
+    // a hand-written puzzle: the 3-cycle and a swap make S3, 6 positions, God's number 2
+    let f = path(&d, "s3.tws");
+    std::fs::write(
+        &f,
+        "Name s3\n# comment\nSet P 3 1\nSolved\nP\n1 2 3\nEnd\nMove A\nP\n3 1 2\nEnd\nMove B\nP\n2 1 3\nEnd\n",
+    )
+    .unwrap();
+    let v = run(&format!(
+        "let s = import_tws(\"{f}\")\norder(s)\ndiameter(s).diameter\ngenerators(s)"
+    ))
+    .unwrap();
+    assert_eq!(v[0], serde_json::json!(6));
+    assert_eq!(v[1], serde_json::json!(2));
+    // new[i] = old[list[i]]: A takes the piece at 3 to 1, so in gamut A = (1,2,3)
+    assert_eq!(v[2]["A"], serde_json::json!("(1,2,3)"));
+    let two = path(&d, "two.tws");
+    std::fs::write(&two, "Set A 2 1\nSet B 2 1\nMove X\nA\n2 1\nB\n1 2\nEnd\n").unwrap();
+    let e = run(&format!("import_tws(\"{two}\")")).unwrap_err();
+    assert!(e.contains("one piece set"), "{e}");
+    let ori = path(&d, "ori.tws");
+    std::fs::write(&ori, "Set C 3 3\nMove X\nC\n2 3 1\n1 1 1\nEnd\n").unwrap();
+    let e = run(&format!("import_tws(\"{ori}\")")).unwrap_err();
+    assert!(e.contains("orientation"), "{e}");
+}
