@@ -34,7 +34,7 @@ fn boxes(b: &Dots) -> Vec<u64> {
 /// The retrograde reference: the value of every set of lines, most lines first.
 fn retrograde(b: &Dots) -> Vec<i8> {
     let n = b.num_lines();
-    assert!(n <= 30);
+    assert!(n <= 31);
     let bx = boxes(b);
     let mut touch = vec![Vec::new(); n];
     for (i, &m) in bx.iter().enumerate() {
@@ -205,6 +205,10 @@ fn michon_boxers_puzzle_gh_wins_7_to_2() {
     let b = Dots::new(3, 3).unwrap();
     let pos = b.parse_lines(BOXER).unwrap();
     assert_eq!(b.boxes_left(&pos), 9);
+    assert_eq!(
+        b.show(&pos),
+        "A---B---C---D\n|\nE   F---G   H\n|   |\nI   J   K---L\n|   |\nM   N---O---P\n"
+    );
     assert_eq!(b.value(&pos, &ctl).unwrap(), 5); // 7 - 2
     let mv = b.moves(&pos, &ctl).unwrap();
     let names: Vec<String> = best_of(&mv).iter().map(|&l| b.line_name(l)).collect();
@@ -302,7 +306,7 @@ fn names_parsing_and_drawing() {
 fn small_empty_boards() {
     let ctl = Ctl::default();
     // values checked against the retrograde reference in the exhaustive test
-    for (m, n, v) in [(1, 1, -1)] {
+    for (m, n, v) in [(1, 1, -1), (1, 2, 0), (2, 2, 2), (1, 3, -1), (2, 3, -2)] {
         let b = Dots::new(m, n).unwrap();
         assert_eq!(b.value(&b.empty(), &ctl).unwrap(), v, "{m} x {n}");
     }
@@ -328,6 +332,21 @@ fn memory_budget_is_respected() {
     assert_eq!(e.kind, gamut::engine::ErrorKind::Limit);
     let s = Solver::new(&b, &ctl).unwrap();
     assert!(s.stats().table_bytes <= 1 << 19);
+}
+
+/// CPU seconds (user + system, all threads) of this process so far, from /proc/self/stat.
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let after = stat.rsplit_once(')').map_or("", |x| x.1);
+    let f: Vec<f64> = after
+        .split_whitespace()
+        .map(|x| x.parse().unwrap_or(0.0))
+        .collect();
+    if f.len() > 13 {
+        (f[11] + f[12]) / 100.0
+    } else {
+        0.0
+    }
 }
 
 /// Values, times and node counts of empty boards: `cargo test --release --test engine_dots
@@ -360,23 +379,47 @@ fn empty_boards_bench() {
         let (m, n): (usize, usize) = (m.trim().parse().unwrap(), n.trim().parse().unwrap());
         let b = Dots::new(m, n).unwrap();
         let t = Instant::now();
+        let c = cpu_seconds();
         let solver = Solver::new(&b, &ctl).unwrap();
         let v = solver.value(&b.empty(), &ctl).unwrap();
         let st = solver.stats();
         println!(
-            "{m} x {n}: value {v:+}  time {:.3} s  nodes {}  table {} MB",
+            "{m} x {n}: value {v:+}  time {:.3} s (cpu {:.2} s)  nodes {}  table {} MB",
             t.elapsed().as_secs_f64(),
+            cpu_seconds() - c,
             st.nodes,
             st.table_bytes >> 20
         );
-        if b.num_lines() <= 24 && std::env::var("DOTS_RETRO").is_ok() {
+        if b.num_lines() <= 31 && std::env::var("DOTS_RETRO").is_ok() {
             let t = Instant::now();
+            let c = cpu_seconds();
             let r = retrograde(&b);
             println!(
-                "   retrograde: value {:+}  time {:.3} s",
+                "   retrograde: value {:+}  time {:.3} s (cpu {:.2} s)  table {} MB",
                 r[0],
-                t.elapsed().as_secs_f64()
+                t.elapsed().as_secs_f64(),
+                cpu_seconds() - c,
+                r.len() >> 20
             );
         }
+    }
+}
+
+/// Prints the Boxer's Puzzle: the drawing and every move with its value (docs/dots-results.md).
+#[test]
+#[ignore]
+fn boxers_puzzle_report() {
+    let ctl = Ctl::default();
+    let b = Dots::new(3, 3).unwrap();
+    let pos = b.parse_lines(BOXER).unwrap();
+    print!("{}", b.show(&pos));
+    println!("value {:+}", b.value(&pos, &ctl).unwrap());
+    for m in b.moves(&pos, &ctl).unwrap() {
+        println!("{} {:+}", b.line_name(m.line), m.value);
+    }
+    let after = b.play(&pos, b.line_by_name("GH").unwrap()).unwrap();
+    print!("after GH:\n{}", b.show(&after));
+    for m in b.moves(&after, &ctl).unwrap() {
+        println!("  opponent {} {:+}", b.line_name(m.line), m.value);
     }
 }

@@ -76,6 +76,9 @@ pub struct Dots {
     order: Vec<u8>,
 }
 
+/// A symmetry as a map of dot coordinates (row, column).
+type DotMap = Box<dyn Fn(usize, usize) -> (usize, usize)>;
+
 /// The name of dot `i`: `A`..`Z` then `a`..`z`.
 fn dot_name(i: usize) -> char {
     if i < 26 {
@@ -146,7 +149,7 @@ impl Dots {
             }
         }
         // symmetries as maps of dot coordinates
-        let mut maps: Vec<Box<dyn Fn(usize, usize) -> (usize, usize)>> = vec![
+        let mut maps: Vec<DotMap> = vec![
             Box::new(|r, c| (r, c)),
             Box::new(move |r, c| (r, cols - c)),
             Box::new(move |r, c| (rows - r, c)),

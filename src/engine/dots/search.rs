@@ -627,6 +627,9 @@ impl Searcher<'_, '_> {
             skip |= u & (u.wrapping_sub(1) & u); // all but the lowest
         }
         let sacr = sc.sacr;
+        if sacr != 0 {
+            skip |= self.isolated_skips(sc);
+        }
         let mut n = 0;
         if first != NONE && free >> first & 1 == 1 {
             buf[0] = first;
@@ -647,6 +650,76 @@ impl Searcher<'_, '_> {
             }
         }
         n
+    }
+
+    /// Sacrifices not worth trying: in a chain of boxes with two free sides that touches only
+    /// the border (an isolated chain), opening it at one end (a chain of three or more) or in the
+    /// middle (a chain of two) leaves the opponent the fewest options, so the other lines of
+    /// that chain are skipped; in an isolated loop all lines are alike, one is kept.
+    fn isolated_skips(&self, sc: &Scan) -> u64 {
+        let bm = &self.s.board.box_mask;
+        let free = sc.free;
+        let mut skip = 0u64;
+        let mut seen = 0u32;
+        let mut twos = 0u32;
+        for b in 0..bm.len() {
+            if sc.deg[b] == 2 {
+                twos |= 1 << b;
+            }
+        }
+        while twos & !seen != 0 {
+            let start = (twos & !seen).trailing_zeros() as u8;
+            seen |= 1 << start;
+            let mut lines = bm[start as usize] & free;
+            let mut boxes = 1;
+            let mut ground_ends = [NONE; 2];
+            let mut isolated = true;
+            let mut is_loop = false;
+            let f0 = lines;
+            for (side, l0) in [f0.trailing_zeros() as u64, 63 - f0.leading_zeros() as u64]
+                .into_iter()
+                .enumerate()
+            {
+                let (mut cur, mut l) = (start, l0);
+                loop {
+                    let [x, y] = self.s.lb[l as usize];
+                    let nxt = if x == cur { y } else { x };
+                    if nxt == NONE {
+                        ground_ends[side] = l as u8;
+                        break;
+                    }
+                    if nxt == start {
+                        is_loop = true;
+                        break;
+                    }
+                    if sc.deg[nxt as usize] != 2 {
+                        isolated = false;
+                        break;
+                    }
+                    seen |= 1 << nxt;
+                    boxes += 1;
+                    lines |= bm[nxt as usize] & free;
+                    l = (bm[nxt as usize] & free & !(1 << l)).trailing_zeros() as u64;
+                    cur = nxt;
+                }
+                if is_loop {
+                    break;
+                }
+            }
+            if !isolated {
+                continue;
+            }
+            let keep = if is_loop {
+                1u64 << lines.trailing_zeros()
+            } else if boxes == 2 {
+                // the line between the two boxes
+                lines & !(1u64 << ground_ends[0]) & !(1u64 << ground_ends[1])
+            } else {
+                1u64 << ground_ends[0]
+            };
+            skip |= lines & !keep;
+        }
+        skip
     }
 
     /// The value for the mover at `pos` of drawing `l`, searched with window (alpha, beta).
