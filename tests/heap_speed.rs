@@ -21,7 +21,10 @@ fn grundys_game_equals_naive_to_2_16() {
 
 #[test]
 fn named_codes_equal_naive() {
-    for text in ["0.77", "0.07", "0.137", "0.007", "0.16", "0.644", "0.106", "4.07", "0.6", "0.4", "4.0", "0.04", "0.14"] {
+    for text in [
+        "0.77", "0.07", "0.137", "0.007", "0.16", "0.644", "0.106", "4.07", "0.6", "0.4", "4.0",
+        "0.04", "0.14",
+    ] {
         check(text, 3000);
     }
 }
@@ -63,12 +66,19 @@ fn checksum(g: &[u16]) -> u32 {
 #[ignore]
 fn bench_code() {
     let text = std::env::var("HEAP_CODE").unwrap_or_else(|_| "0.106".into());
-    let n: u64 = std::env::var("HEAP_N").ok().and_then(|s| s.parse().ok()).unwrap_or(100_000);
+    let n: u64 = std::env::var("HEAP_N")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(100_000);
     let code = Code::parse(&text).unwrap();
     let t = std::time::Instant::now();
     let g = heap::values16(&code, n, &Ctl::default()).unwrap();
     let secs = t.elapsed().as_secs_f64();
-    println!("{text} to {n}: last {} checksum {:X} in {secs:.3} s", g[n as usize], checksum(&g));
+    println!(
+        "{text} to {n}: last {} checksum {:X} in {secs:.3} s",
+        g[n as usize],
+        checksum(&g)
+    );
 }
 
 /// Grundy's game to 2^HEAP_LOG (26 by default): at every power of two, the largest value among
@@ -77,7 +87,10 @@ fn bench_code() {
 #[test]
 #[ignore]
 fn grundys_game_records() {
-    let log: u32 = std::env::var("HEAP_LOG").ok().and_then(|s| s.parse().ok()).unwrap_or(26);
+    let log: u32 = std::env::var("HEAP_LOG")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(26);
     let code = Code::parse("4!.0").unwrap();
     let t = std::time::Instant::now();
     let g = heap::values16(&code, (1u64 << log) - 1, &Ctl::default()).unwrap();
@@ -92,5 +105,9 @@ fn grundys_game_records() {
             println!("| 2^{} | {best} | {at} |", (i + 1).trailing_zeros());
         }
     }
-    println!("engine time {secs:.1} s for {} heaps; values take {} MB", g.len(), g.len() * 2 >> 20);
+    println!(
+        "engine time {secs:.1} s for {} heaps; values take {} MB",
+        g.len(),
+        g.len() * 2 >> 20
+    );
 }

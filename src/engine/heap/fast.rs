@@ -302,7 +302,16 @@ impl<'a> Engine<'a> {
         if self.r.splits.len() == 1 {
             let m = n - self.r.splits[0];
             let h = m / 2 - (self.r.unequal && m.is_multiple_of(2)) as u64;
-            pairs = scan_one(g, want, &self.missing, m as usize, 1, h as usize, cur, &mut left);
+            pairs = scan_one(
+                g,
+                want,
+                &self.missing,
+                m as usize,
+                1,
+                h as usize,
+                cur,
+                &mut left,
+            );
         } else {
             // windows of pairs, every split in turn, so that small a come first everywhere
             const WINDOW: u64 = 512;
@@ -322,7 +331,16 @@ impl<'a> Engine<'a> {
                     }
                     still.clear();
                     still.extend(self.missing.iter().filter(|&&w| want[w as usize] == cur));
-                    let end = scan_one(g, want, &still, m as usize, a0 as usize, h as usize, cur, &mut left);
+                    let end = scan_one(
+                        g,
+                        want,
+                        &still,
+                        m as usize,
+                        a0 as usize,
+                        h as usize,
+                        cur,
+                        &mut left,
+                    );
                     pairs += end + 1 - a0;
                     if left == 0 {
                         break 'scan;
@@ -630,7 +648,10 @@ unsafe fn scan_avx2(
     let load_tabs = |bits: &[u8; 32]| unsafe {
         let lo = _mm_loadu_si128(bits.as_ptr() as *const __m128i);
         let hi = _mm_loadu_si128(bits.as_ptr().add(16) as *const __m128i);
-        (_mm256_broadcastsi128_si256(lo), _mm256_broadcastsi128_si256(hi))
+        (
+            _mm256_broadcastsi128_si256(lo),
+            _mm256_broadcastsi128_si256(hi),
+        )
     };
     let (mut tlo, mut thi) = load_tabs(&bits);
     let p = g.as_ptr();

@@ -73,9 +73,12 @@ pub fn register(it: &mut Interp) {
     it.add_builtin("keys", "keys(m)", "the keys of a map, in order", |_, a| {
         map_part(a, true)
     });
-    it.add_builtin("values", "values(m)", "the values of a map, in order", |_, a| {
-        map_part(a, false)
-    });
+    it.add_builtin(
+        "values",
+        "values(m)",
+        "the values of a map, in order",
+        |_, a| map_part(a, false),
+    );
     it.add_builtin(
         "show",
         "show(x)",
