@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Too slow for the default run: `cargo test --release --test examples -- --ignored`.
-const SLOW: &[&str] = &["slide4-hard-gods-number.game"];
+const SLOW: &[&str] = &["placement-tables.game", "slide4-hard-gods-number.game"];
 
 fn examples(slow: bool) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir("examples")

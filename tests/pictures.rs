@@ -491,3 +491,21 @@ fn tws_round_trip_and_refusals() {
     let e = run(&format!("import_tws(\"{ori}\")")).unwrap_err();
     assert!(e.contains("orientation"), "{e}");
 }
+
+#[test]
+fn a_game_of_cycles_position_exports_with_arrows_on_marked_edges() {
+    let d = dir("cycles");
+    let f = path(&d, "dd.dot");
+    run(&format!(
+        "export(cycles(double_diamond, marked: [\"a>b\", \"b>d\"]), \"{f}\")"
+    ))
+    .unwrap();
+    let text = std::fs::read_to_string(&f).unwrap();
+    // 9 edges, two of them directed
+    assert_eq!(
+        text.matches(" -- ").count() + text.matches(" -> ").count(),
+        9,
+        "{text}"
+    );
+    assert!(run(&format!("export(cycles(diamond), \"{}\")", path(&d, "x.g"))).is_err());
+}

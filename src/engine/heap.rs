@@ -6,6 +6,9 @@
 use crate::engine::impartial::Game;
 use crate::engine::{Ctl, Error, Result};
 
+mod fast;
+pub use fast::Rules;
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Code {
     pub digits: Vec<u8>,
@@ -227,172 +230,6 @@ pub fn naive_values(code: &Code, n: u64, ctl: &Ctl) -> Result<Vec<u32>> {
     Ok(g)
 }
 
-/// The sparse-space engine. With a mask m, call a value common when popcount(v & m) is odd and
-/// rare otherwise: common ^ common is rare, so a common option value of a split can only come
-/// from a pair with a rare member. Those pairs are few, so common candidates are decided from
-/// them alone; only a rare candidate needs the full scan over all splits, with early exit.
-pub struct Sparse<'a> {
-    code: &'a Code,
-    pub g: Vec<u32>,
-    mask: u32,
-    rare: Vec<u64>,
-}
-
-fn common(v: u32, mask: u32) -> bool {
-    (v & mask).count_ones() & 1 == 1
-}
-
-impl<'a> Sparse<'a> {
-    pub fn new(code: &'a Code) -> Sparse<'a> {
-        Sparse {
-            code,
-            g: vec![],
-            mask: 0,
-            rare: vec![],
-        }
-    }
-
-    /// The mask that makes the fewest values rare (values of heaps ≥ 1).
-    fn choose_mask(&mut self) {
-        let max = self.g.iter().copied().max().unwrap_or(0);
-        let bits = 32 - max.leading_zeros();
-        let mut hist = vec![0u64; 1 << bits.min(12)];
-        let wrap = hist.len() - 1;
-        for &v in &self.g[1..] {
-            hist[(v as usize) & wrap] += 1;
-        }
-        let best = (1..hist.len() as u32)
-            .max_by_key(|&m| {
-                hist.iter()
-                    .enumerate()
-                    .filter(|(v, _)| common(*v as u32, m))
-                    .map(|(_, c)| c)
-                    .sum::<u64>()
-            })
-            .unwrap_or(0);
-        self.mask = best;
-        self.rare = (1..self.g.len() as u64)
-            .filter(|&a| !common(self.g[a as usize], best))
-            .collect();
-    }
-
-    fn rare_share(&self) -> f64 {
-        self.rare.len() as f64 / self.g.len().max(1) as f64
-    }
-
-    /// Extend the values to heap n.
-    pub fn extend_to(&mut self, n: u64, ctl: &Ctl) -> Result<()> {
-        let start = self.g.len() as u64;
-        if start > n {
-            return Ok(());
-        }
-        // two-or-more-heap splits with a bounded take: the sparse method applies
-        let splits: Vec<u64> = (0..=self.code.max_take().unwrap_or(0))
-            .filter(|&k| self.code.digit(k) & 4 != 0)
-            .collect();
-        if self.code.digits.iter().any(|d| d & 8 != 0) {
-            self.g = naive_values(self.code, n, ctl)?;
-            return Ok(());
-        }
-        if self.code.repeating {
-            self.g = prefix_values(self.code, n, ctl)?;
-            return Ok(());
-        }
-        let mut seen: Vec<bool> = vec![];
-        let mut next_mask = 1024u64.max(start * 2);
-        for h in start..=n {
-            if h % 1024 == 0 {
-                ctl.check()?;
-            }
-            if h < 1024 || self.mask == 0 {
-                // warm-up: plain mex until the histogram can pick a mask
-                mark_all(self.code, &self.g, h, &mut seen);
-                self.g.push(mex(&mut seen));
-                if h + 1 >= 1024 {
-                    self.choose_mask();
-                }
-                continue;
-            }
-            if h >= next_mask {
-                self.choose_mask();
-                next_mask = h * 2;
-            }
-            if self.rare_share() > 0.2 {
-                // no sparse space for this game: plain mex
-                mark_all(self.code, &self.g, h, &mut seen);
-            } else {
-                for (k, d) in self.code.takes(h) {
-                    let m = h - k;
-                    if d & 1 != 0 && m == 0 && k > 0 {
-                        mark(&mut seen, 0);
-                    }
-                    if d & 2 != 0 && m > 0 && k > 0 {
-                        mark(&mut seen, self.g[m as usize]);
-                    }
-                }
-                for &k in &splits {
-                    if k > h {
-                        break;
-                    }
-                    let m = h - k;
-                    for &a in &self.rare {
-                        if a >= m {
-                            break;
-                        }
-                        if !(self.code.unequal && 2 * a == m) {
-                            mark(&mut seen, self.g[a as usize] ^ self.g[(m - a) as usize]);
-                        }
-                    }
-                }
-            }
-            let v = self.mex_with_scan(h, &splits, &mut seen);
-            self.g.push(v);
-            if !common(v, self.mask) {
-                self.rare.push(h);
-            }
-        }
-        Ok(())
-    }
-
-    /// Smallest value not an option. Common candidates are settled by `seen`. The rare values
-    /// below the smallest missing common one are looked for in one pass over all splits, which
-    /// ends as soon as every one of them has turned up.
-    fn mex_with_scan(&self, h: u64, splits: &[u64], seen: &mut [bool]) -> u32 {
-        let known = |v: u32| seen.get(v as usize).copied().unwrap_or(false);
-        let full = self.rare_share() > 0.2;
-        let mut c = 0u32;
-        while known(c) || (!full && !common(c, self.mask)) {
-            c += 1;
-        }
-        let mut missing: Vec<bool> = (0..c)
-            .map(|v| !full && !known(v) && !common(v, self.mask))
-            .collect();
-        let mut left = missing.iter().filter(|&&m| m).count();
-        if left > 0 {
-            let g = &self.g;
-            let sums: Vec<u64> = splits.iter().filter(|&&k| k <= h).map(|&k| h - k).collect();
-            let longest = sums.iter().map(|m| m / 2).max().unwrap_or(0);
-            'scan: for a in 1..=longest {
-                for &m in &sums {
-                    if 2 * a > m || (self.code.unequal && 2 * a == m) {
-                        continue;
-                    }
-                    let x = (g[a as usize] ^ g[(m - a) as usize]) as usize;
-                    if x < missing.len() && missing[x] {
-                        missing[x] = false;
-                        left -= 1;
-                        if left == 0 {
-                            break 'scan;
-                        }
-                    }
-                }
-            }
-        }
-        seen.iter_mut().for_each(|b| *b = false);
-        missing.iter().position(|&m| m).map_or(c, |v| v as u32)
-    }
-}
-
 /// Codes whose last digit repeats forever (take any number, from some point on). When that digit
 /// only takes (no splits), its options from heap h are the values of all heaps up to h - K,
 /// kept as a growing set; splits are then looked for only for the few candidates outside it.
@@ -459,11 +296,45 @@ fn prefix_values(code: &Code, n: u64, ctl: &Ctl) -> Result<Vec<u32>> {
     Ok(g)
 }
 
+/// Values of heaps 0..=n with the fast engine, as u16 (2 bytes a heap).
+pub fn values16(code: &Code, n: u64, ctl: &Ctl) -> Result<Vec<u16>> {
+    if let Some(g) = fast::values16(code, n, ctl)? {
+        return Ok(g);
+    }
+    let g = values(code, n, ctl)?;
+    if let Some(i) = g.iter().position(|&v| v > u16::MAX as u32) {
+        return Err(Error::limit(format!(
+            "heap {i} has value {}, which does not fit in 16 bits",
+            g[i]
+        )));
+    }
+    Ok(g.into_iter().map(|v| v as u16).collect())
+}
+
 /// Values of heaps 0..=n with the fast engine.
 pub fn values(code: &Code, n: u64, ctl: &Ctl) -> Result<Vec<u32>> {
-    let mut s = Sparse::new(code);
-    s.extend_to(n, ctl)?;
-    Ok(s.g)
+    if let Some(g) = fast::values16(code, n, ctl)? {
+        return Ok(g.into_iter().map(u32::from).collect());
+    }
+    if code.repeating {
+        return prefix_values(code, n, ctl);
+    }
+    naive_values(code, n, ctl)
+}
+
+/// Whether the octal periodicity theorem applies to the code (bounded take, no `!`, no
+/// three-heap splits): then a period seen far enough proves the values of every heap.
+pub fn period_provable(code: &Code) -> bool {
+    code.max_take().is_some() && !code.unequal && code.digits.iter().all(|d| d & 8 == 0)
+}
+
+/// The value of heap n from values `g` that prove preperiod p and period q.
+pub fn periodic_value(g: &[u32], p: u64, q: u64, n: u64) -> u32 {
+    if n < g.len() as u64 {
+        g[n as usize]
+    } else {
+        g[(p + (n - p) % q) as usize]
+    }
 }
 
 /// Preperiod and period of the computed values, with whether the octal periodicity theorem
@@ -471,7 +342,7 @@ pub fn values(code: &Code, n: u64, ctl: &Ctl) -> Result<Vec<u32>> {
 pub fn find_period(code: &Code, g: &[u32]) -> Option<(u64, u64, bool)> {
     let n = g.len() as u64;
     let t = code.max_take();
-    let provable = t.is_some() && !code.unequal && code.digits.iter().all(|d| d & 8 == 0);
+    let provable = period_provable(code);
     let mut fallback = None;
     for q in 1..=n / 2 {
         // smallest p with g[i] == g[i + q] for all p ≤ i < n - q

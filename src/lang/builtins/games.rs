@@ -489,6 +489,32 @@ fn heap_values(it: &mut Interp, rs: &Ruleset, code: &Code, n: u64) -> Result<Rc<
     Ok(it.games.heaps[&rs.id][..=n as usize].into())
 }
 
+/// A proven period (preperiod, period) of a heap code with the values that prove it, looked
+/// for when heap n lies past the cached values and past 2^17: then values are read from the
+/// period (exact by the octal periodicity theorem) instead of computed.
+fn proven_period(
+    it: &mut Interp,
+    rs: &Ruleset,
+    code: &Code,
+    n: u64,
+) -> Result<Option<(Rc<[u32]>, u64, u64)>> {
+    let have = it.games.heaps.get(&rs.id).map_or(0, |v| v.len() as u64);
+    if n < have || n < 1 << 17 || !heap::period_provable(code) {
+        return Ok(None);
+    }
+    let mut m = 256;
+    loop {
+        let g = heap_values(it, rs, code, m)?;
+        if let Some((p, q, true)) = heap::find_period(code, &g) {
+            return Ok(Some((g, p, q)));
+        }
+        if m >= 1 << 17 {
+            return Ok(None);
+        }
+        m *= 4;
+    }
+}
+
 /// The rulesets of a position as the generic searches see them: a component is keyed by its
 /// ruleset's id and its arguments.
 struct Searched<'a> {
@@ -540,6 +566,9 @@ fn component_grundy(it: &mut Interp, c: &Component) -> Result<u32> {
     match &c.rs.rules {
         Rules::Heap(code) => {
             let n = c.args[0] as u64;
+            if let Some((g, p, q)) = proven_period(it, &c.rs, code, n)? {
+                return Ok(heap::periodic_value(&g, p, q, n));
+            }
             return Ok(heap_values(it, &c.rs, code, n)?[n as usize]);
         }
         Rules::Placement(g) => return Ok(g.grundy(&placement_pos(g, &c.args)?, &it.ctl)?),
@@ -654,6 +683,14 @@ fn grundy(it: &mut Interp, a: &mut Args) -> Result<Value> {
                     vals[lo as usize..]
                         .iter()
                         .map(|&v| Value::Int(v as i64))
+                        .collect(),
+                ));
+            }
+            if let Some((g, p, q)) = proven_period(it, &rs, code, hi as u64)? {
+                heap::check_heap_limit(hi as u64)?;
+                return Ok(Value::list(
+                    (lo as u64..=hi as u64)
+                        .map(|n| Value::Int(heap::periodic_value(&g, p, q, n) as i64))
                         .collect(),
                 ));
             }

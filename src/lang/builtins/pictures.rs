@@ -351,6 +351,13 @@ fn export(it: &mut Interp, a: &mut Args) -> Result<Value> {
                 ));
             }
         },
+        v @ Value::Position(_) if super::cycles::single(&v).is_some() => {
+            if !graph_exts.contains(&ext.as_str()) {
+                return Err(wrong("a Game of Cycles position", ".dot, .svg or .png"));
+            }
+            let (game, pos) = super::cycles::single(&v).expect("checked by the guard");
+            write_graph(&game.dot(&pos), &path, &ext).map_err(io)?;
+        }
         Value::Record(r) if r.fields.contains_key("pattern") => {
             if !graph_exts.contains(&ext.as_str()) {
                 return Err(wrong("a sub-game graph", ".dot, .svg or .png"));
