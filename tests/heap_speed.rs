@@ -108,6 +108,6 @@ fn grundys_game_records() {
     println!(
         "engine time {secs:.1} s for {} heaps; values take {} MB",
         g.len(),
-        g.len() * 2 >> 20
+        (g.len() * 2) >> 20
     );
 }

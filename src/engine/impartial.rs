@@ -248,6 +248,7 @@ pub fn misere_wins<G: Game>(
     let first = sums.expand(&root)?;
     let mut held = Held::default();
     held.add(&first)?;
+    // frame: a sum, its options, and the next option to look at
     type Frame<G> = (Vec<K<G>>, Vec<Vec<K<G>>>, usize);
     let mut stack: Vec<Frame<G>> = vec![(root.clone(), first, 0)];
     let mut on_stack: HashSet<Vec<K<G>>> = HashSet::from([root.clone()]);

@@ -513,7 +513,7 @@ impl<'a> Engine<'a> {
         let task = (n >= 1 << 20).then(|| ctl.task("heap values", Some(n + 1)));
         let mut h = self.g.len() as u64;
         while h <= n {
-            if h % 4096 == 0 {
+            if h.is_multiple_of(4096) {
                 match &task {
                     Some(t) => t.set(h)?,
                     None => ctl.check()?,
@@ -530,7 +530,7 @@ impl<'a> Engine<'a> {
             if self.sparse
                 && self.bits <= 9
                 && h >= 4 * BLOCK
-                && h % BLOCK == 0
+                && h.is_multiple_of(BLOCK)
                 && self.rare.len() - self.rare.partition_point(|&r| (r as u64) < BLOCK) >= 64
             {
                 // a block never passes the next check nor n

@@ -61,131 +61,82 @@ fn mix(mut x: u64) -> u64 {
     x ^ (x >> 32)
 }
 
-impl Bits for u64 {
-    #[inline]
-    fn is_empty(self) -> bool {
-        self == 0
-    }
-    #[inline]
-    fn bit(i: usize) -> Self {
-        1 << i
-    }
-    #[inline]
-    fn test(self, i: usize) -> bool {
-        self >> i & 1 == 1
-    }
-    #[inline]
-    fn set(&mut self, i: usize) {
-        *self |= 1 << i
-    }
-    #[inline]
-    fn and(self, o: Self) -> Self {
-        self & o
-    }
-    #[inline]
-    fn or(self, o: Self) -> Self {
-        self | o
-    }
-    #[inline]
-    fn andnot(self, o: Self) -> Self {
-        self & !o
-    }
-    #[inline]
-    fn count(self) -> u32 {
-        self.count_ones()
-    }
-    #[inline]
-    fn lowest(self) -> usize {
-        self.trailing_zeros() as usize
-    }
-    #[inline]
-    fn clear_lowest(self) -> Self {
-        self & self.wrapping_sub(1)
-    }
-    #[inline]
-    fn shr(self, k: usize) -> Self {
-        if k >= 64 { 0 } else { self >> k }
-    }
-    #[inline]
-    fn hash64(self) -> u64 {
-        mix(self)
-    }
-    #[inline]
-    fn byte(self, i: usize) -> u8 {
-        (self >> (8 * i)) as u8
-    }
-    #[inline]
-    fn word0(self) -> u64 {
-        self
-    }
-    #[inline]
-    fn highest(self) -> usize {
-        63 - self.leading_zeros() as usize
-    }
+/// The machine-integer sets: everything but the hash is the integer's own operation.
+macro_rules! int_bits {
+    ($t:ty, $hash:expr) => {
+        impl Bits for $t {
+            #[inline]
+            fn is_empty(self) -> bool {
+                self == 0
+            }
+            #[inline]
+            fn bit(i: usize) -> Self {
+                1 << i
+            }
+            #[inline]
+            fn test(self, i: usize) -> bool {
+                self >> i & 1 == 1
+            }
+            #[inline]
+            fn set(&mut self, i: usize) {
+                *self |= 1 << i
+            }
+            #[inline]
+            fn and(self, o: Self) -> Self {
+                self & o
+            }
+            #[inline]
+            fn or(self, o: Self) -> Self {
+                self | o
+            }
+            #[inline]
+            fn andnot(self, o: Self) -> Self {
+                self & !o
+            }
+            #[inline]
+            fn count(self) -> u32 {
+                self.count_ones()
+            }
+            #[inline]
+            fn lowest(self) -> usize {
+                self.trailing_zeros() as usize
+            }
+            #[inline]
+            fn clear_lowest(self) -> Self {
+                self & self.wrapping_sub(1)
+            }
+            #[inline]
+            fn shr(self, k: usize) -> Self {
+                if k >= <$t>::BITS as usize {
+                    0
+                } else {
+                    self >> k
+                }
+            }
+            #[inline]
+            fn hash64(self) -> u64 {
+                $hash(self)
+            }
+            #[inline]
+            fn byte(self, i: usize) -> u8 {
+                (self >> (8 * i)) as u8
+            }
+            #[inline]
+            fn word0(self) -> u64 {
+                self as u64
+            }
+            #[inline]
+            fn highest(self) -> usize {
+                <$t>::BITS as usize - 1 - self.leading_zeros() as usize
+            }
+        }
+    };
 }
 
-impl Bits for u128 {
-    #[inline]
-    fn is_empty(self) -> bool {
-        self == 0
-    }
-    #[inline]
-    fn bit(i: usize) -> Self {
-        1 << i
-    }
-    #[inline]
-    fn test(self, i: usize) -> bool {
-        self >> i & 1 == 1
-    }
-    #[inline]
-    fn set(&mut self, i: usize) {
-        *self |= 1 << i
-    }
-    #[inline]
-    fn and(self, o: Self) -> Self {
-        self & o
-    }
-    #[inline]
-    fn or(self, o: Self) -> Self {
-        self | o
-    }
-    #[inline]
-    fn andnot(self, o: Self) -> Self {
-        self & !o
-    }
-    #[inline]
-    fn count(self) -> u32 {
-        self.count_ones()
-    }
-    #[inline]
-    fn lowest(self) -> usize {
-        self.trailing_zeros() as usize
-    }
-    #[inline]
-    fn clear_lowest(self) -> Self {
-        self & self.wrapping_sub(1)
-    }
-    #[inline]
-    fn shr(self, k: usize) -> Self {
-        if k >= 128 { 0 } else { self >> k }
-    }
-    #[inline]
-    fn hash64(self) -> u64 {
-        mix((self as u64) ^ mix((self >> 64) as u64 ^ 0x9e37_79b9_7f4a_7c15))
-    }
-    #[inline]
-    fn byte(self, i: usize) -> u8 {
-        (self >> (8 * i)) as u8
-    }
-    #[inline]
-    fn word0(self) -> u64 {
-        self as u64
-    }
-    #[inline]
-    fn highest(self) -> usize {
-        127 - self.leading_zeros() as usize
-    }
-}
+int_bits!(u64, mix);
+int_bits!(u128, |x: u128| mix(
+    (x as u64) ^ mix((x >> 64) as u64 ^ 0x9e37_79b9_7f4a_7c15)
+));
 
 /// A 256-bit set (four words, least significant first).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Debug)]

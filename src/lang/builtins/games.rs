@@ -489,15 +489,13 @@ fn heap_values(it: &mut Interp, rs: &Ruleset, code: &Code, n: u64) -> Result<Rc<
     Ok(it.games.heaps[&rs.id][..=n as usize].into())
 }
 
+/// Values of heaps 0.. with a proven preperiod and period.
+type Periodic = (Rc<[u32]>, u64, u64);
+
 /// A proven period (preperiod, period) of a heap code with the values that prove it, looked
 /// for when heap n lies past the cached values and past 2^17: then values are read from the
 /// period (exact by the octal periodicity theorem) instead of computed.
-fn proven_period(
-    it: &mut Interp,
-    rs: &Ruleset,
-    code: &Code,
-    n: u64,
-) -> Result<Option<(Rc<[u32]>, u64, u64)>> {
+fn proven_period(it: &mut Interp, rs: &Ruleset, code: &Code, n: u64) -> Result<Option<Periodic>> {
     let have = it.games.heaps.get(&rs.id).map_or(0, |v| v.len() as u64);
     if n < have || n < 1 << 17 || !heap::period_provable(code) {
         return Ok(None);
