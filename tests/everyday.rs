@@ -128,6 +128,8 @@ fn messages_say_what_is_wrong() {
         ("order(slide2, 1)", "takes 1 argument, got 2"),
         ("grid(\"a\", 2)", "not a string"),
         ("grundyy(nim(3))", "did you mean `grundy`"),
+        ("octal(\"\")", "not an octal code with any move"),
+        ("octal(\"0.\")", "not an octal code with any move"),
         ("(1,2,1)", "appears twice"),
         ("(0,1)", "numbered from 1"),
         ("let x = 1\nif x = 1 { print(x) }", "`==`"),
