@@ -239,3 +239,28 @@ for a in 0..12 { for b in 0..12 { print(grundy(k(a) + kayles(b) + nim(3)) == xor
     assert_eq!(v.len(), 1 + 13 * 13);
     assert!(v.iter().all(|x| *x == serde_json::json!(true)));
 }
+
+#[test]
+fn octal_bang_belongs_to_the_digit_it_follows() {
+    // CGSuite's notation: only the marked digit's splits must be unequal. The references are
+    // rulesets written move by move.
+    let v = common::values(
+        "game r(n) {
+    move n - 1 for k in [1] if n >= 1
+    move a, n - 1 - a for a in 1..n-2 if a <= n - 1 - a
+    move n - 2 for k in [1] if n >= 2
+    move a, n - 2 - a for a in 1..n-3 if a < n - 2 - a
+}
+game s(n) {
+    move a, n - a for a in 1..n-1 if a < n - a
+    move n - 1 for k in [1] if n >= 2
+    move a, n - 1 - a for a in 1..n-2 if a <= n - 1 - a
+}
+grundy(r, 0..60) == grundy(octal(\"0.77!\"), 0..60)
+grundy(s, 0..60) == grundy(octal(\"4!.6\"), 0..60)
+grundy(octal(\"0.7!7\"), 0..60) == grundy(octal(\"0.7!7!\"), 0..60)",
+    );
+    assert_eq!(v[..2], [serde_json::json!(true), serde_json::json!(true)]);
+    // 0.7!7 and 0.7!7! differ: the second digit's equal splits count only in the first
+    assert_eq!(v[2], serde_json::json!(false));
+}

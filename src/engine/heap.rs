@@ -14,16 +14,33 @@ pub struct Code {
     pub digits: Vec<u8>,
     /// the last digit repeats forever
     pub repeating: bool,
+    /// every splitting digit carries `!`
     pub unequal: bool,
+    /// some splitting digits carry `!` and others do not
+    pub mixed: bool,
+    /// which digits carry `!` (the last one repeats with a repeating digit)
+    pub marks: Vec<bool>,
     pub text: String,
 }
 
 impl Code {
     pub fn parse(s: &str) -> std::result::Result<Code, String> {
-        let (body, unequal) = match s.find('!') {
-            Some(i) => (format!("{}{}", &s[..i], &s[i + 1..]), true),
-            None => (s.to_string(), false),
-        };
+        // `!` marks the digit it follows (CGSuite): that digit's splits must be unequal
+        let mut body = String::new();
+        let mut marked_at = vec![];
+        for c in s.chars() {
+            if c == '!' {
+                let d = body.chars().filter(|c| c.is_ascii_hexdigit()).count();
+                if !body.ends_with(|c: char| c.is_ascii_hexdigit() || c == ']')
+                    || marked_at.contains(&d)
+                {
+                    return Err(format!("`!` must follow a digit in \"{s}\""));
+                }
+                marked_at.push(d);
+            } else {
+                body.push(c);
+            }
+        }
         let (int, frac) = body.split_once('.').unwrap_or((&body, ""));
         let d0 = match int {
             "" | "0" => 0,
@@ -66,10 +83,24 @@ impl Code {
         while !repeating && digits.len() > 1 && *digits.last().unwrap() == 0 {
             digits.pop();
         }
+        // digit i of `digits` is the i-th hex digit written (d0 is written even when 0)
+        let offset = usize::from(int.is_empty());
+        let mut marks = vec![false; digits.len()];
+        for d in marked_at {
+            if let Some(m) = marks.get_mut(d + offset - 1) {
+                *m = true;
+            }
+        }
+        let splitting: Vec<bool> = (0..digits.len())
+            .filter(|&i| digits[i] & 12 != 0)
+            .map(|i| marks[i])
+            .collect();
         Ok(Code {
+            unequal: !splitting.is_empty() && splitting.iter().all(|&m| m),
+            mixed: splitting.iter().any(|&m| m) && !splitting.iter().all(|&m| m),
             digits,
             repeating,
-            unequal,
+            marks,
             text: s.to_string(),
         })
     }
@@ -102,6 +133,8 @@ impl Code {
             digits,
             repeating: all_but,
             unequal: false,
+            mixed: false,
+            marks: vec![],
             text,
         })
     }
@@ -111,6 +144,14 @@ impl Code {
             Some(&d) => d,
             None if self.repeating => *self.digits.last().unwrap(),
             None => 0,
+        }
+    }
+
+    /// Whether digit k carries `!`: its splits must be into unequal heaps.
+    pub fn marked(&self, k: u64) -> bool {
+        match self.marks.get(k as usize) {
+            Some(&m) => m,
+            None => self.repeating && self.marks.last() == Some(&true),
         }
     }
 
@@ -147,7 +188,7 @@ impl Code {
             }
             if d & 4 != 0 {
                 for a in 1..=m / 2 {
-                    if !(self.unequal && a == m - a) {
+                    if !(self.marked(k) && a == m - a) {
                         f(&[a, m - a]);
                     }
                 }
@@ -156,7 +197,7 @@ impl Code {
                 for a in 1..=m / 3 {
                     for b in a..=(m - a) / 2 {
                         let c = m - a - b;
-                        if !(self.unequal && (a == b || b == c)) {
+                        if !(self.marked(k) && (a == b || b == c)) {
                             f(&[a, b, c]);
                         }
                     }
@@ -271,7 +312,7 @@ fn prefix_values(code: &Code, n: u64, ctl: &Ctl) -> Result<Vec<u32>> {
                 mark(&mut seen, g[m as usize]);
             }
             if d & 4 != 0 {
-                splits.push(m);
+                splits.push((m, code.marked(k)));
             }
         }
         let mut v = 0u32;
@@ -279,9 +320,9 @@ fn prefix_values(code: &Code, n: u64, ctl: &Ctl) -> Result<Vec<u32>> {
             let known = seen.get(v as usize).copied().unwrap_or(false)
                 || prefix.get(v as usize).copied().unwrap_or(false);
             if !known {
-                let found = splits.iter().any(|&m| {
+                let found = splits.iter().any(|&(m, unequal)| {
                     (1..=m / 2).any(|a| {
-                        g[a as usize] ^ g[(m - a) as usize] == v && !(code.unequal && 2 * a == m)
+                        g[a as usize] ^ g[(m - a) as usize] == v && !(unequal && 2 * a == m)
                     })
                 });
                 if !found {
@@ -325,7 +366,9 @@ pub fn values(code: &Code, n: u64, ctl: &Ctl) -> Result<Vec<u32>> {
 /// Whether the octal periodicity theorem applies to the code (bounded take, no `!`, no
 /// three-heap splits): then a period seen far enough proves the values of every heap.
 pub fn period_provable(code: &Code) -> bool {
-    code.max_take().is_some() && !code.unequal && code.digits.iter().all(|d| d & 8 == 0)
+    code.max_take().is_some()
+        && !code.marks.contains(&true)
+        && code.digits.iter().all(|d| d & 8 == 0)
 }
 
 /// The value of heap n from values `g` that prove preperiod p and period q.

@@ -34,7 +34,8 @@ pub struct Rules {
 impl Rules {
     pub fn of(code: &Code) -> Option<Rules> {
         let t = code.max_take()?;
-        if code.digits.iter().any(|d| d & 8 != 0) {
+        // one unequal-parts rule for all splits; mixed `!` marks go to the plain engines
+        if code.mixed || code.digits.iter().any(|d| d & 8 != 0) {
             return None;
         }
         let mut r = Rules {
