@@ -1,6 +1,6 @@
 //! The Dots-and-Boxes engine against an independent retrograde reference (every subset of lines,
 //! most lines first) and against G. P. Michon, "Mathematical Games (Two Players, No Chance)",
-//! the Boxer's Puzzle of Sam Loyd and the 3 x 3 game (seed 002_b3b14c6b86c641a3.txt).
+//! the Boxer's Puzzle of Sam Loyd and the 3 x 3 game (Michon, "Mathematical Games").
 use gamut::engine::Ctl;
 use gamut::engine::dots::{Dots, Position, Solver, best_of};
 use std::time::Instant;

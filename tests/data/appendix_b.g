@@ -1,7 +1,7 @@
 # The Rubik's Slide groups of J. F. Johnston III, "On God's Number(s) and the Rubik's Slide
 # Extension", Appendix B ("GAP Group Definitions"), as GAP reads them.
 #
-# The seed text (/work/shared/seeds/000_4e0619e9364b344a.txt) is an OCR of the thesis: commas
+# The text of Johnston, "On God's Number(s) and the Rubik's Slide Extension" (2016) we work from is an OCR of the thesis: commas
 # were inserted between the cycles of one generator ("(1,2,3), (4,5,6), (7,8,9)" for the row
 # shift), brackets were garbled, and rs6e is cut off after its first cycles. Restored here:
 # each generator is one product of cycles (R = all rows right, U = all columns up, C = the
