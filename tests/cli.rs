@@ -1,18 +1,7 @@
 //! The command line: exit codes, JSON shapes, rendered errors.
-use assert_cmd::Command;
 
-fn gamut() -> Command {
-    Command::cargo_bin("gamut").unwrap()
-}
-
-fn run_e(src: &str) -> (i32, String, String) {
-    let out = gamut().arg("-e").arg(src).output().unwrap();
-    (
-        out.status.code().unwrap(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
+mod common;
+use common::{gamut, run_e};
 
 fn json_lines(src: &str) -> Vec<serde_json::Value> {
     let out = gamut().arg("--json").arg("-e").arg(src).output().unwrap();

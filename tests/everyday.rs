@@ -1,18 +1,7 @@
 //! Issue 9: what a new user trips over. Each test is a reproduction from the issue.
-use assert_cmd::Command;
 
-fn gamut() -> Command {
-    Command::cargo_bin("gamut").unwrap()
-}
-
-fn run_e(src: &str) -> (i32, String, String) {
-    let out = gamut().arg("-e").arg(src).output().unwrap();
-    (
-        out.status.code().unwrap(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
+mod common;
+use common::{gamut, run_e};
 
 fn err_of(src: &str) -> (i32, String) {
     let (code, _, err) = run_e(src);

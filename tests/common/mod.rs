@@ -1,4 +1,5 @@
-//! Run gamut source in-process and collect the printed values as JSON.
+//! Run gamut source in-process and collect the printed values as JSON, or run the binary.
+use assert_cmd::Command;
 use gamut::lang::eval::Interp;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -20,4 +21,21 @@ pub fn value(src: &str) -> serde_json::Value {
     let mut v = values(src);
     assert_eq!(v.len(), 1, "expected one value from {src}");
     v.remove(0)
+}
+
+/// The gamut binary, ready for arguments.
+#[allow(dead_code)]
+pub fn gamut() -> Command {
+    Command::cargo_bin("gamut").unwrap()
+}
+
+/// `gamut -e SRC`: exit code, stdout, stderr.
+#[allow(dead_code)]
+pub fn run_e(src: &str) -> (i32, String, String) {
+    let out = gamut().arg("-e").arg(src).output().unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
 }

@@ -44,6 +44,24 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
         .op(Op::infix(Rule::pow, Assoc::Right))
 });
 
+/// From the opening quote at `i`: the index of the closing quote (or of the newline or end
+/// that leaves the string unclosed), skipping escapes.
+fn string_end(b: &[u8], mut i: usize) -> usize {
+    i += 1;
+    while i < b.len() && b[i] != b'"' && b[i] != b'\n' {
+        i += if b[i] == b'\\' { 2 } else { 1 };
+    }
+    i
+}
+
+/// From `i`: the index of the end of the line (a comment runs to it).
+fn line_end(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && b[i] != b'\n' {
+        i += 1;
+    }
+    i
+}
+
 /// Newlines inside `(` `)` and `[` `]` continue the line: blank them (and comments there) to
 /// spaces. So does a newline after `=`, `,` or a binary operator (the expression goes on), and
 /// one before `else` (so `else` may start a line). A byte-order mark is blanked too. Byte
@@ -61,10 +79,7 @@ fn join_bracketed_lines(src: &str) -> String {
     while i < b.len() {
         match b[i] {
             b'"' => {
-                i += 1;
-                while i < b.len() && b[i] != b'"' && b[i] != b'\n' {
-                    i += if b[i] == b'\\' { 2 } else { 1 };
-                }
+                i = string_end(b, i);
                 code_end = i.min(b.len().saturating_sub(1));
             }
             b'#' => {
@@ -161,17 +176,10 @@ fn check_nesting(src: &str, src_id: u32) -> Result<(), ParseError> {
     };
     while i < b.len() {
         match b[i] {
-            b'"' => {
-                // brackets inside strings do not nest
-                i += 1;
-                while i < b.len() && b[i] != b'"' && b[i] != b'\n' {
-                    i += if b[i] == b'\\' { 2 } else { 1 };
-                }
-            }
+            // brackets inside strings do not nest
+            b'"' => i = string_end(b, i),
             b'#' => {
-                while i < b.len() && b[i] != b'\n' {
-                    i += 1;
-                }
+                i = line_end(b, i);
                 continue;
             }
             b'(' | b'[' | b'{' => depth += 1,
@@ -209,16 +217,9 @@ fn unclosed_bracket(src: &str) -> Option<(usize, char)> {
     let mut i = 0;
     while i < b.len() {
         match b[i] {
-            b'"' => {
-                i += 1;
-                while i < b.len() && b[i] != b'"' && b[i] != b'\n' {
-                    i += if b[i] == b'\\' { 2 } else { 1 };
-                }
-            }
+            b'"' => i = string_end(b, i),
             b'#' => {
-                while i < b.len() && b[i] != b'\n' {
-                    i += 1;
-                }
+                i = line_end(b, i);
                 continue;
             }
             c @ (b'(' | b'[' | b'{') => stack.push((i, c as char)),
