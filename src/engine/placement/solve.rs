@@ -446,24 +446,35 @@ impl<B: Bits> Game<B> {
             for s in c.ones() {
                 for &m in &self.masks[s] {
                     let v = 1 + self.play_length(c.andnot(m), longest, memo, limit, cx)?;
-                    best = Some(match best {
-                        None => v,
-                        Some(b) if longest => b.max(v),
-                        Some(b) => b.min(v),
-                    });
+                    best = Some(better(best, v, longest));
                 }
             }
-            if memo.len() >= limit {
-                return Err(Error::limit(
-                    "the play-length search passed its memory budget",
-                ));
-            }
+            within_budget(memo.len(), limit)?;
             let v = best.unwrap_or(0);
             memo.insert(key, v);
             total += v;
         }
         Ok(total)
     }
+}
+
+/// The longer (or shorter) of a play length found so far and a new one.
+fn better(best: Option<u32>, v: u32, longest: bool) -> u32 {
+    match best {
+        None => v,
+        Some(b) if longest => b.max(v),
+        Some(b) => b.min(v),
+    }
+}
+
+/// The play-length searches stop once their memo holds `limit` positions.
+fn within_budget(len: usize, limit: usize) -> Result<()> {
+    if len >= limit {
+        return Err(Error::limit(
+            "the play-length search passed its memory budget",
+        ));
+    }
+    Ok(())
 }
 
 /// A blocking game: rays stop at the first occupied square.
@@ -549,18 +560,10 @@ impl<B: Bits> Blocking<B> {
             for p in 0..self.reach[s].len() {
                 let m = self.mask(s, p, occ);
                 let v = 1 + self.play_length(avail.andnot(m), occ2, longest, memo, limit, cx)?;
-                best = Some(match best {
-                    None => v,
-                    Some(b) if longest => b.max(v),
-                    Some(b) => b.min(v),
-                });
+                best = Some(better(best, v, longest));
             }
         }
-        if memo.len() >= limit {
-            return Err(Error::limit(
-                "the play-length search passed its memory budget",
-            ));
-        }
+        within_budget(memo.len(), limit)?;
         let v = best.unwrap_or(0);
         memo.insert((avail, occ), v);
         Ok(v)
