@@ -230,3 +230,15 @@ fn boards_are_drawn_with_numbers_moves_and_patterns() {
     );
     assert_eq!(run_e("show(grid(2, 2), [{1}, {4}])").1, "# .\n. @\n");
 }
+
+#[test]
+fn board_game_messages_use_the_right_article() {
+    let (code, _, err) = run_e("placement(grid(3, 3), [1])");
+    assert_eq!(code, 1);
+    assert!(err.contains("not an integer"), "{err}");
+    let (code, _, err) = run_e("cycles(diamond, marked: [1])");
+    assert_eq!(code, 1);
+    assert!(err.contains("not an integer"), "{err}");
+    let (code, out, _) = run_e("graph { }");
+    assert_eq!((code, out.trim()), (0, "graph { }"));
+}

@@ -109,7 +109,10 @@ impl fmt::Display for Graph {
                 .filter(|&v| !touched[v])
                 .map(|v| self.names[v].clone()),
         );
-        write!(f, "graph {{ {}", parts.join(", "))?;
+        f.write_str("graph {")?;
+        if !parts.is_empty() {
+            write!(f, " {}", parts.join(", "))?;
+        }
         if !self.cells.is_empty() {
             let cells: Vec<String> = self
                 .cells

@@ -499,7 +499,12 @@ fn show(_: &mut Interp, a: &mut Args) -> Result<Value> {
     let text = super::placement::show(v)
         .or_else(|| super::cycles::show(v))
         .or_else(|| super::dots::show(v))
-        .ok_or_else(|| a.type_error(0, "a game position to draw (placement, cycles, dots)"))?;
+        .ok_or_else(|| {
+            a.type_error(
+                0,
+                "a board or a game position to draw (placement, cycles, dots)",
+            )
+        })?;
     Ok(Value::str(&text))
 }
 

@@ -175,8 +175,8 @@ fn cycles_game(it: &mut Interp, a: &mut Args) -> Result<Value> {
                     Value::Str(s) => Ok(s.to_string()),
                     other => Err(Error::runtime(
                         format!(
-                            "a marked edge is a string like \"a>b\", not a {}",
-                            other.type_name()
+                            "a marked edge is a string like \"a>b\", not {}",
+                            other.a_type()
                         ),
                         sp,
                     )),

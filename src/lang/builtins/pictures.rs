@@ -265,8 +265,8 @@ fn subgroup_of(
         _ => {
             return Err(Error::runtime(
                 format!(
-                    "`order_by:` takes a subgroup: generator names such as \"<R, U>\" or [\"R\", \"U\"], or a group; not a {}",
-                    v.type_name()
+                    "`order_by:` takes a subgroup: generator names such as \"<R, U>\" or [\"R\", \"U\"], or a group; not {}",
+                    v.a_type()
                 ),
                 span,
             ));
@@ -602,7 +602,7 @@ fn plot_builtin(it: &mut Interp, a: &mut Args) -> Result<Value> {
             None => Ok(None),
             Some((Value::Str(s), _)) => Ok(Some(s.to_string())),
             Some((v, s)) => Err(Error::runtime(
-                format!("`{what}:` is a string, not a {}", v.type_name()),
+                format!("`{what}:` is a string, not {}", v.a_type()),
                 s,
             )),
         }
@@ -613,8 +613,8 @@ fn plot_builtin(it: &mut Interp, a: &mut Args) -> Result<Value> {
         Some((v, s)) => {
             return Err(Error::runtime(
                 format!(
-                    "`x:` is the range of x values (a..b) or the first x, not a {}",
-                    v.type_name()
+                    "`x:` is the range of x values (a..b) or the first x, not {}",
+                    v.a_type()
                 ),
                 s,
             ));

@@ -126,7 +126,7 @@ fn get_pieces(it: &Interp, a: &Args, i: usize) -> Result<Vec<Piece>> {
             Value::Piece(p) => out.push((*p).clone()),
             other => {
                 return Err(Error::runtime(
-                    format!("a piece list holds pieces, not a {}", other.type_name()),
+                    format!("a piece list holds pieces, not {}", other.a_type()),
                     a.span_of(i),
                 )
                 .hint("write e.g. [knight, bishop] or [leaper(1, 2)]"));
