@@ -590,7 +590,7 @@ fn ranked_layers(
     let loud = rk.size >= 10_000_000;
     if need > have {
         return Err(Error::plain(format!(
-            "the search needs {} of memory (3 bits for each of {} elements); {} is available",
+            "the search needs {} of memory (2 bits for each of {} elements); {} is available",
             human_bytes(need),
             rk.size,
             human_bytes(have)
@@ -604,26 +604,29 @@ fn ranked_layers(
             human_bytes(need)
         ));
         ctl.line(&format!(
-            "{:>5}  {:>16}  {:>18}  {:>9}",
+            "{:>5}  {:>16}  {:>18}  {:>9}  direction",
             "depth", "count", "cumulative", "seconds"
         ));
     }
     let t0 = std::time::Instant::now();
     let mut cum = 0u64;
-    let task = ctl.task("ranked search (elements reached)", Some(rk.size));
-    let layers = crate::engine::group::ranked::bfs(&rk, ctl, |depth, count| {
+    let budget = ctl.clone().with_memory(have);
+    let layers = crate::engine::group::ranked::bfs(&rk, &budget, None, |depth, count, dir| {
         cum += count;
-        let _ = task.set(cum);
         if loud {
             ctl.line(&format!(
-                "{depth:>5}  {:>16}  {:>18}  {:>9.1}",
+                "{depth:>5}  {:>16}  {:>18}  {:>9.1}  {}",
                 crate::engine::control::num(count),
                 crate::engine::control::num(cum),
-                t0.elapsed().as_secs_f64()
+                t0.elapsed().as_secs_f64(),
+                match dir {
+                    Some(crate::engine::group::ranked::Direction::Forward) => "forward",
+                    Some(crate::engine::group::ranked::Direction::Backward) => "backward",
+                    None => "",
+                }
             ));
         }
     })?;
-    drop(task);
     let total: u64 = layers.counts.iter().sum();
     if BigUint::from(total) != size {
         return Err(Error::plain(format!(
