@@ -214,8 +214,16 @@ mod simd {
     const LANES: usize = 6;
 
     pub struct Tables {
-        /// levels sifted one at a time; the tail, if any, does the rest
+        /// levels sifted two at a time, then one at a time up to `sifted`; the tail, if any,
+        /// does the rest
+        pairs: usize,
         sifted: usize,
+        /// pair p, points a (of level 2p) and c (of level 2p + 1) at p * 256 + a + 16 c: the
+        /// two levels' inverses composed, and their rank
+        pair_inv: Vec<__m128i>,
+        pair_rank: Vec<u64>,
+        /// moves the points of pair p's levels to the two low bytes
+        pair_sel: Vec<__m128i>,
         tail: Option<Tail>,
         pos: Vec<u8>,
         /// inv_at[l * 16 + b]: the inverse of the level-l representative that sends b_l to b,
@@ -317,23 +325,52 @@ mod simd {
                     pos[l * 16 + p] = rk.pos[l * n + p].min(255) as u8;
                 }
             }
+            let inv_at: Vec<[u8; 16]> = (0..rk.k * 16)
+                .map(|i| {
+                    let (l, b) = (i / 16, i % 16);
+                    let d = rk
+                        .pos
+                        .get(l * n + b)
+                        .copied()
+                        .filter(|&d| d != u32::MAX)
+                        .unwrap_or(0) as usize;
+                    let start = (rk.off[l] + d) * n;
+                    let mut v: [u8; 16] = std::array::from_fn(|x| x as u8);
+                    v[..n].copy_from_slice(&rk.inv_reps[start..start + n]);
+                    v
+                })
+                .collect();
+            let pairs = sifted / 2;
+            let (mut pair_inv, mut pair_rank, mut pair_sel) = (vec![], vec![], vec![]);
+            for p in 0..pairs {
+                let l = 2 * p;
+                for i in 0..256 {
+                    let (a, c) = (i % 16, i / 16);
+                    let u = inv_at[l * 16 + a];
+                    let c2 = u[c] as usize;
+                    let v = inv_at[(l + 1) * 16 + c2];
+                    pair_inv.push(vec16(&std::array::from_fn::<u8, 16, _>(|x| {
+                        v[u[x] as usize]
+                    })));
+                    pair_rank.push(
+                        pos[l * 16 + a] as u64 * rk.stride[l]
+                            + pos[(l + 1) * 16 + c2] as u64 * rk.stride[l + 1],
+                    );
+                }
+                let mut sel = [0x80u8; 16];
+                sel[0] = l as u8;
+                sel[1] = l as u8 + 1;
+                pair_sel.push(vec16(&sel));
+            }
             Some(Tables {
+                pairs,
                 sifted,
+                pair_inv,
+                pair_rank,
+                pair_sel,
                 tail,
                 pos,
-                inv_at: (0..rk.k * 16)
-                    .map(|i| {
-                        let (l, b) = (i / 16, i % 16);
-                        let d = rk
-                            .pos
-                            .get(l * n + b)
-                            .copied()
-                            .filter(|&d| d != u32::MAX)
-                            .unwrap_or(0) as usize;
-                        let start = (rk.off[l] + d) * n;
-                        vec16(&rk.inv_reps[start..start + n])
-                    })
-                    .collect(),
+                inv_at: inv_at.iter().map(|v| vec16(v)).collect(),
                 reps: rk.reps.chunks(n).map(vec16).collect(),
                 // SAFETY: SSE2 is part of x86_64
                 bcast: (0..rk.k)
@@ -402,7 +439,17 @@ mod simd {
         #[inline]
         unsafe fn sift(&self, mut y: [__m128i; LANES]) -> [u64; LANES] {
             let mut out = [0u64; LANES];
-            for l in 0..self.sifted {
+            for p in 0..self.pairs {
+                let (sel, base) = (self.pair_sel[p], p * 256);
+                for j in 0..LANES {
+                    let w = _mm_cvtsi128_si32(_mm_shuffle_epi8(y[j], sel)) as usize;
+                    let i = base + ((w | w >> 4) & 0xff);
+                    // SAFETY: i is below (p + 1) * 256
+                    out[j] += unsafe { *self.pair_rank.get_unchecked(i) };
+                    y[j] = _mm_shuffle_epi8(unsafe { *self.pair_inv.get_unchecked(i) }, y[j]);
+                }
+            }
+            for l in 2 * self.pairs..self.sifted {
                 let (bc, st, base) = (self.bcast[l], self.stride[l], l * 16);
                 for j in 0..LANES {
                     let b = (_mm_cvtsi128_si32(_mm_shuffle_epi8(y[j], bc)) & 0xff) as usize;
