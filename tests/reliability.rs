@@ -1,4 +1,4 @@
-//! Issue 10: hostile inputs end in a clear error (exit 1 or 2) or the right answer, within
+//! Hostile inputs end in a clear error (exit 1 or 2) or the right answer, within
 //! seconds, under a 4 GB address-space limit, with no panic, overflow or abort; SIGINT stops
 //! a script within 2 seconds.
 use std::process::{Command, Stdio};
@@ -175,7 +175,7 @@ fn bad_thread_counts_are_refused() {
     assert!(err.contains("--threads"), "{err}");
 }
 
-/// SIGINT during each of the four hangs of issue 10 ends the run within 2 seconds (130), or the
+/// SIGINT during each of the four hangs ends the run within 2 seconds (130), or the
 /// query now finishes by itself.
 #[test]
 fn sigint_stops_each_hang_within_two_seconds() {
