@@ -426,8 +426,9 @@ fn bind_rule(
             let span = comp[0].span.to(comp[comp.len() - 1].span);
             return Err(Error::runtime(
                 format!(
-                    "this option has {} arguments, the ruleset takes {arity}",
-                    comp.len()
+                    "this option has {} argument{}, the ruleset takes {arity}",
+                    comp.len(),
+                    if comp.len() == 1 { "" } else { "s" }
                 ),
                 span,
             )

@@ -917,6 +917,14 @@ fn orbits(it: &mut Interp, a: &mut Args) -> Result<Value> {
             )
             .hint("choose fewer coloured cells")
         })?;
+    // every pattern is listed, then kept once more in the table of those already seen
+    it.ctl.reserve(
+        total as u64 * (2 * (n as u64 + 24) + 48),
+        &format!(
+            "listing the {} patterns",
+            crate::engine::control::num(total)
+        ),
+    )?;
     let mut pats = Vec::with_capacity(total);
     all_patterns(n, &counts, &mut pats);
     let gens = g.perms();
