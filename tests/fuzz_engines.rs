@@ -159,7 +159,12 @@ fn check(cases: u32, seconds: u64) -> [usize; 3] {
         failure_persistence: None,
         ..Config::default()
     });
-    let budgets = [("2M", 2u64 << 20), ("16M", 16 << 20), ("64M", 64 << 20), ("1G", 1 << 30)];
+    let budgets = [
+        ("2M", 2u64 << 20),
+        ("16M", 16 << 20),
+        ("64M", 64 << 20),
+        ("1G", 1 << 30),
+    ];
     let counter = std::sync::atomic::AtomicUsize::new(0);
     let codes: std::sync::Mutex<[usize; 3]> = std::sync::Mutex::new([0; 3]);
     let t0 = std::time::Instant::now();
