@@ -32,8 +32,12 @@ fn every_snippet_of_the_language_reference_prints_what_it_shows() {
     let doc = std::fs::read_to_string("docs/language.md").unwrap();
     let cases = snippets(&doc);
     assert!(cases.len() >= 20, "found only {} snippets", cases.len());
+    // snippets that export files write them in a scratch folder
+    let dir = std::env::temp_dir().join(format!("gamut-docs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
     for (line, code, expected) in cases {
         let out = gamut()
+            .current_dir(&dir)
             .args(["run", "-"])
             .write_stdin(code)
             .output()
