@@ -159,7 +159,7 @@ fn huge_queries_refuse_clearly() {
     );
     let (code, _, err) = run_e("diameter(slide4_hard, memory: \"100M\")");
     assert_eq!(code, 1);
-    assert!(err.contains("the search needs 581.4 MB"), "{err}");
+    assert!(err.contains("the search needs 387.6 MB"), "{err}");
     let (code, _, err) = run_e("orbits(slide6_easy, sets(18))");
     assert_eq!(code, 1);
     assert!(err.contains("patterns; the limit is"), "{err}");

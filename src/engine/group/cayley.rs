@@ -1,6 +1,7 @@
 //! Breadth-first search on Schreier graphs: the graph of a pattern's orbit (or of the group
 //! itself, seen as the orbit of the fully coloured board) under a set of moves.
 use super::perm::Perm;
+use crate::engine::control::num;
 use crate::engine::{Ctl, Error, Result};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -63,7 +64,7 @@ impl SchreierGraph {
                 let j = *g.index.entry(y.clone()).or_insert(next);
                 if j == next {
                     if g.states.len() >= limit {
-                        return Err(Error::limit(format!("the orbit has more than {limit} elements"))
+                        return Err(Error::limit(format!("the orbit has more than {} elements", num(limit)))
                             .hint("this query explores the orbit in memory; choose a smaller pattern or group"));
                     }
                     g.states.push(y);

@@ -3,6 +3,7 @@
 //! Figures 2.6–2.10.
 use super::cayley::{SchreierGraph, State};
 use super::perm::Perm;
+use crate::engine::control::num;
 use crate::engine::{Ctl, Error, Result};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -279,8 +280,8 @@ pub fn coset_order(
     if !g.len().is_multiple_of(h.len()) {
         return Err(Error::invalid(format!(
             "the subgroup has {} elements, which does not divide the group's {}: it is not a subgroup",
-            h.len(),
-            g.len()
+            num(h.len()),
+            num(g.len())
         )));
     }
     let mut placed = vec![false; g.len()];

@@ -7,6 +7,7 @@
 //! P_m = u_0 ∘ … ∘ u_{m-1}, and the rank of g·s is found by sifting s(g(b_m)).
 use super::perm::Perm;
 use super::schreier::StabChain;
+use crate::engine::control::num;
 use crate::engine::{Ctl, Error, Result};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -826,7 +827,9 @@ pub fn bfs(
             .try_reduce(|| 0, |a, b| Ok(a + b))?;
         if found == 0 {
             return Err(Error::limit(format!(
-                "the search stopped at {total} of {n} elements: the generators do not reach the whole group"
+                "the search stopped at {} of {} elements: the generators do not reach the whole group",
+                num(total),
+                num(n)
             )));
         }
         total += found;

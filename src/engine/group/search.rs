@@ -2,6 +2,7 @@
 //! one state, shortest words by bidirectional BFS, Hamiltonian cycles by backtracking.
 use super::cayley::{SchreierGraph, State, act};
 use super::perm::Perm;
+use crate::engine::control::num;
 use crate::engine::{Ctl, Error, Result};
 use std::collections::{HashMap, HashSet};
 
@@ -37,7 +38,8 @@ pub fn layer_counts(moves: &[Perm], start: &[u8], limit: usize, ctl: &Ctl) -> Re
         total += next.len();
         if total > limit {
             return Err(Error::limit(format!(
-                "more than {limit} states; too many for the in-memory search"
+                "more than {} states; too many for the in-memory search",
+                num(limit)
             )));
         }
         counts.push(next.len() as u64);

@@ -1,6 +1,7 @@
 //! Group queries (docs/language.md, "Groups") as builtins.
 use crate::engine::Ctl;
 use crate::engine::control::human_bytes;
+use crate::engine::control::num;
 use crate::engine::group::cayley::{SchreierGraph, State};
 use crate::engine::group::perm::Perm;
 use crate::engine::group::search;
@@ -605,8 +606,12 @@ fn diameter(it: &mut Interp, a: &mut Args) -> Result<Value> {
         ranked_layers(&g, &moves, memory, &it.ctl)?.counts.clone()
     } else {
         if size > BigUint::from(STATE_LIMIT) {
-            return Err(Error::plain(format!("the group has {size} elements, more than the {STATE_LIMIT} the in-memory search holds"))
-                .hint("use strategy: \"ranked\""));
+            return Err(Error::plain(format!(
+                "the group has {} elements, more than the {} the in-memory search holds",
+                num(&size),
+                num(STATE_LIMIT)
+            ))
+            .hint("use strategy: \"ranked\""));
         }
         search::layer_counts(&moves, &identity_state(g.degree), STATE_LIMIT, &it.ctl)?
     };
@@ -637,7 +642,8 @@ fn ranked_layers(
     let size = g.order();
     let rk = crate::engine::group::ranked::Ranker::new(g.chain(), moves).ok_or_else(|| {
         Error::plain(format!(
-            "the group has {size} elements, more than a 64-bit rank can index"
+            "the group has {} elements, more than a 64-bit rank can index",
+            num(&size)
         ))
     })?;
     let need = crate::engine::group::ranked::memory_needed(rk.size);
@@ -647,7 +653,7 @@ fn ranked_layers(
         return Err(Error::plain(format!(
             "the search needs {} of memory (2 bits for each of {} elements); {} is available",
             human_bytes(need),
-            rk.size,
+            num(rk.size),
             human_bytes(have)
         ))
         .hint("free memory, or pass memory: \"NG\" if more is really available"));
@@ -655,7 +661,7 @@ fn ranked_layers(
     if loud {
         ctl.line(&format!(
             "diameter: {} elements, ranked bit-packed BFS, {} of memory",
-            crate::engine::control::num(rk.size),
+            num(rk.size),
             human_bytes(need)
         ));
         ctl.line(&format!(
@@ -960,8 +966,8 @@ fn hamiltonian(it: &mut Interp, a: &mut Args) -> Result<Value> {
     let (names, moves) = moves_of(&g);
     if g.order() > BigUint::from(1_000_000u32) {
         return Err(Error::plain(format!(
-            "the group has {} elements; hamiltonian searches groups of at most 1000000",
-            g.order()
+            "the group has {} elements; hamiltonian searches groups of at most 1_000_000",
+            num(g.order())
         )));
     }
     let sg = SchreierGraph::explore(&moves, &identity_state(g.degree), STATE_LIMIT, &it.ctl)?;

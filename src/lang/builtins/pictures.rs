@@ -1,6 +1,7 @@
 //! Pictures and interop: `walks`, `export` (DOT/SVG/PNG pictures, GAP `.g`, twsearch `.tws`),
 //! `plot`, `import_gap`, `import_tws`. The drawing and the file formats live in the engine floor
 //! (engine::group::{export, gap, tws}, engine::plot); this file turns values into their inputs.
+use crate::engine::control::num;
 use crate::engine::group::cayley::{SchreierGraph, State};
 use crate::engine::group::export::{self as pic, NodeLabel};
 use crate::engine::group::perm::Perm;
@@ -554,7 +555,8 @@ fn layers(
 ) -> Result<String> {
     if g.order() > BigUint::from(STATE_LIMIT) && start.iter().all(|&c| c != 0) {
         return Err(Error::plain(format!(
-            "{what} has {size} elements, too many to draw or to layer in memory"
+            "{what} has {} elements, too many to draw or to layer in memory",
+            num(size)
         ))
         .hint("ask diameter(G) for its distance distribution and plot(diameter(G).distribution, \"d.png\")"));
     }
