@@ -13,7 +13,7 @@
 //! Walsh–Hadamard transform) or a greedy set by frequency (Beling's RC2), whichever leaves
 //! fewer rare positions. When no split leaves few rare positions, each heap runs the plain
 //! loop over all pairs, vectorised: XOR of u16 values and a bit mask of the values seen.
-use super::Code;
+use super::{Code, Parts};
 use crate::engine::{Ctl, Error, Result};
 
 /// The moves of a code, when the fast engine applies (bounded take, no three-heap splits).
@@ -34,15 +34,27 @@ pub struct Rules {
 impl Rules {
     pub fn of(code: &Code) -> Option<Rules> {
         let t = code.max_take()?;
-        // one unequal-parts rule for all splits; mixed `!` marks go to the plain engines
-        if code.mixed || code.digits.iter().any(|d| d & 8 != 0) {
+        if code.digits.iter().any(|d| d & 8 != 0) {
+            return None;
+        }
+        // one rule for all two-heap splits, any or unequal (`!` and `?` agree on two heaps);
+        // `=` and mixed rules go to the plain engines
+        let rules: Vec<bool> = (0..=t)
+            .filter(|&k| code.digit(k) & 4 != 0)
+            .map(|k| match code.parts(k) {
+                Parts::Any => Some(false),
+                Parts::Unequal | Parts::SomeUnequal => Some(true),
+                Parts::Equal => None,
+            })
+            .collect::<Option<_>>()?;
+        if rules.windows(2).any(|w| w[0] != w[1]) {
             return None;
         }
         let mut r = Rules {
             wholes: vec![],
             takes: vec![],
             splits: vec![],
-            unequal: code.unequal,
+            unequal: rules.first() == Some(&true),
             pbit: 0,
             d: 0,
         };
@@ -511,14 +523,11 @@ impl<'a> Engine<'a> {
 
     fn run(&mut self, n: u64, ctl: &Ctl) -> Result<()> {
         ctl.reserve(2 * (n + 1), "the values (2 bytes a heap)")?;
-        let task = (n >= 1 << 20).then(|| ctl.task("heap values", Some(n + 1)));
+        let task = ctl.task("heap values", Some(n + 1));
         let mut h = self.g.len() as u64;
         while h <= n {
             if h.is_multiple_of(4096) {
-                match &task {
-                    Some(t) => t.set(h)?,
-                    None => ctl.check()?,
-                }
+                task.set(h)?;
             }
             if h >= self.next_check
                 || (self.sparse && self.rare.len() > self.rare_built + self.rare_built / 4 + 64)

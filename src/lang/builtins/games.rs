@@ -506,11 +506,16 @@ fn proven_period(it: &mut Interp, rs: &Ruleset, code: &Code, n: u64) -> Result<O
         if let Some((p, q, true)) = heap::find_period(code, &g) {
             return Ok(Some((g, p, q)));
         }
-        if m >= 1 << 17 {
+        if m >= 1 << 17 || !affordable(code, m * 4) {
             return Ok(None);
         }
         m *= 4;
     }
+}
+
+/// Whether heaps 0..=n are cheap enough to compute on the way to a period (a few seconds).
+fn affordable(code: &Code, n: u64) -> bool {
+    heap::plain_work(code, n).is_none_or(|w| w <= 3_000_000_000)
 }
 
 /// The rulesets of a position as the generic searches see them: a component is keyed by its
@@ -595,7 +600,7 @@ fn position_grundy(it: &mut Interp, p: &Position) -> Result<u32> {
 }
 
 fn is_nim(c: &Component) -> bool {
-    matches!(&c.rs.rules, Rules::Heap(code) if code.repeating && code.digits == [0, 3] && !code.unequal)
+    matches!(&c.rs.rules, Rules::Heap(code) if code.repeating && code.digits == [0, 3])
 }
 
 /// Whether the player to move wins.
@@ -910,12 +915,13 @@ fn period(it: &mut Interp, a: &mut Args) -> Result<Value> {
         }
         None => 1 << 17,
     };
-    // grow the range until the periodicity theorem proves a period or the limit is reached
+    // grow the range until the periodicity theorem proves a period, the limit is reached or
+    // the next range would take long (cubic codes, with three-heap splits)
     let mut n = if to.is_some() { limit } else { 256.min(limit) };
     loop {
         let g = heap_values(it, &rs, code, n)?;
         let found = heap::find_period(code, &g);
-        if found.is_some_and(|f| f.2) || n >= limit {
+        if found.is_some_and(|f| f.2) || n >= limit || !affordable(code, (n * 4).min(limit)) {
             let (pre, per, proven) = match found {
                 Some((p, q, pr)) => (Value::Int(p as i64), Value::Int(q as i64), pr),
                 None => (Value::None, Value::None, false),
