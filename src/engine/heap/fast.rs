@@ -187,24 +187,7 @@ impl<'a> Engine<'a> {
             let splits = &self.r.splits[..];
             let unequal = self.r.unequal;
             let fill = |j0: usize, maps: &mut [u8]| {
-                for (j, map) in maps.chunks_mut(size).enumerate() {
-                    let n = n0 + (j0 + j) as u64;
-                    for &k in splits {
-                        if k + 2 > n {
-                            break;
-                        }
-                        let m = n - k;
-                        let hi = rare.partition_point(|&r| (r as u64) < m);
-                        let (lo_end, hi_start) = if unequal && m.is_multiple_of(2) {
-                            let mid = rare[..hi].partition_point(|&r| (r as u64) < m / 2);
-                            (mid, mid + (mid < hi && rare[mid] as u64 == m / 2) as usize)
-                        } else {
-                            (hi, hi)
-                        };
-                        mark_far(g, map, &rare[..lo_end], &rare_g[..lo_end], m);
-                        mark_far(g, map, &rare[hi_start..hi], &rare_g[hi_start..hi], m);
-                    }
-                }
+                fill_far(g, rare, rare_g, splits, unequal, n0 + j0 as u64, maps, size)
             };
             let half = ((n1 - n0) as usize / 2) * size;
             let (a, b) = self.maps.split_at_mut(half);
@@ -224,23 +207,15 @@ impl<'a> Engine<'a> {
                 *s = if b != 0 { cur } else { *s };
             }
             self.takes(n);
-            for si in 0..self.r.splits.len() {
-                let k = self.r.splits[si];
+            for &k in &self.r.splits {
                 if k + 2 > n {
                     break;
                 }
-                let m = n - k;
-                for idx in (0..far).chain(snap..self.rare.len()) {
-                    let r = self.rare[idx] as u64;
-                    if r >= m {
-                        continue;
-                    }
-                    if self.r.unequal && 2 * r == m {
-                        continue;
-                    }
-                    let v = self.rare_g[idx] ^ self.g[(m - r) as usize];
-                    self.seen[v as usize] = cur;
-                }
+                let (g, seen, u) = (&self.g[..], &mut self.seen[..], self.r.unequal);
+                let (near, near_g) = (&self.rare[..far], &self.rare_g[..far]);
+                mark_rare_below(g, seen, near, near_g, n - k, u, cur);
+                let (new, new_g) = (&self.rare[snap..], &self.rare_g[snap..]);
+                mark_rare_below(g, seen, new, new_g, n - k, u, cur);
             }
             let v = self.finish(n);
             self.push(n, v)?;
@@ -256,30 +231,20 @@ impl<'a> Engine<'a> {
         }
         self.takes(n);
         let cur = self.cur;
-        for si in 0..self.r.splits.len() {
-            let k = self.r.splits[si];
+        for &k in &self.r.splits {
             if k + 2 > n {
                 break;
             }
-            let m = n - k;
-            let hi = self.rare.partition_point(|&r| (r as u64) < m);
-            let g = &self.g[..m as usize];
-            let seen = &mut self.seen[..];
-            if self.r.unequal && m.is_multiple_of(2) {
-                let mid = self.rare[..hi].partition_point(|&r| (r as u64) < m / 2);
-                let skip = (mid < hi && self.rare[mid] as u64 == m / 2) as usize;
-                mark_rare(g, seen, &self.rare[..mid], &self.rare_g[..mid], m, cur);
-                mark_rare(
-                    g,
-                    seen,
-                    &self.rare[mid + skip..hi],
-                    &self.rare_g[mid + skip..hi],
-                    m,
-                    cur,
-                );
-            } else {
-                mark_rare(g, seen, &self.rare[..hi], &self.rare_g[..hi], m, cur);
-            }
+            let (rare, rare_g) = (&self.rare[..], &self.rare_g[..]);
+            mark_rare_below(
+                &self.g,
+                &mut self.seen,
+                rare,
+                rare_g,
+                n - k,
+                self.r.unequal,
+                cur,
+            );
         }
         self.finish(n)
     }
@@ -557,6 +522,35 @@ impl<'a> Engine<'a> {
     }
 }
 
+/// Marks g[r] ^ g[m - r] for the rare positions r < m (r != m / 2 under the unequal rule).
+fn mark_rare_below(
+    g: &[u16],
+    seen: &mut [u32],
+    rare: &[u32],
+    rare_g: &[u16],
+    m: u64,
+    unequal: bool,
+    cur: u32,
+) {
+    let hi = rare.partition_point(|&r| (r as u64) < m);
+    let g = &g[..m as usize];
+    if unequal && m.is_multiple_of(2) {
+        let mid = rare[..hi].partition_point(|&r| (r as u64) < m / 2);
+        let skip = (mid < hi && rare[mid] as u64 == m / 2) as usize;
+        mark_rare(g, seen, &rare[..mid], &rare_g[..mid], m, cur);
+        mark_rare(
+            g,
+            seen,
+            &rare[mid + skip..hi],
+            &rare_g[mid + skip..hi],
+            m,
+            cur,
+        );
+    } else {
+        mark_rare(g, seen, &rare[..hi], &rare_g[..hi], m, cur);
+    }
+}
+
 /// Marks g[r] ^ g[m - r] for every rare position r (all below m).
 #[inline]
 fn mark_rare(g: &[u16], seen: &mut [u32], rare: &[u32], rare_g: &[u16], m: u64, cur: u32) {
@@ -568,15 +562,49 @@ fn mark_rare(g: &[u16], seen: &mut [u32], rare: &[u32], rare_g: &[u16], m: u64, 
     }
 }
 
-/// Marks g[r] ^ g[m - r] in a byte map for every far rare position r (all below m).
-#[inline]
-fn mark_far(g: &[u16], map: &mut [u8], rare: &[u32], rare_g: &[u16], m: u64) {
-    let m = m as usize;
-    // every r is at least BLOCK back: m - r lies below the start of the block
-    assert!(rare.first().is_none_or(|&r| m - (r as usize) < g.len()));
-    for (&r, &gr) in rare.iter().zip(rare_g) {
-        let b = unsafe { *g.get_unchecked(m - r as usize) };
-        map[(gr ^ b) as usize] = 1;
+/// Marks, in one map of `size` bytes per heap from n0 on, g[r] ^ g[n - k - r] for every split
+/// k and far rare position r (at least BLOCK back, so every value lies before n0). Rare
+/// positions are the outer loop: for one r the partners of a run of heaps are consecutive
+/// values, read as one slice; runs of 32 heaps keep their maps in the L1 cache.
+#[allow(clippy::too_many_arguments)]
+fn fill_far(
+    g: &[u16],
+    rare: &[u32],
+    rare_g: &[u16],
+    splits: &[u64],
+    unequal: bool,
+    n0: u64,
+    maps: &mut [u8],
+    size: usize,
+) {
+    const RUN: usize = 32;
+    for (c, run) in maps.chunks_mut(RUN * size).enumerate() {
+        let c0 = n0 + (c * RUN) as u64;
+        let len = run.len() / size;
+        for &k in splits {
+            for (&r, &gr) in rare.iter().zip(rare_g) {
+                let r = r as u64;
+                // heap c0 + j splits m = c0 + j - k: the pair needs r < m, and r != m / 2
+                // under the unequal rule
+                let lo = ((r + k + 1).saturating_sub(c0) as usize).min(len);
+                let skip = match unequal && 2 * r + k >= c0 {
+                    true => (2 * r + k - c0) as usize,
+                    false => usize::MAX,
+                };
+                let mut mark = |from: usize, to: usize| {
+                    if from < to {
+                        // the partners lie before n0 (r is at least BLOCK back): all in g
+                        let src = &g[(c0 + from as u64 - k - r) as usize..][..to - from];
+                        for (j, &b) in (from..to).zip(src) {
+                            // values before n0 are below 1 << bits <= size, and j < len
+                            unsafe { *run.get_unchecked_mut(j * size + (gr ^ b) as usize) = 1 };
+                        }
+                    }
+                };
+                mark(lo, skip.min(len));
+                mark(skip.saturating_add(1).max(lo), len);
+            }
+        }
     }
 }
 
@@ -640,7 +668,7 @@ unsafe fn scan_avx2(
     h: usize,
     cur: u32,
     left: &mut usize,
-    mut bits: [u8; 32],
+    bits: [u8; 32],
 ) -> u64 {
     use std::arch::x86_64::*;
     debug_assert!(m - 1 < g.len() && 2 * h <= m);
@@ -655,7 +683,7 @@ unsafe fn scan_avx2(
     let low5 = _mm256_set1_epi8(31);
     let low3 = _mm256_set1_epi8(7);
     let zero = _mm256_setzero_si256();
-    let load_tabs = |bits: &[u8; 32]| unsafe {
+    let (mut tlo, mut thi) = unsafe {
         let lo = _mm_loadu_si128(bits.as_ptr() as *const __m128i);
         let hi = _mm_loadu_si128(bits.as_ptr().add(16) as *const __m128i);
         (
@@ -663,7 +691,10 @@ unsafe fn scan_avx2(
             _mm256_broadcastsi128_si256(hi),
         )
     };
-    let (mut tlo, mut thi) = load_tabs(&bits);
+    let iota = _mm256_setr_epi8(
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+        12, 13, 14, 15,
+    );
     let p = g.as_ptr();
     let mut a = a0;
     while a + 31 <= h {
@@ -698,10 +729,17 @@ unsafe fn scan_avx2(
                         if *left == 0 {
                             return i as u64;
                         }
-                        bits[x >> 3] &= !(1 << (x & 7));
+                        // clear the bit in the registers (a narrow store and a wide load
+                        // of the table would stall)
+                        let at = _mm256_cmpeq_epi8(iota, _mm256_set1_epi8((x >> 3 & 15) as i8));
+                        let bit = _mm256_and_si256(at, _mm256_set1_epi8((1u8 << (x & 7)) as i8));
+                        if x < 128 {
+                            tlo = _mm256_andnot_si256(bit, tlo);
+                        } else {
+                            thi = _mm256_andnot_si256(bit, thi);
+                        }
                     }
                 }
-                (tlo, thi) = load_tabs(&bits);
             }
         }
         a += 32;
