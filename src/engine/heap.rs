@@ -395,13 +395,62 @@ pub fn values16(code: &Code, n: u64, ctl: &Ctl) -> Result<Vec<u16>> {
         return Ok(g);
     }
     let g = values(code, n, ctl)?;
-    if let Some(i) = g.iter().position(|&v| v > u16::MAX as u32) {
+    if let Some(i) = g.iter().position(|&v| v >= u16::MAX as u32) {
         return Err(Error::limit(format!(
-            "heap {i} has value {}, which does not fit in 16 bits",
+            "heap {i} has value {}; values are kept below 65535 (2 bytes a heap)",
             g[i]
-        )));
+        ))
+        .hint("ask for fewer heaps"));
     }
     Ok(g.into_iter().map(|v| v as u16).collect())
+}
+
+/// Values of heaps 0..=n kept compact: 2 bytes a heap, 4 only when a value reaches 65535
+/// (which only the plain engines compute, for codes such as Lasker's Nim).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Values {
+    Small(Vec<u16>),
+    Wide(Vec<u32>),
+}
+
+impl Values {
+    pub fn compute(code: &Code, n: u64, ctl: &Ctl) -> Result<Values> {
+        if let Some(g) = fast::values16(code, n, ctl)? {
+            return Ok(Values::Small(g));
+        }
+        let g = values(code, n, ctl)?;
+        Ok(if g.iter().all(|&v| v < u16::MAX as u32) {
+            Values::Small(g.into_iter().map(|v| v as u16).collect())
+        } else {
+            Values::Wide(g)
+        })
+    }
+
+    pub fn len(&self) -> usize {
+        match self {
+            Values::Small(g) => g.len(),
+            Values::Wide(g) => g.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn get(&self, i: usize) -> u32 {
+        match self {
+            Values::Small(g) => g[i].into(),
+            Values::Wide(g) => g[i],
+        }
+    }
+
+    /// `find_period` on the first `len` values.
+    pub fn period(&self, code: &Code, len: usize) -> Option<(u64, u64, bool)> {
+        match self {
+            Values::Small(g) => find_period(code, &g[..len]),
+            Values::Wide(g) => find_period(code, &g[..len]),
+        }
+    }
 }
 
 /// Values of heaps 0..=n with the fast engine.
@@ -439,7 +488,7 @@ fn max_parts(code: &Code) -> u64 {
 }
 
 /// The value of heap n from values `g` that prove preperiod p and period q.
-pub fn periodic_value(g: &[u32], p: u64, q: u64, n: u64) -> u32 {
+pub fn periodic_value<T: Copy>(g: &[T], p: u64, q: u64, n: u64) -> T {
     if n < g.len() as u64 {
         g[n as usize]
     } else {
@@ -466,7 +515,7 @@ pub fn periodic_value(g: &[u32], p: u64, q: u64, n: u64) -> u32 {
 /// value. Both heaps have the same option values, so G(n + q) = G(n).
 ///
 /// Values 0..len are needed up to index N − 1 + q: len ≥ k·(p' + q) + t.
-pub fn find_period(code: &Code, g: &[u32]) -> Option<(u64, u64, bool)> {
+pub fn find_period<T: PartialEq>(code: &Code, g: &[T]) -> Option<(u64, u64, bool)> {
     let n = g.len() as u64;
     let t = code.max_take();
     let k = max_parts(code);
