@@ -202,10 +202,6 @@ impl<'a> Engine<'a> {
         for n in n0..n1 {
             self.next_stamp();
             let cur = self.cur;
-            let map = &maps[(n - n0) as usize * size..][..size];
-            for (s, &b) in self.seen[..size].iter_mut().zip(map) {
-                *s = if b != 0 { cur } else { *s };
-            }
             self.takes(n);
             for &k in &self.r.splits {
                 if k + 2 > n {
@@ -217,7 +213,7 @@ impl<'a> Engine<'a> {
                 let (new, new_g) = (&self.rare[snap..], &self.rare_g[snap..]);
                 mark_rare_below(g, seen, new, new_g, n - k, u, cur);
             }
-            let v = self.finish(n);
+            let v = self.finish(n, &maps[(n - n0) as usize * size..][..size]);
             self.push(n, v)?;
         }
         self.maps = maps;
@@ -246,13 +242,14 @@ impl<'a> Engine<'a> {
                 cur,
             );
         }
-        self.finish(n)
+        self.finish(n, &[])
     }
 
-    /// The value of heap n once takes and every pair with a rare member are marked: the
-    /// smallest value certainly not an option (seen by no pair and common, or beyond every
-    /// value, which no option reaches); rare ones on the way are settled by the scan.
-    fn finish(&mut self, n: u64) -> u16 {
+    /// The value of heap n once takes and every pair with a rare member are marked (in
+    /// `seen`, or as 1 in the byte map `far`): the smallest value certainly not an option
+    /// (seen by no pair and common, or beyond every value, which no option reaches); rare ones
+    /// on the way are settled by the scan.
+    fn finish(&mut self, n: u64, far: &[u8]) -> u16 {
         let cur = self.cur;
         let top = 1u32 << self.bits;
         let mut v = 0u32;
@@ -261,7 +258,7 @@ impl<'a> Engine<'a> {
             if v >= top {
                 break;
             }
-            if self.seen[v as usize] != cur {
+            if self.seen[v as usize] != cur && far.get(v as usize) != Some(&1) {
                 if self.common[self.key(v as u16, n)] {
                     break;
                 }
