@@ -79,7 +79,57 @@ impl Rules {
     }
 }
 
-/// Heaps per block of the two-phase sparse step; rare members this far back are "far".
+/// Far pairs to mark for heaps n0..n1: the rare positions at least 2·BLOCK back, as known
+/// when the job was made.
+struct FarJob {
+    n0: u64,
+    n1: u64,
+    rare: Vec<u32>,
+    rare_g: Vec<u16>,
+    splits: Vec<u64>,
+    unequal: bool,
+    size: usize,
+    snap: usize,
+}
+
+/// Byte maps of `size` bytes for heaps n0.. (1 at v: a far pair gives v), and how many rare
+/// positions were known when they were made (those found later are near).
+struct FarMaps {
+    n0: u64,
+    n1: u64,
+    size: usize,
+    snap: usize,
+    maps: Vec<u8>,
+}
+
+impl FarJob {
+    fn fill(self, g: &[u16], parallel: bool) -> FarMaps {
+        let size = self.size;
+        let mut maps = vec![0u8; size * (self.n1 - self.n0) as usize];
+        let fill = |j0: usize, maps: &mut [u8]| {
+            let (rare, rare_g, splits) = (&self.rare[..], &self.rare_g[..], &self.splits[..]);
+            let n0 = self.n0 + j0 as u64;
+            fill_far(g, rare, rare_g, splits, self.unequal, n0, maps, size)
+        };
+        let half = ((self.n1 - self.n0) as usize / 2) * size;
+        let (a, b) = maps.split_at_mut(half);
+        if parallel && self.rare.len() >= 64 {
+            rayon::join(|| fill(0, a), || fill(half / size, b));
+        } else {
+            fill(0, a);
+            fill(half / size, b);
+        }
+        FarMaps {
+            n0: self.n0,
+            n1: self.n1,
+            size,
+            snap: self.snap,
+            maps,
+        }
+    }
+}
+
+/// Heaps per block of the two-phase sparse step.
 const BLOCK: u64 = 256;
 
 /// Below this many heaps C is never used: plain loop.
@@ -108,8 +158,8 @@ struct Engine<'a> {
     scanned: u64,
     since: u64,
     missing: Vec<u16>,
-    /// per-heap byte maps of the far pairs of a block
-    maps: Vec<u8>,
+    /// the far maps of the next block, made while the previous one ran
+    ready: Option<FarMaps>,
 }
 
 impl<'a> Engine<'a> {
@@ -131,7 +181,7 @@ impl<'a> Engine<'a> {
             scanned: 0,
             since: 0,
             missing: vec![],
-            maps: vec![],
+            ready: None,
         }
     }
 
@@ -171,34 +221,54 @@ impl<'a> Engine<'a> {
     }
 
     /// Heaps n0..n1 in sparse mode with values below 512: the pairs whose rare member lies at
-    /// least BLOCK back need only values below n0, so they are marked first for every heap of
-    /// the block, split across threads; then each heap adds its near pairs and is finished.
-    fn block(&mut self, n0: u64, n1: u64) -> Result<()> {
-        // far pairs combine values from before the block: all below 1 << bits
-        let size = 1usize << self.bits.max(6);
-        self.maps.clear();
-        self.maps.resize(size * (n1 - n0) as usize, 0);
-        let far = self.rare.partition_point(|&r| (r as u64) < BLOCK);
-        let snap = self.rare.len();
-        {
-            let g = &self.g[..];
-            let rare = &self.rare[far..];
-            let rare_g = &self.rare_g[far..];
-            let splits = &self.r.splits[..];
-            let unequal = self.r.unequal;
-            let fill = |j0: usize, maps: &mut [u8]| {
-                fill_far(g, rare, rare_g, splits, unequal, n0 + j0 as u64, maps, size)
-            };
-            let half = ((n1 - n0) as usize / 2) * size;
-            let (a, b) = self.maps.split_at_mut(half);
-            if rare.len() >= 64 {
-                rayon::join(|| fill(0, a), || fill(half / size, b));
-            } else {
-                fill(0, a);
-                fill(half / size, b);
-            }
+    /// least 2·BLOCK back need only values from before the previous block, so they are marked
+    /// for every heap of the block while the previous block runs, on the other thread (or
+    /// first, split across both, when nothing was prepared); then each heap adds its near
+    /// pairs and is finished. `next` is the end of the following block, if there is one.
+    fn block(&mut self, n0: u64, n1: u64, next: Option<u64>) -> Result<()> {
+        let far = self.rare.partition_point(|&r| (r as u64) < 2 * BLOCK);
+        let maps = match self.ready.take() {
+            Some(m) if (m.n0, m.n1) == (n0, n1) => m,
+            _ => self.far_maps(n0, n1, far, true),
+        };
+        let job = next.map(|n2| self.far_job(n1, n2, far));
+        // run_block only pushes the values of heaps n0..n1, within g's capacity (reserved in
+        // `new`): the values before n0 stay in place, unchanged, for the other thread
+        assert!(self.g.len() == n0 as usize && self.g.capacity() >= n1 as usize);
+        let before: &[u16] = unsafe { std::slice::from_raw_parts(self.g.as_ptr(), n0 as usize) };
+        let (done, ready) = rayon::join(
+            || self.run_block(&maps, far),
+            || job.map(|j| j.fill(before, false)),
+        );
+        self.ready = ready;
+        done
+    }
+
+    /// The far maps of heaps n0..n1 from the values so far.
+    fn far_maps(&self, n0: u64, n1: u64, far: usize, parallel: bool) -> FarMaps {
+        self.far_job(n0, n1, far).fill(&self.g, parallel)
+    }
+
+    /// What marking the far pairs of heaps n0..n1 needs: the rare positions known now.
+    fn far_job(&self, n0: u64, n1: u64, far: usize) -> FarJob {
+        FarJob {
+            n0,
+            n1,
+            rare: self.rare[far..].to_vec(),
+            rare_g: self.rare_g[far..].to_vec(),
+            splits: self.r.splits.clone(),
+            unequal: self.r.unequal,
+            // far pairs combine values from before: all below 1 << bits
+            size: 1 << self.bits.max(6),
+            snap: self.rare.len(),
         }
-        let maps = std::mem::take(&mut self.maps);
+    }
+
+    /// The heaps of a block with their far pairs marked in `maps`; the near pairs are those
+    /// with a rare member below index `far` or found since the maps were made.
+    fn run_block(&mut self, maps: &FarMaps, far: usize) -> Result<()> {
+        let (n0, n1, size, snap) = (maps.n0, maps.n1, maps.size, maps.snap);
+        let maps = &maps.maps;
         for n in n0..n1 {
             self.next_stamp();
             let cur = self.cur;
@@ -216,7 +286,6 @@ impl<'a> Engine<'a> {
             let v = self.finish(n, &maps[(n - n0) as usize * size..][..size]);
             self.push(n, v)?;
         }
-        self.maps = maps;
         Ok(())
     }
 
@@ -399,6 +468,7 @@ impl<'a> Engine<'a> {
 
     /// Chooses C again from the histogram, and whether the sparse method pays.
     fn rebuild(&mut self, n: u64) {
+        self.ready = None;
         let nkeys = 1usize << (self.bits + 1);
         let hist = &self.hist[..nkeys];
         let total: u64 = hist.iter().sum();
@@ -507,7 +577,8 @@ impl<'a> Engine<'a> {
             {
                 // a block never passes the next check nor n
                 let end = (h + BLOCK).min(n + 1).min(self.next_check.max(h + 1));
-                self.block(h, end)?;
+                let next = (end + BLOCK <= (n + 1).min(self.next_check)).then_some(end + BLOCK);
+                self.block(h, end, next)?;
                 h = end;
                 continue;
             }
@@ -560,7 +631,7 @@ fn mark_rare(g: &[u16], seen: &mut [u32], rare: &[u32], rare_g: &[u16], m: u64, 
 }
 
 /// Marks, in one map of `size` bytes per heap from n0 on, g[r] ^ g[n - k - r] for every split
-/// k and far rare position r (at least BLOCK back, so every value lies before n0). Rare
+/// k and far rare position r (at least 2·BLOCK back, so every value lies in g). Rare
 /// positions are the outer loop: for one r the partners of a run of heaps are consecutive
 /// values, read as one slice; runs of 32 heaps keep their maps in the L1 cache.
 #[allow(clippy::too_many_arguments)]
@@ -590,10 +661,10 @@ fn fill_far(
                 };
                 let mut mark = |from: usize, to: usize| {
                     if from < to {
-                        // the partners lie before n0 (r is at least BLOCK back): all in g
+                        // the partners lie at least 2·BLOCK back: in g (checked)
                         let src = &g[(c0 + from as u64 - k - r) as usize..][..to - from];
                         for (j, &b) in (from..to).zip(src) {
-                            // values before n0 are below 1 << bits <= size, and j < len
+                            // values in g are below 1 << bits <= size, and j < len
                             unsafe { *run.get_unchecked_mut(j * size + (gr ^ b) as usize) = 1 };
                         }
                     }
