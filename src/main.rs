@@ -244,6 +244,8 @@ fn note_output_error(e: &std::io::Error) {
 }
 
 fn printer(json: bool, cancel: Arc<AtomicBool>) -> gamut::lang::eval::Sink {
+    // two blocks (records, tables) printed in a row are told apart by a blank line
+    let mut after_block = false;
     Box::new(move |line, v| {
         if OUT_STATE.load(Ordering::Relaxed) != 0 {
             return;
@@ -253,8 +255,11 @@ fn printer(json: bool, cancel: Arc<AtomicBool>) -> gamut::lang::eval::Sink {
         } else {
             v.to_text()
         };
+        let block = !json && text.contains('\n');
+        let gap = if block && after_block { "\n" } else { "" };
+        after_block = block;
         let mut out = std::io::stdout().lock();
-        let r = writeln!(out, "{text}").and_then(|_| out.flush());
+        let r = writeln!(out, "{gap}{text}").and_then(|_| out.flush());
         if let Err(e) = r {
             note_output_error(&e);
             // nobody reads what follows: stop the script

@@ -19,7 +19,7 @@ fn json_lines(src: &str) -> Vec<serde_json::Value> {
 
 #[test]
 fn big_integers_are_exact() {
-    // text output groups digits with `_` (issue 9); JSON gives the plain digits
+    // text output groups digits with `_`; JSON gives the plain digits
     assert_eq!(
         run_e("2^100").1,
         "1_267_650_600_228_229_401_496_703_205_376\n"

@@ -135,13 +135,63 @@ fn naive_distribution(gens: &[Perm], n: usize) -> Vec<u64> {
     out
 }
 
+/// The ranked search with the direction left to the cost model, forced forward and forced
+/// backward, on 1 and 2 threads.
+fn ranked_runs(g: &gamut::engine::group::GroupVal) -> Vec<Vec<u64>> {
+    let moves: Vec<Perm> = g.moves().into_iter().map(|(_, p)| p).collect();
+    let rk = Ranker::new(g.chain(), &moves).unwrap();
+    let mut out = vec![];
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        for only in [
+            None,
+            Some(ranked::Direction::Forward),
+            Some(ranked::Direction::Backward),
+        ] {
+            let layers = pool
+                .install(|| ranked::bfs(&rk, &Ctl::default(), only, |_, _, _| {}))
+                .unwrap();
+            let last = layers.counts.len() - 1;
+            for p in layers.antipodes.iter().take(3) {
+                assert_eq!(naive_distance(&g.perms(), p), last);
+            }
+            out.push(layers.counts);
+        }
+    }
+    out
+}
+
+/// The distance of one element by plain BFS.
+fn naive_distance(gens: &[Perm], target: &Perm) -> usize {
+    let moves = with_inverses(gens);
+    let n = target.degree();
+    let mut dist: HashMap<Perm, usize> = HashMap::from([(Perm::identity(n), 0)]);
+    let mut queue = VecDeque::from([Perm::identity(n)]);
+    while let Some(g) = queue.pop_front() {
+        if g == *target {
+            return dist[&g];
+        }
+        for s in &moves {
+            let h = g.then(s);
+            if !dist.contains_key(&h) {
+                dist.insert(h.clone(), dist[&g] + 1);
+                queue.push_back(h);
+            }
+        }
+    }
+    unreachable!("the target is in the group")
+}
+
 #[test]
 fn ranked_bfs_agrees_with_naive_bfs_on_stdlib_groups() {
     for (name, g) in stdlib_groups() {
-        let moves: Vec<Perm> = g.moves().into_iter().map(|(_, p)| p).collect();
-        let rk = Ranker::new(g.chain(), &moves).unwrap();
-        let d = ranked::bfs(&rk, &Ctl::default(), |_, _| {}).unwrap().counts;
-        assert_eq!(d, naive_distribution(&g.perms(), g.degree), "{name}");
+        let want = naive_distribution(&g.perms(), g.degree);
+        for d in ranked_runs(&g) {
+            assert_eq!(d, want, "{name}");
+        }
     }
 }
 
@@ -152,12 +202,27 @@ fn ranked_bfs_on_a_degree_above_16_uses_the_scalar_path() {
     let gamut::lang::value::Value::Group(g) = it.globals.lookup("slide5_easy").unwrap() else {
         panic!()
     };
-    let moves: Vec<Perm> = g.moves().into_iter().map(|(_, p)| p).collect();
-    let rk = Ranker::new(g.chain(), &moves).unwrap();
-    assert_eq!(
-        ranked::bfs(&rk, &Ctl::default(), |_, _| {}).unwrap().counts,
-        vec![1, 6, 17, 28, 28, 16, 4]
-    );
+    for d in ranked_runs(&g) {
+        assert_eq!(d, vec![1, 6, 17, 28, 28, 16, 4]);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    /// Random generating sets of groups of degree up to 7.
+    #[test]
+    fn ranked_bfs_agrees_with_naive_bfs_on_random_groups(
+        gens in proptest::collection::vec(perm_strategy(7), 1..4)
+    ) {
+        let g = gamut::engine::group::GroupVal::new(
+            gens.iter().enumerate().map(|(i, p)| (format!("g{i}").into(), p.clone())).collect(),
+        );
+        let Ok(g) = g else { return Ok(()) };
+        let want = naive_distribution(&g.perms(), g.degree);
+        for d in ranked_runs(&g) {
+            prop_assert_eq!(&d, &want);
+        }
+    }
 }
 
 /// All-pairs diameter by one plain BFS per vertex.

@@ -1,4 +1,4 @@
-//! Issue 9: what a new user trips over. Each test is a reproduction from the issue.
+//! Everyday use: what a new user trips over. Each test is a reproduction of a reported defect.
 
 mod common;
 use common::{gamut, run_e};
@@ -180,6 +180,12 @@ fn records_and_tables_are_easy_to_scan() {
         out,
         "d =\n  diameter: 2\n  size: 8\n  distribution: [1, 4, 3]\n"
     );
+    // records printed in a loop are told apart by a blank line; one-line values are not
+    let (_, out, _) = run_e("for g in [slide2, slide2] { print(diameter(g)) }\n1\n2");
+    assert_eq!(
+        out,
+        "diameter: 2\nsize: 8\ndistribution: [1, 4, 3]\n\ndiameter: 2\nsize: 8\ndistribution: [1, 4, 3]\n1\n2\n"
+    );
     let (_, out, _) = run_e("table(fn(r, c) = r, [kayles, nim], 1..2)");
     assert!(out.contains("kayles |"), "{out}");
     assert!(out.contains("-+-"), "{out}");
@@ -241,4 +247,42 @@ fn board_game_messages_use_the_right_article() {
     assert!(err.contains("not an integer"), "{err}");
     let (code, out, _) = run_e("graph { }");
     assert_eq!((code, out.trim()), (0, "graph { }"));
+}
+
+#[test]
+fn boards_turn_reflect_and_shift_one_line() {
+    let b = "let b = grid(3, 4)\n";
+    let run = |e: &str| run_e(&format!("{b}{e}")).1;
+    assert_eq!(run("shift(b, \"right\", row: 2)"), "(5,6,7,8)\n");
+    assert_eq!(run("shift(b, \"up\", col: 4)"), "(4,12,8)\n");
+    assert_eq!(run("shift(b, \"down\", col: 1)"), "(1,5,9)\n");
+    assert_eq!(run("half_turn(b)"), "(1,12)(2,11)(3,10)(4,9)(5,8)(6,7)\n");
+    assert_eq!(
+        run("reflect(b, \"vertical\")"),
+        "(1,4)(2,3)(5,8)(6,7)(9,12)(10,11)\n"
+    );
+    assert_eq!(
+        run("reflect(b, \"horizontal\")"),
+        "(1,9)(2,10)(3,11)(4,12)\n"
+    );
+    // on a square board: the diagonal reflection is the transpose, and the reflections and
+    // turns generate the dihedral group of order 8
+    assert_eq!(
+        run_e("reflect(grid(3, 3), \"diagonal\")").1,
+        "(2,4)(3,7)(6,8)\n"
+    );
+    let (_, out, _) = run_e(
+        "let s = grid(4, 4)\norder(group(Q: rotate(s), D: reflect(s, \"antidiagonal\")))\nrotate(s) * rotate(s) == half_turn(s)",
+    );
+    assert_eq!(out, "8\ntrue\n");
+    // a row goes with right and left, a column with up and down; both in range
+    for (e, msg) in [
+        ("shift(b, \"up\", row: 2)", "`row:` does not go with \"up\""),
+        ("shift(b, \"right\", row: 4)", "has no row 4"),
+        ("reflect(b, \"diagonal\")", "needs a square board"),
+    ] {
+        let (code, _, err) = run_e(&format!("{b}{e}"));
+        assert_eq!(code, 1, "{e}");
+        assert!(err.contains(msg), "{e}: {err}");
+    }
 }

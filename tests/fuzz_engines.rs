@@ -110,8 +110,9 @@ fn program() -> impl Strategy<Value = String> {
         })
 }
 
-/// Runs one program with a tiny budget and a time limit; returns the exit code and stderr.
-fn run(src: &str, memory: &str) -> (Option<i32>, String) {
+/// Runs one program with a tiny budget and a time limit; returns the exit code, stderr and
+/// the peak resident memory sampled while it ran.
+fn run(src: &str, memory: &str) -> (Option<i32>, String, u64) {
     // GAMUT_BIN lets a long run use a copy of the binary while the tree is rebuilt
     let bin = std::env::var("GAMUT_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_gamut").into());
     let mut child = Command::new(bin)
@@ -121,13 +122,20 @@ fn run(src: &str, memory: &str) -> (Option<i32>, String) {
         .spawn()
         .unwrap();
     let t0 = std::time::Instant::now();
+    let status = format!("/proc/{}/status", child.id());
+    let mut peak = 0;
     loop {
         if let Some(st) = child.try_wait().unwrap() {
             let mut err = String::new();
             use std::io::Read;
             let _ = child.stderr.take().unwrap().read_to_string(&mut err);
-            return (st.code(), err);
+            return (st.code(), err, peak);
         }
+        let kb = std::fs::read_to_string(&status).ok().and_then(|t| {
+            let l = t.lines().find(|l| l.starts_with("VmHWM:"))?;
+            l.split_whitespace().nth(1)?.parse::<u64>().ok()
+        });
+        peak = peak.max(kb.unwrap_or(0) << 10);
         if t0.elapsed() > Duration::from_secs(20) {
             // too slow for a fuzz case: stop it with SIGINT; it must end promptly
             let _ = Command::new("kill")
@@ -137,6 +145,7 @@ fn run(src: &str, memory: &str) -> (Option<i32>, String) {
             return (
                 st.code().map(|c| if c == 130 { 1 } else { c }),
                 String::new(),
+                peak,
             );
         }
         std::thread::sleep(Duration::from_millis(5));
@@ -150,7 +159,12 @@ fn check(cases: u32, seconds: u64) -> [usize; 3] {
         failure_persistence: None,
         ..Config::default()
     });
-    let budgets = ["2M", "16M", "64M", "1G"];
+    let budgets = [
+        ("2M", 2u64 << 20),
+        ("16M", 16 << 20),
+        ("64M", 64 << 20),
+        ("1G", 1 << 30),
+    ];
     let counter = std::sync::atomic::AtomicUsize::new(0);
     let codes: std::sync::Mutex<[usize; 3]> = std::sync::Mutex::new([0; 3]);
     let t0 = std::time::Instant::now();
@@ -160,10 +174,17 @@ fn check(cases: u32, seconds: u64) -> [usize; 3] {
                 return Ok(());
             }
             let i = counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let (code, err) = run(&src, budgets[i % budgets.len()]);
+            let (budget, bytes) = budgets[i % budgets.len()];
+            let (code, err, peak) = run(&src, budget);
             prop_assert!(
                 matches!(code, Some(0..=2)),
                 "exit {code:?} for\n{src}\n{err}"
+            );
+            // the budget is for what the engines hold; the process itself takes a few MB
+            prop_assert!(
+                peak <= bytes + (32 << 20),
+                "{} MB under --memory {budget} for\n{src}",
+                peak >> 20
             );
             prop_assert!(!err.contains("internal error"), "panic for\n{src}\n{err}");
             codes.lock().unwrap()[code.unwrap() as usize] += 1;

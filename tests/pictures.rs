@@ -1,4 +1,4 @@
-//! Pictures and interop (issue 14): the tests open what they write. PNGs are decoded and
+//! Pictures and interop: the tests open what they write. PNGs are decoded and
 //! pixels read at known cells, SVGs parsed as XML, DOT parsed for its nodes and edges, GAP and
 //! `.tws` files read back; GAP itself is run when it is installed.
 mod common;

@@ -158,3 +158,36 @@ fn repl_continuation_help_progress_and_tab_after_multibyte() {
     s.wait_for("\n42\n");
     s.keys(&[":quit", "Enter"]);
 }
+
+#[test]
+fn repl_load_vars_time_and_tab_listing() {
+    let home = std::env::temp_dir().join(format!("gamut-repl3-{}", std::process::id()));
+    std::fs::create_dir_all(&home).unwrap();
+    let lib = home.join("lib.game");
+    std::fs::write(&lib, "let loaded = 7\nfn twice(x) = 2 * x\n").unwrap();
+    let s = Session::start_named(&home, "tools");
+    s.wait_for("gamut>");
+    // :load runs a file into the session
+    s.keys(&[&format!(":load {}", lib.display()), "Enter"]);
+    s.keys(&["twice(loaded) + 1000", "Enter"]);
+    s.wait_for("1_014");
+    // :vars lists what the session defined (not the prelude), with types
+    s.keys(&[":vars", "Enter"]);
+    let screen = s.wait_for("twice ");
+    assert!(
+        screen
+            .lines()
+            .any(|l| l.starts_with("loaded") && l.contains("integer") && l.ends_with(" 7")),
+        "{screen}"
+    );
+    assert!(!screen.contains("kayles "), "{screen}");
+    // :time prints the value, then the time taken
+    s.keys(&[":time grundy(kayles(70)) + 500", "Enter"]);
+    let screen = s.wait_for("time: ");
+    assert!(screen.contains("506\ntime: "), "{screen}");
+    // Tab completes the common prefix, a second Tab lists the candidates
+    s.keys(&["grundys", "Tab", "C-u", "wytho", "Tab", "Tab"]);
+    let screen = s.wait_for("wythoff_table");
+    assert!(screen.contains("wythoff_period"), "{screen}");
+    s.keys(&["C-u", ":quit", "Enter"]);
+}

@@ -134,14 +134,7 @@ impl Ctl {
     pub fn reserve(&self, bytes: u64, what: &str) -> Result<()> {
         let have = self.memory();
         if bytes > have {
-            return Err(Error::limit(format!(
-                "{what} needs about {} of memory; {} is available",
-                human_bytes(bytes),
-                human_bytes(have)
-            ))
-            .hint(
-                "try a smaller input, or raise the budget with --memory if more is really free",
-            ));
+            return Err(over_budget(bytes, have, what));
         }
         Ok(())
     }
@@ -197,6 +190,16 @@ impl Drop for Task<'_> {
             p.end();
         }
     }
+}
+
+/// The error for `what` needing `bytes` when `have` is the budget.
+pub fn over_budget(bytes: u64, have: u64, what: &str) -> Error {
+    Error::limit(format!(
+        "{what} needs about {} of memory; {} is available",
+        human_bytes(bytes),
+        human_bytes(have)
+    ))
+    .hint("try a smaller input, or raise the budget with --memory if more is really free")
 }
 
 /// Memory the process may use in all: the least of MemAvailable (plus what the process holds

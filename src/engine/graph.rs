@@ -3,6 +3,28 @@
 use super::control::{Error, Result};
 use std::fmt;
 
+/// A symmetry of a rectangle as a map of (row, column), both from 0.
+pub type CellMap = Box<dyn Fn(usize, usize) -> (usize, usize)>;
+
+/// The symmetries of an h x w rectangle of cells: the identity first, then the two mirror
+/// images and the half turn, and on a square also the four that swap rows and columns.
+pub fn rect_symmetries(h: usize, w: usize) -> Vec<CellMap> {
+    let (r1, c1) = (h - 1, w - 1);
+    let mut maps: Vec<CellMap> = vec![
+        Box::new(|r, c| (r, c)),
+        Box::new(move |r, c| (r1 - r, c)),
+        Box::new(move |r, c| (r, c1 - c)),
+        Box::new(move |r, c| (r1 - r, c1 - c)),
+    ];
+    if h == w {
+        maps.push(Box::new(|r, c| (c, r)));
+        maps.push(Box::new(move |r, c| (c1 - c, r)));
+        maps.push(Box::new(move |r, c| (c, r1 - r)));
+        maps.push(Box::new(move |r, c| (c1 - c, r1 - r)));
+    }
+    maps
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Graph {
     /// vertex names, in the order they were first written

@@ -24,6 +24,7 @@
 //! let g = impartial::grundy(&mut TakeOrSplit, &mut memo, &4, &Ctl::default()).unwrap();
 //! assert_eq!(g, 3);
 //! ```
+use crate::engine::control::over_budget;
 use crate::engine::{Ctl, Error, Result};
 use std::collections::{HashMap, HashSet};
 use std::hash::Hash;
@@ -34,24 +35,46 @@ pub const MEMO_LIMIT: usize = 30_000_000;
 /// Options held by the positions on the search stack at once (each holds its option list).
 pub const HELD_LIMIT: usize = 20_000_000;
 
-/// Counts the options the stack holds and refuses to hold more than `HELD_LIMIT`.
-#[derive(Default)]
-struct Held(usize);
+/// The options the stack holds (each frame keeps its option list) and the memory the search
+/// holds in all, checked against the budget whenever the lists grow: a position can have
+/// millions of options, so checking every few thousand steps would be too late.
+struct Held {
+    n: usize,
+    each: u64,
+    budget: u64,
+}
 
 impl Held {
-    fn add<K>(&mut self, opts: &Options<K>) -> Result<()> {
-        self.0 += opts.iter().map(|o| o.len().max(1)).sum::<usize>();
-        if self.0 > HELD_LIMIT {
+    /// `each`: about how many bytes a stored component takes. The overhead per entry covers
+    /// the hash tables at their lowest load and while they grow (old and new table at once).
+    fn new(ctl: &Ctl, each: usize) -> Held {
+        Held {
+            n: 0,
+            each: each as u64 + 128,
+            budget: ctl.memory(),
+        }
+    }
+    /// Refuses when the held options and `stored` components pass a limit.
+    fn check(&self, stored: usize) -> Result<()> {
+        if self.n > HELD_LIMIT {
             return Err(Error::limit(format!(
                 "the search would hold more than {} options at once; the game is too large for this search",
                 crate::engine::control::num(HELD_LIMIT)
             ))
             .hint("try smaller positions first"));
         }
+        let bytes = ((self.n + stored) as u64).saturating_mul(self.each);
+        if bytes > self.budget {
+            return Err(over_budget(bytes, self.budget, "the game search"));
+        }
         Ok(())
     }
+    fn add<K>(&mut self, opts: &Options<K>, stored: usize) -> Result<()> {
+        self.n += opts.iter().map(|o| o.len().max(1)).sum::<usize>();
+        self.check(stored)
+    }
     fn remove<K>(&mut self, opts: &Options<K>) {
-        self.0 -= opts.iter().map(|o| o.len().max(1)).sum::<usize>();
+        self.n -= opts.iter().map(|o| o.len().max(1)).sum::<usize>();
     }
 }
 
@@ -84,15 +107,6 @@ fn too_deep(at: &str) -> Error {
     .hint("does a move rule make positions bigger (like `move n + 1`)? every move must lead towards the end of the game")
 }
 
-/// Checks the memory a search holds against the budget: `entries` stored components of about
-/// `each` bytes (plus table overhead).
-fn reserve_search(ctl: &Ctl, entries: usize, each: usize) -> Result<()> {
-    ctl.reserve(
-        (entries as u64).saturating_mul(each as u64 + 48),
-        "the game search",
-    )
-}
-
 fn mex(vals: impl Iterator<Item = u32>) -> u32 {
     let mut seen: Vec<bool> = vec![];
     for v in vals {
@@ -121,9 +135,9 @@ pub fn grundy<G: Game>(
         j: usize,
     }
     let mut on_stack: HashSet<G::Pos> = HashSet::from([root.clone()]);
-    let mut held = Held::default();
+    let mut held = Held::new(ctl, game.pos_bytes(root));
     let first = game.options(root)?;
-    held.add(&first)?;
+    held.add(&first, 1)?;
     let mut stack = vec![Frame {
         opts: first,
         key: root.clone(),
@@ -131,7 +145,6 @@ pub fn grundy<G: Game>(
         j: 0,
     }];
     let mut steps = 0u64;
-    let each = game.pos_bytes(root);
     let task = ctl.task("game search (positions)", None);
     while let Some(f) = stack.last_mut() {
         steps += 1;
@@ -144,7 +157,7 @@ pub fn grundy<G: Game>(
                 ))
                 .into());
             }
-            reserve_search(ctl, memo.len() + held.0 + on_stack.len(), each)?;
+            held.check(memo.len() + on_stack.len())?;
         }
         let mut unknown = None;
         'scan: while f.i < f.opts.len() {
@@ -172,7 +185,7 @@ pub fn grundy<G: Game>(
                 return Err(too_deep(&game.describe(&c)).into());
             }
             let opts = game.options(&c)?;
-            held.add(&opts)?;
+            held.add(&opts, memo.len() + on_stack.len())?;
             stack.push(Frame {
                 key: c,
                 opts,
@@ -246,14 +259,14 @@ pub fn misere_wins<G: Game>(
     let mut memo: HashMap<Vec<K<G>>, bool> = HashMap::new();
     // frame: state, its options, next option to look at
     let first = sums.expand(&root)?;
-    let mut held = Held::default();
-    held.add(&first)?;
+    let each = root.first().map_or(8, |c| sums.game.pos_bytes(c)) * root.len().max(1) + 24;
+    let mut held = Held::new(ctl, each);
+    held.add(&first, 1)?;
     // frame: a sum, its options, and the next option to look at
     type Frame<G> = (Vec<K<G>>, Vec<Vec<K<G>>>, usize);
     let mut stack: Vec<Frame<G>> = vec![(root.clone(), first, 0)];
     let mut on_stack: HashSet<Vec<K<G>>> = HashSet::from([root.clone()]);
     let mut steps = 0u64;
-    let each = root.first().map_or(8, |c| sums.game.pos_bytes(c)) * root.len().max(1) + 24;
     let task = ctl.task("misère search (positions)", None);
     while let Some(top) = stack.last_mut() {
         steps += 1;
@@ -266,7 +279,7 @@ pub fn misere_wins<G: Game>(
                 ))
                 .into());
             }
-            reserve_search(ctl, memo.len() + held.0 + on_stack.len(), each)?;
+            held.check(memo.len() + on_stack.len())?;
         }
         // no moves at all: under misère play the player to move has won
         let mut decided = top.0.is_empty().then_some(true);
@@ -299,7 +312,7 @@ pub fn misere_wins<G: Game>(
                     return Err(too_deep(&format!("a sum of {} components", child.len())).into());
                 }
                 let opts = sums.expand(&child)?;
-                held.add(&opts)?;
+                held.add(&opts, memo.len() + on_stack.len())?;
                 stack.push((child, opts, 0));
             }
         }

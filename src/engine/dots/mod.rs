@@ -25,6 +25,7 @@ mod search;
 
 pub use search::{MoveValue, Solver, Stats};
 
+use crate::engine::graph::rect_symmetries;
 use crate::engine::{Error, Result};
 
 /// The largest number of lines a board may have (the position is a `u64` bitset).
@@ -75,9 +76,6 @@ pub struct Dots {
     /// lines in search order: centre first
     order: Vec<u8>,
 }
-
-/// A symmetry as a map of dot coordinates (row, column).
-type DotMap = Box<dyn Fn(usize, usize) -> (usize, usize)>;
 
 /// The name of dot `i`: `A`..`Z` then `a`..`z`.
 fn dot_name(i: usize) -> char {
@@ -149,18 +147,7 @@ impl Dots {
             }
         }
         // symmetries as maps of dot coordinates
-        let mut maps: Vec<DotMap> = vec![
-            Box::new(|r, c| (r, c)),
-            Box::new(move |r, c| (r, cols - c)),
-            Box::new(move |r, c| (rows - r, c)),
-            Box::new(move |r, c| (rows - r, cols - c)),
-        ];
-        if rows == cols {
-            maps.push(Box::new(|r, c| (c, r)));
-            maps.push(Box::new(move |r, c| (c, rows - r)));
-            maps.push(Box::new(move |r, c| (cols - c, r)));
-            maps.push(Box::new(move |r, c| (cols - c, rows - r)));
-        }
+        let maps = rect_symmetries(rows + 1, cols + 1);
         let mut syms = Vec::new();
         for m in &maps {
             let mut perm = vec![0u8; nlines];

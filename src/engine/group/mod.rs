@@ -127,14 +127,16 @@ impl Board {
         Perm::from_images(img)
     }
 
-    /// Contents move one step in the direction, wrapping round.
-    pub fn shift(&self, dir: &str) -> Option<Perm> {
+    /// Contents move one step in the direction, wrapping round; `line` (0-based) limits the
+    /// move to one row (for "right" and "left") or one column (for "up" and "down").
+    pub fn shift(&self, dir: &str, line: Option<usize>) -> Option<Perm> {
         let (m, n) = (self.rows, self.cols);
+        let on = |i: usize| line.is_none_or(|l| l == i);
         Some(match dir {
-            "right" => self.perm_from(|r, c| (r, (c + 1) % n)),
-            "left" => self.perm_from(|r, c| (r, (c + n - 1) % n)),
-            "up" => self.perm_from(|r, c| ((r + m - 1) % m, c)),
-            "down" => self.perm_from(|r, c| ((r + 1) % m, c)),
+            "right" => self.perm_from(|r, c| (r, if on(r) { (c + 1) % n } else { c })),
+            "left" => self.perm_from(|r, c| (r, if on(r) { (c + n - 1) % n } else { c })),
+            "up" => self.perm_from(|r, c| (if on(c) { (r + m - 1) % m } else { r }, c)),
+            "down" => self.perm_from(|r, c| (if on(c) { (r + 1) % m } else { r }, c)),
             _ => return None,
         })
     }
@@ -143,6 +145,27 @@ impl Board {
     pub fn rotate(&self) -> Perm {
         let n = self.rows;
         self.perm_from(|r, c| (c, n - 1 - r))
+    }
+
+    /// Half turn (any rectangle).
+    pub fn half_turn(&self) -> Perm {
+        let (m, n) = (self.rows, self.cols);
+        self.perm_from(|r, c| (m - 1 - r, n - 1 - c))
+    }
+
+    /// Mirror image in an axis: "vertical" (left and right swap), "horizontal" (top and
+    /// bottom swap), and on square boards "diagonal" (the main diagonal stays) and
+    /// "antidiagonal".
+    pub fn reflect(&self, axis: &str) -> Option<Perm> {
+        let (m, n) = (self.rows, self.cols);
+        let square = m == n;
+        Some(match axis {
+            "vertical" => self.perm_from(|r, c| (r, n - 1 - c)),
+            "horizontal" => self.perm_from(|r, c| (m - 1 - r, c)),
+            "diagonal" if square => self.perm_from(|r, c| (c, r)),
+            "antidiagonal" if square => self.perm_from(|r, c| (n - 1 - c, n - 1 - r)),
+            _ => return None,
+        })
     }
 
     /// Every concentric ring one step clockwise (square boards).

@@ -1,6 +1,6 @@
 //! Ranked, bit-packed breadth-first search of a Cayley graph (twsearch style), indexing the
 //! group itself through its stabilizer chain: an element is the tuple of transversal positions
-//! (d_0, ..., d_{k-1}) read as a mixed-radix number, so |G| elements cost |G| bits per bitset.
+//! (d_0, ..., d_{k-1}) read as a mixed-radix number, so the search keeps 2 bits per element.
 //!
 //! Only the images of the base points are ever needed: the element g = u_{k-1}·…·u_0 (u_l the
 //! d_l-th coset representative of level l) sends b_m to P_m(orbit_m[d_m]) with
@@ -135,6 +135,25 @@ impl Ranker {
         }
     }
 
+    /// Ranks of g·s for each job (g, s) (at most 32), all sifted together.
+    #[inline]
+    fn job_ranks(&self, jobs: &[Job], out: &mut [u64]) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = &self.simd {
+            // SAFETY: the tables exist only where the CPU has SSSE3 (checked when they were made)
+            unsafe { t.job_ranks(jobs, out) };
+            return;
+        }
+        let mut y = [0u8; MAXK];
+        for (job, o) in jobs.iter().zip(out.iter_mut()) {
+            let m = &self.moves[job.mv];
+            for l in 0..self.k {
+                y[l] = m[job.x[l] as usize];
+            }
+            *o = self.rank_base(&mut y);
+        }
+    }
+
     pub fn digits(&self, mut r: u64) -> [u64; MAXK] {
         let mut d = [0u64; MAXK];
         for l in (0..self.k).rev() {
@@ -188,11 +207,24 @@ impl Ranker {
 /// a representative's inverse to all of them is one `pshufb`.
 #[cfg(target_arch = "x86_64")]
 mod simd {
-    use super::{MAXK, Ranker};
+    use super::{Job, MAXK, Ranker};
     use std::arch::x86_64::*;
 
+    /// Elements sifted side by side: six fill the pipeline and keep their state in registers.
+    const LANES: usize = 6;
+
     pub struct Tables {
-        k: usize,
+        /// levels sifted two at a time, then one at a time up to `sifted`; the tail, if any,
+        /// does the rest
+        pairs: usize,
+        sifted: usize,
+        /// pair p, points a (of level 2p) and c (of level 2p + 1) at p * 256 + a + 16 c: the
+        /// two levels' inverses composed, and their rank
+        pair_inv: Vec<__m128i>,
+        pair_rank: Vec<u64>,
+        /// moves the points of pair p's levels to the two low bytes
+        pair_sel: Vec<__m128i>,
+        tail: Option<Tail>,
         pos: Vec<u8>,
         /// inv_at[l * 16 + b]: the inverse of the level-l representative that sends b_l to b,
         /// looked up by the point itself so that it does not wait for the position
@@ -201,6 +233,71 @@ mod simd {
         bcast: Vec<__m128i>,
         stride: Vec<u64>,
         moves: Vec<__m128i>,
+    }
+
+    /// The last levels of the chain in one step: what is left after the earlier levels is an
+    /// element of a small stabilizer, known by the images of the tail's base points, and a
+    /// perfect multiplicative hash of those images gives its rank.
+    struct Tail {
+        /// moves the images of the tail's base points to the low bytes
+        select: __m128i,
+        mul: u64,
+        shift: u32,
+        rank: Vec<u16>,
+    }
+
+    /// Stabilizers of at most this many elements are looked up rather than sifted.
+    const TAIL: u64 = 1024;
+
+    fn tail(rk: &Ranker) -> Option<(usize, Tail)> {
+        let (mut t, mut size) = (rk.k, 1u64);
+        while t > 0 && rk.k - t < 8 && size * rk.radix[t - 1] <= TAIL {
+            t -= 1;
+            size *= rk.radix[t];
+        }
+        if rk.k - t < 2 {
+            return None;
+        }
+        // the rank r < size has zero digits before level t, so it is the residual itself
+        let keys: Vec<u64> = (0..size)
+            .map(|r| {
+                let g = rk.unrank(r);
+                (t..rk.k)
+                    .map(|m| (g.apply(rk.orbit[m][0] as usize) as u64) << (8 * (m - t)))
+                    .sum()
+            })
+            .collect();
+        let mut seed = 0;
+        for bits in 12..=20 {
+            for _ in 0..1000 {
+                let (mul, shift) = (super::splitmix(&mut seed) | 1, 64 - bits);
+                let mut rank = vec![u16::MAX; 1 << bits];
+                let perfect = keys.iter().enumerate().all(|(r, &key)| {
+                    let slot = &mut rank[(key.wrapping_mul(mul) >> shift) as usize];
+                    let free = *slot == u16::MAX;
+                    *slot = r as u16;
+                    free
+                });
+                if perfect {
+                    let mut select = [0x80u8; 16];
+                    for m in t..rk.k {
+                        select[m - t] = m as u8;
+                    }
+                    // SAFETY: an unaligned load of 16 bytes from a 16-byte array
+                    let select = unsafe { _mm_loadu_si128(select.as_ptr() as *const __m128i) };
+                    return Some((
+                        t,
+                        Tail {
+                            select,
+                            mul,
+                            shift,
+                            rank,
+                        },
+                    ));
+                }
+            }
+        }
+        None
     }
 
     fn vec16(img: &[u8]) -> __m128i {
@@ -218,28 +315,62 @@ mod simd {
                 return None;
             }
             let n = rk.degree;
+            let (sifted, tail) = match tail(rk) {
+                Some((t, tail)) => (t, Some(tail)),
+                None => (rk.k, None),
+            };
             let mut pos = vec![0u8; rk.k * 16];
             for l in 0..rk.k {
                 for p in 0..n {
                     pos[l * 16 + p] = rk.pos[l * n + p].min(255) as u8;
                 }
             }
+            let inv_at: Vec<[u8; 16]> = (0..rk.k * 16)
+                .map(|i| {
+                    let (l, b) = (i / 16, i % 16);
+                    let d = rk
+                        .pos
+                        .get(l * n + b)
+                        .copied()
+                        .filter(|&d| d != u32::MAX)
+                        .unwrap_or(0) as usize;
+                    let start = (rk.off[l] + d) * n;
+                    let mut v: [u8; 16] = std::array::from_fn(|x| x as u8);
+                    v[..n].copy_from_slice(&rk.inv_reps[start..start + n]);
+                    v
+                })
+                .collect();
+            let pairs = sifted / 2;
+            let (mut pair_inv, mut pair_rank, mut pair_sel) = (vec![], vec![], vec![]);
+            for p in 0..pairs {
+                let l = 2 * p;
+                for i in 0..256 {
+                    let (a, c) = (i % 16, i / 16);
+                    let u = inv_at[l * 16 + a];
+                    let c2 = u[c] as usize;
+                    let v = inv_at[(l + 1) * 16 + c2];
+                    pair_inv.push(vec16(&std::array::from_fn::<u8, 16, _>(|x| {
+                        v[u[x] as usize]
+                    })));
+                    pair_rank.push(
+                        pos[l * 16 + a] as u64 * rk.stride[l]
+                            + pos[(l + 1) * 16 + c2] as u64 * rk.stride[l + 1],
+                    );
+                }
+                let mut sel = [0x80u8; 16];
+                sel[0] = l as u8;
+                sel[1] = l as u8 + 1;
+                pair_sel.push(vec16(&sel));
+            }
             Some(Tables {
-                k: rk.k,
+                pairs,
+                sifted,
+                pair_inv,
+                pair_rank,
+                pair_sel,
+                tail,
                 pos,
-                inv_at: (0..rk.k * 16)
-                    .map(|i| {
-                        let (l, b) = (i / 16, i % 16);
-                        let d = rk
-                            .pos
-                            .get(l * n + b)
-                            .copied()
-                            .filter(|&d| d != u32::MAX)
-                            .unwrap_or(0) as usize;
-                        let start = (rk.off[l] + d) * n;
-                        vec16(&rk.inv_reps[start..start + n])
-                    })
-                    .collect(),
+                inv_at: inv_at.iter().map(|v| vec16(v)).collect(),
                 reps: rk.reps.chunks(n).map(vec16).collect(),
                 // SAFETY: SSE2 is part of x86_64
                 bcast: (0..rk.k)
@@ -263,28 +394,84 @@ mod simd {
             }
         }
 
-        /// All moves are sifted together, level by level, so that their independent chains of
-        /// shuffles overlap in the pipeline.
+        /// All moves are sifted side by side, so that their independent chains of shuffles
+        /// overlap in the pipeline.
         #[target_feature(enable = "ssse3")]
         pub unsafe fn neighbour_ranks(&self, x: &[u8; MAXK], out: &mut [u64]) {
-            // SAFETY: x has 64 bytes; pos and inv are indexed by points and orbit positions the
-            // tables were built for
+            // SAFETY: x has 64 bytes
             let xv = unsafe { _mm_loadu_si128(x.as_ptr() as *const __m128i) };
-            let nm = self.moves.len();
             let mut y = [_mm_setzero_si128(); 32];
-            for j in 0..nm {
-                y[j] = _mm_shuffle_epi8(self.moves[j], xv);
-                out[j] = 0;
+            for (j, m) in self.moves.iter().enumerate() {
+                y[j] = _mm_shuffle_epi8(*m, xv);
             }
-            for l in 0..self.k {
+            // SAFETY: SSSE3 is enabled here as well
+            unsafe { self.sift_all(&y[..self.moves.len()], out) };
+        }
+
+        #[target_feature(enable = "ssse3")]
+        pub unsafe fn job_ranks(&self, jobs: &[Job], out: &mut [u64]) {
+            let mut y = [_mm_setzero_si128(); 32];
+            for (j, job) in jobs.iter().enumerate() {
+                // SAFETY: x has 64 bytes
+                let xv = unsafe { _mm_loadu_si128(job.x.as_ptr() as *const __m128i) };
+                y[j] = _mm_shuffle_epi8(self.moves[job.mv], xv);
+            }
+            // SAFETY: SSSE3 is enabled here as well
+            unsafe { self.sift_all(&y[..jobs.len()], out) };
+        }
+
+        /// The ranks of the elements whose base images are y, LANES at a time (the last group
+        /// padded), so that the lanes stay in registers.
+        #[target_feature(enable = "ssse3")]
+        #[inline]
+        unsafe fn sift_all(&self, y: &[__m128i], out: &mut [u64]) {
+            for (yc, oc) in y.chunks(LANES).zip(out.chunks_mut(LANES)) {
+                let mut lanes = [yc[0]; LANES];
+                lanes[..yc.len()].copy_from_slice(yc);
+                // SAFETY: SSSE3 is enabled here as well
+                let r = unsafe { self.sift(lanes) };
+                oc.copy_from_slice(&r[..oc.len()]);
+            }
+        }
+
+        /// The ranks of the elements whose base images are y.
+        #[target_feature(enable = "ssse3")]
+        #[inline]
+        unsafe fn sift(&self, mut y: [__m128i; LANES]) -> [u64; LANES] {
+            let mut out = [0u64; LANES];
+            for p in 0..self.pairs {
+                let (sel, base) = (self.pair_sel[p], p * 256);
+                for j in 0..LANES {
+                    let w = _mm_cvtsi128_si32(_mm_shuffle_epi8(y[j], sel)) as usize;
+                    let i = base + ((w | w >> 4) & 0xff);
+                    // SAFETY: i is below (p + 1) * 256
+                    out[j] += unsafe { *self.pair_rank.get_unchecked(i) };
+                    y[j] = _mm_shuffle_epi8(unsafe { *self.pair_inv.get_unchecked(i) }, y[j]);
+                }
+            }
+            for l in 2 * self.pairs..self.sifted {
                 let (bc, st, base) = (self.bcast[l], self.stride[l], l * 16);
-                for j in 0..nm {
+                for j in 0..LANES {
                     let b = (_mm_cvtsi128_si32(_mm_shuffle_epi8(y[j], bc)) & 0xff) as usize;
+                    // SAFETY: pos and inv_at are indexed by a level and a point of the degree
+                    // the tables were built for
                     let d = unsafe { *self.pos.get_unchecked(base + b) } as u64;
                     out[j] += d * st;
                     y[j] = _mm_shuffle_epi8(unsafe { *self.inv_at.get_unchecked(base + b) }, y[j]);
                 }
             }
+            if let Some(t) = &self.tail {
+                for j in 0..LANES {
+                    let key = _mm_cvtsi128_si64(_mm_shuffle_epi8(y[j], t.select)) as u64;
+                    // SAFETY: the hash is shifted down to the table's bits
+                    let r = unsafe {
+                        *t.rank
+                            .get_unchecked((key.wrapping_mul(t.mul) >> t.shift) as usize)
+                    };
+                    out[j] += r as u64;
+                }
+            }
+            out
         }
     }
 }
@@ -353,32 +540,41 @@ impl<'a> Cursor<'a> {
     }
 }
 
-fn get(bits: &[AtomicU64], r: u64) -> bool {
-    bits[(r >> 6) as usize].load(Ordering::Relaxed) >> (r & 63) & 1 == 1
+/// The search keeps two bits for each element: unseen, seen before the frontier, in the
+/// frontier, or found for the next layer. Between steps one pass turns the frontier into old
+/// and the next layer into the frontier.
+const UNSEEN: u64 = 0;
+const FRONT: u64 = 2;
+const NEXT: u64 = 3;
+/// the low bit of every field of a word
+const LOW: u64 = 0x5555_5555_5555_5555;
+
+fn state(st: &[AtomicU64], r: u64) -> u64 {
+    st[(r >> 5) as usize].load(Ordering::Relaxed) >> ((r & 31) * 2) & 3
+}
+
+/// Puts an unseen element into the next layer; false if another thread did so first. During a
+/// step only unseen fields change, and all to NEXT, so or-ing the bits in is safe.
+fn mark(st: &[AtomicU64], r: u64) -> bool {
+    let sh = (r & 31) * 2;
+    st[(r >> 5) as usize].fetch_or(NEXT << sh, Ordering::Relaxed) >> sh & 3 == UNSEEN
 }
 
 #[inline]
-fn prefetch(bits: &[AtomicU64], r: u64) {
+fn prefetch(st: &[AtomicU64], r: u64) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: prefetching is a hint; the address is inside the slice
     unsafe {
         use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        _mm_prefetch(
-            bits.as_ptr().add((r >> 6) as usize) as *const i8,
-            _MM_HINT_T0,
-        );
+        _mm_prefetch(st.as_ptr().add((r >> 5) as usize) as *const i8, _MM_HINT_T0);
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = (bits, r);
+    let _ = (st, r);
 }
 
-fn set(bits: &[AtomicU64], r: u64) {
-    bits[(r >> 6) as usize].fetch_or(1 << (r & 63), Ordering::Relaxed);
-}
-
-/// Bytes the search needs: three bitsets of |G| bits.
+/// Bytes the search needs: two bits for each element.
 pub fn memory_needed(size: u64) -> u64 {
-    3 * size.div_ceil(64) * 8
+    size.div_ceil(32) * 8
 }
 
 /// The outcome of a full search: elements per distance, and some elements of the last layer.
@@ -390,116 +586,297 @@ pub struct Layers {
 /// How many elements of the last layer a search keeps.
 pub const KEEP_ANTIPODES: usize = 1000;
 
-/// Distance distribution from the identity. `on_depth(depth, count)` is called after each layer.
-pub fn bfs(rk: &Ranker, ctl: &Ctl, mut on_depth: impl FnMut(usize, u64)) -> Result<Layers> {
+/// How a layer is found: forward, every frontier element marks its unseen neighbours; backward,
+/// every unseen element looks for a neighbour in the frontier and stops at the first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    Forward,
+    Backward,
+}
+
+/// Ranks sifted together on a backward step, so that their independent chains of shuffles
+/// overlap in the pipeline.
+const ROUND: usize = 12;
+/// Random draws that estimate the cost of a backward step.
+const DRAWS: u32 = 1 << 13;
+
+/// The elements of [lo, hi) whose fields `mask` picks (word -> one low bit per chosen field),
+/// in increasing order.
+fn scan<'a>(
+    st: &'a [AtomicU64],
+    lo: u64,
+    hi: u64,
+    mask: impl Fn(u64) -> u64 + 'a,
+) -> impl Iterator<Item = u64> + 'a {
+    ((lo >> 5)..hi.div_ceil(32)).flat_map(move |w| {
+        let mut bits = mask(st[w as usize].load(Ordering::Relaxed));
+        std::iter::from_fn(move || {
+            let r = (w << 5) + (bits.trailing_zeros() / 2) as u64;
+            if bits == 0 || r >= hi {
+                return None;
+            }
+            bits &= bits - 1;
+            Some(r)
+        })
+    })
+}
+
+fn front_mask(w: u64) -> u64 {
+    w >> 1 & !w & LOW
+}
+
+fn unseen_mask(w: u64) -> u64 {
+    !(w | w >> 1) & LOW
+}
+
+/// A forward step over the frontier elements of [lo, hi); returns how many it put in the next
+/// layer. The neighbours of one element are prefetched, then looked at while the next
+/// element's neighbours are being ranked.
+fn forward(rk: &Ranker, st: &[AtomicU64], lo: u64, hi: u64) -> u64 {
+    let nm = rk.moves.len();
+    let mut cur: Option<Cursor> = None;
+    let (mut nb, mut pend) = ([0u64; 32], [0u64; 32]);
+    let mut pending = false;
+    let mut found = 0;
+    let mut settle = |ranks: &[u64]| {
+        for &r2 in ranks {
+            if state(st, r2) == UNSEEN && mark(st, r2) {
+                found += 1;
+            }
+        }
+    };
+    for r in scan(st, lo, hi, front_mask) {
+        match cur.as_mut() {
+            Some(c) => c.advance_to(r),
+            None => cur = Some(Cursor::new(rk, r)),
+        }
+        rk.neighbour_ranks(&cur.as_ref().unwrap().x, &mut nb[..nm]);
+        for &r2 in &nb[..nm] {
+            prefetch(st, r2);
+        }
+        if pending {
+            settle(&pend[..nm]);
+        }
+        std::mem::swap(&mut nb, &mut pend);
+        pending = true;
+    }
+    if pending {
+        settle(&pend[..nm]);
+    }
+    found
+}
+
+/// An unseen element g (rank r, base images x) of a backward step and the move s it tries:
+/// is g·s in the frontier?
+#[derive(Clone, Copy)]
+struct Job {
+    r: u64,
+    x: [u8; MAXK],
+    mv: usize,
+}
+
+/// A backward step over the unseen elements of [lo, hi); returns how many it put in the next
+/// layer. Each element tries one move at a time and stops at the first frontier neighbour.
+/// Rounds of ROUND jobs are ranked together and their bits prefetched; a round's bits are
+/// looked at after the next round is ranked, and the elements that found nothing yet try
+/// their next move in the round after that.
+fn backward(rk: &Ranker, st: &[AtomicU64], lo: u64, hi: u64) -> u64 {
+    let nm = rk.moves.len();
+    let mut cur: Option<Cursor> = None;
+    let mut unseen = scan(st, lo, hi, unseen_mask);
+    let (mut jobs, mut prev, mut carry): (Vec<Job>, Vec<Job>, Vec<Job>) = (vec![], vec![], vec![]);
+    let (mut ranks, mut prev_ranks) = ([0u64; ROUND], [0u64; ROUND]);
+    let mut found = 0;
+    loop {
+        std::mem::swap(&mut jobs, &mut carry);
+        while jobs.len() < ROUND {
+            let Some(r) = unseen.next() else { break };
+            match cur.as_mut() {
+                Some(c) => c.advance_to(r),
+                None => cur = Some(Cursor::new(rk, r)),
+            }
+            let x = cur.as_ref().unwrap().x;
+            jobs.push(Job { r, x, mv: 0 });
+        }
+        rk.job_ranks(&jobs, &mut ranks);
+        for &r2 in &ranks[..jobs.len()] {
+            prefetch(st, r2);
+        }
+        carry.clear();
+        for (job, &r2) in prev.iter().zip(&prev_ranks) {
+            if state(st, r2) == FRONT {
+                // only this block's own thread writes its unseen fields on a backward step
+                mark(st, job.r);
+                found += 1;
+            } else if job.mv + 1 < nm {
+                carry.push(Job {
+                    mv: job.mv + 1,
+                    ..*job
+                });
+            }
+        }
+        if jobs.is_empty() && carry.is_empty() {
+            return found;
+        }
+        std::mem::swap(&mut prev, &mut jobs);
+        std::mem::swap(&mut prev_ranks, &mut ranks);
+        jobs.clear();
+    }
+}
+
+fn splitmix(s: &mut u64) -> u64 {
+    *s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *s;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The expected number of ranks a backward step computes: the unseen elements among a fixed
+/// sample of random elements try their moves as the step would, and the count is scaled to all
+/// unseen elements (each tries every move when none is in the sample).
+fn backward_cost(rk: &Ranker, st: &[AtomicU64], unseen: u64) -> f64 {
+    let nm = rk.moves.len();
+    let mut seed = 0;
+    let (mut sampled, mut ranks) = (0u64, 0u64);
+    let mut out = [0u64];
+    for _ in 0..DRAWS {
+        let r = splitmix(&mut seed) % rk.size;
+        if state(st, r) != UNSEEN {
+            continue;
+        }
+        sampled += 1;
+        let x = Cursor::new(rk, r).x;
+        for mv in 0..nm {
+            rk.job_ranks(&[Job { r, x, mv }], &mut out);
+            ranks += 1;
+            if state(st, out[0]) == FRONT {
+                break;
+            }
+        }
+    }
+    if sampled == 0 {
+        return (unseen * nm as u64) as f64;
+    }
+    unseen as f64 * ranks as f64 / sampled as f64
+}
+
+/// Distance distribution from the identity. Each layer goes the way that computes fewer ranks
+/// (frontier × moves forward, the sampled estimate backward) unless `only` fixes the direction;
+/// the layers found never depend on it. `on_depth(depth, count, direction)` is called after
+/// each layer (with no direction for the identity).
+pub fn bfs(
+    rk: &Ranker,
+    ctl: &Ctl,
+    only: Option<Direction>,
+    mut on_depth: impl FnMut(usize, u64, Option<Direction>),
+) -> Result<Layers> {
     let n = rk.size;
-    let words = n.div_ceil(64) as usize;
-    let alloc = || (0..words).map(|_| AtomicU64::new(0)).collect::<Vec<_>>();
-    let seen = alloc();
-    let mut front = alloc();
-    let id = rk.rank(&Perm::identity(rk.degree));
-    set(&seen, id);
-    set(&front, id);
     let nm = rk.moves.len();
     if nm > 32 {
         return Err(Error::limit(
             "the ranked search takes at most 32 moves (generators and inverses)",
         ));
     }
+    ctl.reserve(memory_needed(n), "the ranked search")?;
+    let st: Vec<AtomicU64> = (0..n.div_ceil(32)).map(|_| AtomicU64::new(0)).collect();
+    let task = ctl.task("ranked search (elements reached)", Some(n));
+    let id = rk.rank(&Perm::identity(rk.degree));
+    st[(id >> 5) as usize].store(FRONT << ((id & 31) * 2), Ordering::Relaxed);
     let mut counts = vec![1u64];
     let mut total = 1u64;
-    on_depth(0, 1);
-    let blocks: Vec<u64> = (0..n.div_ceil(BLOCK)).collect();
-    let mut next = alloc();
+    task.set(total)?;
+    on_depth(0, 1, None);
     while total < n {
         let frontier = *counts.last().unwrap();
-        let backward = frontier > n - total;
-        blocks.par_iter().try_for_each(|&b| -> Result<()> {
-            ctl.check()?;
-            let lo = b * BLOCK;
-            let hi = (lo + BLOCK).min(n);
-            let mut cur: Option<Cursor> = None;
-            // software pipeline: the neighbours of one element are prefetched, then checked
-            // while the next element's neighbours are being ranked
-            let (mut nb, mut pend) = ([0u64; 32], [0u64; 32]);
-            let mut pend_r: Option<u64> = None;
-            let look = if backward { &front } else { &seen };
-            let check = |r: u64, ranks: &[u64]| {
-                for &r2 in ranks {
-                    if backward {
-                        if get(&front, r2) {
-                            set(&next, r);
-                            break;
-                        }
-                    } else if !get(&seen, r2) {
-                        set(&next, r2);
-                    }
-                }
-            };
-            for w in (lo >> 6)..(hi.div_ceil(64)) {
-                let word = if backward {
-                    !seen[w as usize].load(Ordering::Relaxed)
-                } else {
-                    front[w as usize].load(Ordering::Relaxed)
-                };
-                let mut bitsleft = word;
-                while bitsleft != 0 {
-                    let r = (w << 6) + bitsleft.trailing_zeros() as u64;
-                    bitsleft &= bitsleft - 1;
-                    if r >= hi {
-                        break;
-                    }
-                    match cur.as_mut() {
-                        Some(c) => c.advance_to(r),
-                        None => cur = Some(Cursor::new(rk, r)),
-                    }
-                    rk.neighbour_ranks(&cur.as_ref().unwrap().x, &mut nb[..nm]);
-                    for &r2 in &nb[..nm] {
-                        prefetch(look, r2);
-                    }
-                    if let Some(pr) = pend_r {
-                        check(pr, &pend[..nm]);
-                    }
-                    std::mem::swap(&mut nb, &mut pend);
-                    pend_r = Some(r);
-                }
+        let unseen = n - total;
+        let dir = only.unwrap_or_else(|| {
+            let ahead = (frontier * nm as u64) as f64;
+            if ahead <= unseen as f64 || ahead <= backward_cost(rk, &st, unseen) {
+                Direction::Forward
+            } else {
+                Direction::Backward
             }
-            if let Some(pr) = pend_r {
-                check(pr, &pend[..nm]);
-            }
-            Ok(())
-        })?;
-        let found: u64 = next
-            .par_iter()
-            .zip(seen.par_iter())
-            .map(|(x, s)| {
-                let v = x.load(Ordering::Relaxed) & !s.load(Ordering::Relaxed);
-                x.store(v, Ordering::Relaxed);
-                s.fetch_or(v, Ordering::Relaxed);
-                v.count_ones() as u64
+        });
+        (0..n.div_ceil(BLOCK))
+            .into_par_iter()
+            .try_for_each(|b| -> Result<()> {
+                ctl.check()?;
+                let (lo, hi) = (b * BLOCK, ((b + 1) * BLOCK).min(n));
+                task.tick(match dir {
+                    Direction::Forward => forward(rk, &st, lo, hi),
+                    Direction::Backward => backward(rk, &st, lo, hi),
+                })
+            })?;
+        // the next layer becomes the frontier, the frontier old
+        let found = st
+            .par_chunks(BLOCK as usize)
+            .map(|ws| -> Result<u64> {
+                ctl.check()?;
+                Ok(ws
+                    .iter()
+                    .map(|w| {
+                        let v = w.load(Ordering::Relaxed);
+                        let next = v & v >> 1 & LOW;
+                        w.store(next << 1 | ((v | v >> 1) & LOW & !next), Ordering::Relaxed);
+                        next.count_ones() as u64
+                    })
+                    .sum())
             })
-            .sum();
+            .try_reduce(|| 0, |a, b| Ok(a + b))?;
         if found == 0 {
             return Err(Error::limit(format!(
                 "the search stopped at {total} of {n} elements: the generators do not reach the whole group"
             )));
         }
         total += found;
+        task.set(total)?;
         counts.push(found);
-        on_depth(counts.len() - 1, found);
-        std::mem::swap(&mut front, &mut next);
-        next.par_iter().for_each(|x| x.store(0, Ordering::Relaxed));
+        on_depth(counts.len() - 1, found, Some(dir));
     }
-    let mut antipodes = vec![];
-    'scan: for (w, word) in front.iter().enumerate() {
-        let mut bits = word.load(Ordering::Relaxed);
-        while bits != 0 {
-            antipodes.push(rk.unrank((w as u64) << 6 | bits.trailing_zeros() as u64));
-            if antipodes.len() == KEEP_ANTIPODES {
-                break 'scan;
+    let antipodes = scan(&st, 0, n, front_mask)
+        .take(KEEP_ANTIPODES)
+        .map(|r| rk.unrank(r))
+        .collect();
+    Ok(Layers { counts, antipodes })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::group::Board;
+    use crate::engine::group::schreier::StabChain;
+
+    /// The paired and hashed sift of the 4x4 hard group (13 levels: 4 pairs and a tail of 5)
+    /// against the plain scalar one, on random elements and every move.
+    #[test]
+    fn paired_sift_and_tail_agree_with_scalar_ranks() {
+        let b = Board {
+            rows: 4,
+            cols: 4,
+            torus: false,
+        };
+        let gens = [
+            b.shift("right", None).unwrap(),
+            b.shift("up", None).unwrap(),
+            b.ring_rotate(),
+        ];
+        let moves: Vec<Perm> = gens.iter().flat_map(|g| [g.clone(), g.inverse()]).collect();
+        let rk = Ranker::new(&StabChain::new(16, &gens), &moves).unwrap();
+        let mut seed = 1;
+        let mut out = [0u64; 32];
+        for _ in 0..2000 {
+            let r = splitmix(&mut seed) % rk.size;
+            let g = rk.unrank(r);
+            let x = Cursor::new(&rk, r).x;
+            rk.neighbour_ranks(&x, &mut out[..moves.len()]);
+            let jobs: Vec<Job> = (0..moves.len()).map(|mv| Job { r, x, mv }).collect();
+            let mut by_jobs = [0u64; 32];
+            rk.job_ranks(&jobs, &mut by_jobs);
+            for (mv, s) in moves.iter().enumerate() {
+                let want = rk.rank(&g.then(s));
+                assert_eq!((out[mv], by_jobs[mv]), (want, want));
             }
-            bits &= bits - 1;
         }
     }
-    Ok(Layers { counts, antipodes })
 }

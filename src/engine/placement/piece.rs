@@ -1,4 +1,5 @@
 //! Fairy-chess pieces: leapers, riders and their unions, and the squares they attack.
+use crate::engine::graph::rect_symmetries;
 use std::fmt;
 
 /// One movement component of a piece.
@@ -159,8 +160,6 @@ impl fmt::Display for Piece {
     }
 }
 
-type CellMap = Box<dyn Fn(usize, usize) -> (usize, usize)>;
-
 /// Squares of a `rows x cols` grid (or torus) as seen by pieces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Grid {
@@ -231,22 +230,7 @@ impl Grid {
     pub fn symmetries(&self) -> Vec<Vec<usize>> {
         let (m, n) = (self.rows, self.cols);
         let mut out: Vec<Vec<usize>> = vec![];
-        let maps: Vec<CellMap> = vec![
-            Box::new(|r, c| (r, c)),
-            Box::new(move |r, c| (m - 1 - r, c)),
-            Box::new(move |r, c| (r, n - 1 - c)),
-            Box::new(move |r, c| (m - 1 - r, n - 1 - c)),
-        ];
-        let square: Vec<CellMap> = vec![
-            Box::new(|r, c| (c, r)),
-            Box::new(move |r, c| (n - 1 - c, r)),
-            Box::new(move |r, c| (c, m - 1 - r)),
-            Box::new(move |r, c| (n - 1 - c, m - 1 - r)),
-        ];
-        let all = maps
-            .iter()
-            .chain(if m == n { square.iter() } else { [].iter() });
-        for f in all {
+        for f in rect_symmetries(m, n) {
             let p: Vec<usize> = (0..m * n)
                 .map(|s| {
                     let (r, c) = f(s / n, s % n);

@@ -329,25 +329,41 @@ fn options_exceed(code: &crate::engine::heap::Code, n: u64, limit: u128) -> bool
     false
 }
 
+/// About how many bytes one listed option takes: its lists, and the value `options` makes.
+const OPTION_BYTES: u64 = 320;
+
+/// Options a position may list: at most `impartial::HELD_LIMIT`, and what the memory budget
+/// holds (the budget is read only for positions with many options).
+fn options_cap(it: &Interp) -> usize {
+    (it.ctl.memory() / OPTION_BYTES).min(impartial::HELD_LIMIT as u64) as usize
+}
+
+/// Options counted before the budget is looked at.
+const FEW_OPTIONS: usize = 1 << 16;
+
 /// The options of one component: lists of argument tuples of the same ruleset. Refuses to list
-/// more than `impartial::HELD_LIMIT` of them.
+/// more than `options_cap` of them.
 fn component_options(
     it: &mut Interp,
     rs: &Rc<Ruleset>,
     args: &[i64],
 ) -> Result<Vec<Vec<Box<[i64]>>>> {
-    let too_many = || {
+    let too_many = |cap: usize| {
         Error::plain(format!(
-            "{} has more than {} options; too many to list",
+            "{} has more than {} options; too many to list within the limits",
             describe(rs, args),
-            crate::engine::control::num(impartial::HELD_LIMIT)
+            crate::engine::control::num(cap)
         ))
-        .hint("ask for grundy or outcome, which do not list the options")
+        .hint("ask for grundy or outcome, which do not list the options; the limits are 20_000_000 options and the memory budget (--memory)")
     };
     match &rs.rules {
         Rules::Heap(code) => {
-            if options_exceed(code, args[0] as u64, impartial::HELD_LIMIT as u128) {
-                return Err(too_many());
+            let n = args[0] as u64;
+            if options_exceed(code, n, FEW_OPTIONS as u128) {
+                let cap = options_cap(it);
+                if options_exceed(code, n, cap as u128) {
+                    return Err(too_many(cap));
+                }
             }
             Ok(code
                 .options(args[0] as u64)
@@ -357,8 +373,11 @@ fn component_options(
         }
         Rules::Moore(k) => {
             let count: f64 = args.iter().map(|&h| h as f64 + 1.0).product();
-            if count > impartial::HELD_LIMIT as f64 {
-                return Err(too_many());
+            if count > FEW_OPTIONS as f64 {
+                let cap = options_cap(it);
+                if count > cap as f64 {
+                    return Err(too_many(cap));
+                }
             }
             Ok(moore::options(*k, args)
                 .into_iter()
@@ -386,8 +405,13 @@ fn component_options(
             }
             let mut out = vec![];
             for rule in &def.rules {
-                bind_rule(it, rule, 0, &scope, def.params.len(), &mut out)
-                    .map_err(|e| if e.message.is_empty() { too_many() } else { e })?;
+                bind_rule(it, rule, 0, &scope, def.params.len(), &mut out).map_err(|e| {
+                    if e.message.is_empty() {
+                        too_many(options_cap(it))
+                    } else {
+                        e
+                    }
+                })?;
             }
             Ok(out)
         }
@@ -426,8 +450,9 @@ fn bind_rule(
             let span = comp[0].span.to(comp[comp.len() - 1].span);
             return Err(Error::runtime(
                 format!(
-                    "this option has {} arguments, the ruleset takes {arity}",
-                    comp.len()
+                    "this option has {} argument{}, the ruleset takes {arity}",
+                    comp.len(),
+                    if comp.len() == 1 { "" } else { "s" }
                 ),
                 span,
             )
@@ -440,7 +465,7 @@ fn bind_rule(
         option.push(args.into());
     }
     out.push(option);
-    if out.len() > impartial::HELD_LIMIT {
+    if out.len().is_multiple_of(FEW_OPTIONS) && out.len() > options_cap(it) {
         // an empty message: the caller names the position
         return Err(Error::plain(""));
     }

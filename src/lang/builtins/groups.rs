@@ -49,9 +49,24 @@ pub fn register(it: &mut Interp) {
     );
     it.add_builtin(
         "shift",
-        "shift(b, dir)",
-        "contents of board b move one step \"right\", \"left\", \"up\" or \"down\", wrapping",
+        "shift(b, dir, row: i | col: j)",
+        "contents of board b move one step \"right\", \"left\", \"up\" or \"down\", wrapping; only row i or column j if given",
         shift,
+    );
+    it.add_builtin(
+        "half_turn",
+        "half_turn(b)",
+        "half turn of a rectangular board",
+        |_, a| {
+            a.count(1, 1)?;
+            Ok(Value::Perm(Rc::new(get_board(a, 0)?.half_turn())))
+        },
+    );
+    it.add_builtin(
+        "reflect",
+        "reflect(b, axis)",
+        "mirror image of board b in the \"vertical\" or \"horizontal\" axis, or (square boards) the \"diagonal\" or \"antidiagonal\"",
+        reflect,
     );
     it.add_builtin(
         "rotate",
@@ -275,9 +290,49 @@ fn shift(_: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(2, 2)?;
     let b = get_board(a, 0)?;
     let dir = a.str(1)?;
-    let p = b.shift(&dir).ok_or_else(|| {
+    let horizontal = matches!(&*dir, "right" | "left");
+    let (key, other, count) = if horizontal {
+        ("row", "col", b.rows)
+    } else {
+        ("col", "row", b.cols)
+    };
+    if let Some((_, s)) = a.kw(other) {
+        return Err(
+            Error::runtime(format!("`{other}:` does not go with \"{dir}\""), s).hint(
+                "`row:` picks the row that moves \"right\" or \"left\", `col:` the column that moves \"up\" or \"down\"",
+            ),
+        );
+    }
+    let span = a.kw.iter().find(|k| &*k.0 == key).map(|k| k.2);
+    let line = match a.kw_int(key)? {
+        None => None,
+        Some(i) if i >= 1 && i as usize <= count => Some(i as usize - 1),
+        Some(i) => {
+            return Err(Error::runtime(
+                format!("the board {b} has no {key} {i} (they are numbered 1 to {count})"),
+                span.unwrap_or(a.span),
+            ));
+        }
+    };
+    a.no_more_kw()?;
+    let p = b.shift(&dir, line).ok_or_else(|| {
         Error::runtime(format!("unknown direction \"{dir}\""), a.span_of(1))
             .hint("use \"right\", \"left\", \"up\" or \"down\"")
+    })?;
+    Ok(Value::Perm(Rc::new(p)))
+}
+
+fn reflect(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    a.count(2, 2)?;
+    let b = get_board(a, 0)?;
+    let axis = a.str(1)?;
+    let p = b.reflect(&axis).ok_or_else(|| {
+        let hint = if matches!(&*axis, "diagonal" | "antidiagonal") {
+            format!("\"{axis}\" needs a square board; {b} is not square")
+        } else {
+            "use \"vertical\", \"horizontal\", \"diagonal\" or \"antidiagonal\"".to_string()
+        };
+        Error::runtime(format!("cannot reflect {b} in \"{axis}\""), a.span_of(1)).hint(hint)
     })?;
     Ok(Value::Perm(Rc::new(p)))
 }
@@ -590,7 +645,7 @@ fn ranked_layers(
     let loud = rk.size >= 10_000_000;
     if need > have {
         return Err(Error::plain(format!(
-            "the search needs {} of memory (3 bits for each of {} elements); {} is available",
+            "the search needs {} of memory (2 bits for each of {} elements); {} is available",
             human_bytes(need),
             rk.size,
             human_bytes(have)
@@ -604,26 +659,29 @@ fn ranked_layers(
             human_bytes(need)
         ));
         ctl.line(&format!(
-            "{:>5}  {:>16}  {:>18}  {:>9}",
+            "{:>5}  {:>16}  {:>18}  {:>9}  direction",
             "depth", "count", "cumulative", "seconds"
         ));
     }
     let t0 = std::time::Instant::now();
     let mut cum = 0u64;
-    let task = ctl.task("ranked search (elements reached)", Some(rk.size));
-    let layers = crate::engine::group::ranked::bfs(&rk, ctl, |depth, count| {
+    let budget = ctl.clone().with_memory(have);
+    let layers = crate::engine::group::ranked::bfs(&rk, &budget, None, |depth, count, dir| {
         cum += count;
-        let _ = task.set(cum);
         if loud {
             ctl.line(&format!(
-                "{depth:>5}  {:>16}  {:>18}  {:>9.1}",
+                "{depth:>5}  {:>16}  {:>18}  {:>9.1}  {}",
                 crate::engine::control::num(count),
                 crate::engine::control::num(cum),
-                t0.elapsed().as_secs_f64()
+                t0.elapsed().as_secs_f64(),
+                match dir {
+                    Some(crate::engine::group::ranked::Direction::Forward) => "forward",
+                    Some(crate::engine::group::ranked::Direction::Backward) => "backward",
+                    None => "",
+                }
             ));
         }
     })?;
-    drop(task);
     let total: u64 = layers.counts.iter().sum();
     if BigUint::from(total) != size {
         return Err(Error::plain(format!(
@@ -862,6 +920,14 @@ fn orbits(it: &mut Interp, a: &mut Args) -> Result<Value> {
             )
             .hint("choose fewer coloured cells")
         })?;
+    // every pattern is listed, then kept once more in the table of those already seen
+    it.ctl.reserve(
+        total as u64 * (2 * (n as u64 + 24) + 48),
+        &format!(
+            "listing the {} patterns",
+            crate::engine::control::num(total)
+        ),
+    )?;
     let mut pats = Vec::with_capacity(total);
     all_patterns(n, &counts, &mut pats);
     let gens = g.perms();
