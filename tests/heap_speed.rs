@@ -1,5 +1,5 @@
-//! The fast heap engine against the plain mex (issue 15), and the heavy runs behind the
-//! "Heap games" benchmarks (`--ignored`).
+//! The fast heap engine against the plain mex, and the heavy runs behind the "Heap games"
+//! benchmarks (`--ignored`).
 use gamut::engine::Ctl;
 use gamut::engine::heap::{self, Code};
 use proptest::prelude::*;
@@ -17,6 +17,19 @@ fn check(text: &str, n: u64) {
 #[test]
 fn grundys_game_equals_naive_to_2_16() {
     check("4!.0", 1 << 16);
+}
+
+#[test]
+fn grundys_game_does_not_depend_on_the_thread_count() {
+    let code = Code::parse("4!.0").unwrap();
+    let on = |threads| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| heap::values16(&code, 1 << 18, &Ctl::default()).unwrap())
+    };
+    assert!(on(1) == on(2) && on(2) == on(3));
 }
 
 #[test]

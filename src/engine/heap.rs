@@ -1,45 +1,75 @@
 //! Take-and-break heap games from their code (CGSuite notation) and the fast value engine.
 //!
 //! Digit d_k of the code says what may remain after taking k tokens from a heap: bit 1 no
-//! heap, bit 2 one heap, bit 4 two heaps, bit 8 three heaps (hexadecimal digits). `!` asks for
-//! the parts to be unequal; `[d]` repeats digit d forever (`0.[3]` is Nim).
+//! heap, bit 2 one heap, bit 4 two heaps, bit 8 three heaps (hexadecimal digits). A digit may
+//! carry `!`, `?` or `=` (what the heaps of its splits must be, see [`Parts`]); `[d]` repeats
+//! digit d forever (`0.[3]` is Nim).
 use crate::engine::impartial::Game;
 use crate::engine::{Ctl, Error, Result};
 
 mod fast;
 pub use fast::Rules;
 
+/// What the heaps left by a split (two or more heaps) must be, as a digit's modifier says
+/// (Siegel, CGSuite's TakeAndBreak codes). Leaving no heap or one heap is never restricted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Parts {
+    #[default]
+    Any,
+    /// `!`: pairwise unequal
+    Unequal,
+    /// `?`: not all equal (the same as `!` for two heaps)
+    SomeUnequal,
+    /// `=`: all equal
+    Equal,
+}
+
+impl Parts {
+    /// Whether a split into `parts` (sorted ascending) is allowed.
+    pub fn allows(self, parts: &[u64]) -> bool {
+        match self {
+            Parts::Any => true,
+            Parts::Unequal => parts.windows(2).all(|w| w[0] != w[1]),
+            Parts::SomeUnequal => parts.first() != parts.last(),
+            Parts::Equal => parts.first() == parts.last(),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Code {
     pub digits: Vec<u8>,
     /// the last digit repeats forever
     pub repeating: bool,
-    /// every splitting digit carries `!`
-    pub unequal: bool,
-    /// some splitting digits carry `!` and others do not
-    pub mixed: bool,
-    /// which digits carry `!` (the last one repeats with a repeating digit)
-    pub marks: Vec<bool>,
+    /// each digit's modifier (the last one repeats with a repeating digit)
+    pub marks: Vec<Parts>,
     pub text: String,
 }
 
 impl Code {
     pub fn parse(s: &str) -> std::result::Result<Code, String> {
-        // `!` marks the digit it follows (CGSuite): that digit's splits must be unequal
+        // `!`, `?` and `=` mark the digit they follow (CGSuite)
         let mut body = String::new();
-        let mut marked_at = vec![];
+        let mut marked_at: Vec<(usize, Parts)> = vec![];
         for c in s.chars() {
-            if c == '!' {
-                let d = body.chars().filter(|c| c.is_ascii_hexdigit()).count();
-                if !body.ends_with(|c: char| c.is_ascii_hexdigit() || c == ']')
-                    || marked_at.contains(&d)
-                {
-                    return Err(format!("`!` must follow a digit in \"{s}\""));
+            let parts = match c {
+                '!' => Parts::Unequal,
+                '?' => Parts::SomeUnequal,
+                '=' => Parts::Equal,
+                _ => {
+                    body.push(c);
+                    continue;
                 }
-                marked_at.push(d);
-            } else {
-                body.push(c);
+            };
+            let d = body.chars().filter(|c| c.is_ascii_hexdigit()).count();
+            if !body.ends_with(|c: char| c.is_ascii_hexdigit() || c == ']')
+                || marked_at.iter().any(|m| m.0 == d)
+            {
+                return Err(format!(
+                    "`{c}` must follow a digit, at most one mark a digit, in \"{s}\""
+                ));
             }
+            marked_at.push((d, parts));
         }
         let (int, frac) = body.split_once('.').unwrap_or((&body, ""));
         let d0 = match int {
@@ -85,19 +115,13 @@ impl Code {
         }
         // digit i of `digits` is the i-th hex digit written (d0 is written even when 0)
         let offset = usize::from(int.is_empty());
-        let mut marks = vec![false; digits.len()];
-        for d in marked_at {
+        let mut marks = vec![Parts::Any; digits.len()];
+        for (d, parts) in marked_at {
             if let Some(m) = marks.get_mut(d + offset - 1) {
-                *m = true;
+                *m = parts;
             }
         }
-        let splitting: Vec<bool> = (0..digits.len())
-            .filter(|&i| digits[i] & 12 != 0)
-            .map(|i| marks[i])
-            .collect();
         Ok(Code {
-            unequal: !splitting.is_empty() && splitting.iter().all(|&m| m),
-            mixed: splitting.iter().any(|&m| m) && !splitting.iter().all(|&m| m),
             digits,
             repeating,
             marks,
@@ -132,8 +156,6 @@ impl Code {
         Ok(Code {
             digits,
             repeating: all_but,
-            unequal: false,
-            mixed: false,
             marks: vec![],
             text,
         })
@@ -147,12 +169,19 @@ impl Code {
         }
     }
 
-    /// Whether digit k carries `!`: its splits must be into unequal heaps.
-    pub fn marked(&self, k: u64) -> bool {
+    /// What the splits of digit k must leave.
+    pub fn parts(&self, k: u64) -> Parts {
         match self.marks.get(k as usize) {
             Some(&m) => m,
-            None => self.repeating && self.marks.last() == Some(&true),
+            None if self.repeating => self.marks.last().copied().unwrap_or_default(),
+            None => Parts::Any,
         }
+    }
+
+    /// Whether some splitting digit carries a modifier.
+    pub fn has_modifiers(&self) -> bool {
+        (0..self.digits.len() as u64)
+            .any(|k| self.digit(k) & 12 != 0 && self.parts(k) != Parts::Any)
     }
 
     /// Largest number of tokens a move takes, when bounded.
@@ -186,9 +215,20 @@ impl Code {
             if d & 2 != 0 && m > 0 && k > 0 {
                 f(&[m]);
             }
+            let parts = self.parts(k);
+            if parts == Parts::Equal {
+                // one split at most per number of heaps
+                if d & 4 != 0 && m >= 2 && m.is_multiple_of(2) {
+                    f(&[m / 2; 2]);
+                }
+                if d & 8 != 0 && m >= 3 && m.is_multiple_of(3) {
+                    f(&[m / 3; 3]);
+                }
+                continue;
+            }
             if d & 4 != 0 {
                 for a in 1..=m / 2 {
-                    if !(self.marked(k) && a == m - a) {
+                    if parts.allows(&[a, m - a]) {
                         f(&[a, m - a]);
                     }
                 }
@@ -196,9 +236,8 @@ impl Code {
             if d & 8 != 0 {
                 for a in 1..=m / 3 {
                     for b in a..=(m - a) / 2 {
-                        let c = m - a - b;
-                        if !(self.marked(k) && (a == b || b == c)) {
-                            f(&[a, b, c]);
+                        if parts.allows(&[a, b, m - a - b]) {
+                            f(&[a, b, m - a - b]);
                         }
                     }
                 }
@@ -206,14 +245,16 @@ impl Code {
         }
     }
 
-    /// About how many options a heap of n has (exact up to the unequal-parts rule).
+    /// About how many options a heap of n has (exact up to the modifiers).
     pub fn option_count(&self, n: u64) -> u128 {
         self.takes(n)
             .map(|(k, d)| {
                 let m = (n - k) as u128;
+                let equal = self.parts(k) == Parts::Equal;
                 (d & 3 != 0) as u128
-                    + if d & 4 != 0 { m / 2 } else { 0 }
-                    + if d & 8 != 0 { m * m / 12 } else { 0 }
+                    + if d & 4 != 0 && !equal { m / 2 } else { 0 }
+                    + if d & 8 != 0 && !equal { m * m / 12 } else { 0 }
+                    + if d & 12 != 0 && equal { 1 } else { 0 }
             })
             .sum()
     }
@@ -259,11 +300,16 @@ fn mark(seen: &mut Vec<bool>, v: u32) {
 
 /// Grundy values of heaps 0..=n by the plain mex over all options: O(n²). The reference.
 pub fn naive_values(code: &Code, n: u64, ctl: &Ctl) -> Result<Vec<u32>> {
+    let task = ctl.task("heap values", Some(n + 1));
     let mut g: Vec<u32> = Vec::with_capacity(n as usize + 1);
     let mut seen = vec![];
+    // a heap may have millions of options: report by options looked at, not by heaps
+    let mut work = 0;
     for h in 0..=n {
-        if h % 256 == 0 {
-            ctl.check()?;
+        work += code.option_count(h) + 1;
+        if work >= 1 << 20 {
+            task.set(h)?;
+            work = 0;
         }
         mark_all(code, &g, h, &mut seen);
         g.push(mex(&mut seen));
@@ -277,19 +323,22 @@ pub fn naive_values(code: &Code, n: u64, ctl: &Ctl) -> Result<Vec<u32>> {
 fn prefix_values(code: &Code, n: u64, ctl: &Ctl) -> Result<Vec<u32>> {
     let kr = code.digits.len() as u64 - 1;
     let dr = code.digit(kr);
-    if dr & 12 != 0 {
+    if dr & 12 != 0 || code.digits.iter().any(|d| d & 8 != 0) {
         return naive_values(code, n, ctl);
     }
     let finite: Vec<(u64, u8)> = (0..kr)
         .map(|k| (k, code.digit(k)))
         .filter(|(_, d)| *d != 0)
         .collect();
+    let task = ctl.task("heap values", Some(n + 1));
     let mut g: Vec<u32> = Vec::with_capacity(n as usize + 1);
     let mut prefix: Vec<bool> = vec![];
+    // every value below pmex is in the prefix: the mex starts there
+    let mut pmex = 0;
     let mut seen: Vec<bool> = vec![];
     for h in 0..=n {
         if h % 1024 == 0 {
-            ctl.check()?;
+            task.set(h)?;
         }
         // heap h - kr joins the prefix of heaps reachable by the repeating digit
         if h >= kr {
@@ -297,6 +346,9 @@ fn prefix_values(code: &Code, n: u64, ctl: &Ctl) -> Result<Vec<u32>> {
             if (m > 0 && dr & 2 != 0) || (m == 0 && dr & 1 != 0) {
                 let v = if m == 0 { 0 } else { g[m as usize] };
                 mark(&mut prefix, v);
+                while prefix.get(pmex as usize) == Some(&true) {
+                    pmex += 1;
+                }
             }
         }
         let mut splits = vec![];
@@ -312,17 +364,17 @@ fn prefix_values(code: &Code, n: u64, ctl: &Ctl) -> Result<Vec<u32>> {
                 mark(&mut seen, g[m as usize]);
             }
             if d & 4 != 0 {
-                splits.push((m, code.marked(k)));
+                splits.push((m, code.parts(k)));
             }
         }
-        let mut v = 0u32;
+        let mut v = pmex;
         loop {
             let known = seen.get(v as usize).copied().unwrap_or(false)
                 || prefix.get(v as usize).copied().unwrap_or(false);
             if !known {
-                let found = splits.iter().any(|&(m, unequal)| {
+                let found = splits.iter().any(|&(m, parts)| {
                     (1..=m / 2).any(|a| {
-                        g[a as usize] ^ g[(m - a) as usize] == v && !(unequal && 2 * a == m)
+                        g[a as usize] ^ g[(m - a) as usize] == v && parts.allows(&[a, m - a])
                     })
                 });
                 if !found {
@@ -343,13 +395,62 @@ pub fn values16(code: &Code, n: u64, ctl: &Ctl) -> Result<Vec<u16>> {
         return Ok(g);
     }
     let g = values(code, n, ctl)?;
-    if let Some(i) = g.iter().position(|&v| v > u16::MAX as u32) {
+    if let Some(i) = g.iter().position(|&v| v >= u16::MAX as u32) {
         return Err(Error::limit(format!(
-            "heap {i} has value {}, which does not fit in 16 bits",
+            "heap {i} has value {}; values are kept below 65535 (2 bytes a heap)",
             g[i]
-        )));
+        ))
+        .hint("ask for fewer heaps"));
     }
     Ok(g.into_iter().map(|v| v as u16).collect())
+}
+
+/// Values of heaps 0..=n kept compact: 2 bytes a heap, 4 only when a value reaches 65535
+/// (which only the plain engines compute, for codes such as Lasker's Nim).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Values {
+    Small(Vec<u16>),
+    Wide(Vec<u32>),
+}
+
+impl Values {
+    pub fn compute(code: &Code, n: u64, ctl: &Ctl) -> Result<Values> {
+        if let Some(g) = fast::values16(code, n, ctl)? {
+            return Ok(Values::Small(g));
+        }
+        let g = values(code, n, ctl)?;
+        Ok(if g.iter().all(|&v| v < u16::MAX as u32) {
+            Values::Small(g.into_iter().map(|v| v as u16).collect())
+        } else {
+            Values::Wide(g)
+        })
+    }
+
+    pub fn len(&self) -> usize {
+        match self {
+            Values::Small(g) => g.len(),
+            Values::Wide(g) => g.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn get(&self, i: usize) -> u32 {
+        match self {
+            Values::Small(g) => g[i].into(),
+            Values::Wide(g) => g[i],
+        }
+    }
+
+    /// `find_period` on the first `len` values.
+    pub fn period(&self, code: &Code, len: usize) -> Option<(u64, u64, bool)> {
+        match self {
+            Values::Small(g) => find_period(code, &g[..len]),
+            Values::Wide(g) => find_period(code, &g[..len]),
+        }
+    }
 }
 
 /// Values of heaps 0..=n with the fast engine.
@@ -363,16 +464,31 @@ pub fn values(code: &Code, n: u64, ctl: &Ctl) -> Result<Vec<u32>> {
     naive_values(code, n, ctl)
 }
 
-/// Whether the octal periodicity theorem applies to the code (bounded take, no `!`, no
-/// three-heap splits): then a period seen far enough proves the values of every heap.
+/// Whether the periodicity theorem below applies to the code (bounded take, no modifiers):
+/// then a period seen far enough proves the values of every heap.
 pub fn period_provable(code: &Code) -> bool {
-    code.max_take().is_some()
-        && !code.marks.contains(&true)
-        && code.digits.iter().all(|d| d & 8 == 0)
+    code.max_take().is_some() && !code.has_modifiers()
+}
+
+/// The most heaps a move leaves (at least 1): 3 with a hexadecimal digit of 8, 2 with a 4.
+fn max_parts(code: &Code) -> u64 {
+    code.digits
+        .iter()
+        .map(|d| {
+            if d & 8 != 0 {
+                3
+            } else if d & 4 != 0 {
+                2
+            } else {
+                1
+            }
+        })
+        .max()
+        .unwrap_or(1)
 }
 
 /// The value of heap n from values `g` that prove preperiod p and period q.
-pub fn periodic_value(g: &[u32], p: u64, q: u64, n: u64) -> u32 {
+pub fn periodic_value<T: Copy>(g: &[T], p: u64, q: u64, n: u64) -> T {
     if n < g.len() as u64 {
         g[n as usize]
     } else {
@@ -380,14 +496,36 @@ pub fn periodic_value(g: &[u32], p: u64, q: u64, n: u64) -> u32 {
     }
 }
 
-/// Preperiod and period of the computed values, with whether the octal periodicity theorem
-/// proves them: values must run to at least 2(p + q) + t, t the largest take.
-pub fn find_period(code: &Code, g: &[u32]) -> Option<(u64, u64, bool)> {
+/// Preperiod and period of the computed values, with whether they are proven.
+///
+/// The periodicity theorem of octal games (Guy and Smith; Berlekamp, Conway and Guy, "Winning
+/// Ways", chapter 4), for codes whose moves take at most t tokens and leave at most k heaps,
+/// with no modifiers: if G(n + q) = G(n) for p ≤ n < N = k·p' + (k − 1)·q + t, where
+/// p' = max(p, 1), then G(n + q) = G(n) for every n ≥ p.
+///
+/// Proof, by induction on n ≥ N (n > t, so neither n nor n + q can be taken whole). A move
+/// from n + q takes j ≤ t and leaves r ≤ k heaps summing to n + q − j; the largest, a, is at
+/// least (n + q − t)/k ≥ (N + q − t)/k = p' + q. So a − q ≥ p' ≥ 1: replacing a by a − q
+/// leaves r non-empty heaps summing to n − j, a legal move from n (this is why p' ≥ 1: with
+/// p = 0, a − q could be 0 and the move would leave fewer heaps; 0.4 has values 0, 0, 0, 1,
+/// which repeat with period 1 from 0 up to heap 2 without being periodic). As p ≤ a − q < n
+/// (a ≤ n + q − 1: a move leaving one heap takes j ≥ 1), G(a − q) = G(a) by induction, and the
+/// option has the same value. Conversely a move from n leaves heaps whose largest, b, is at
+/// least (n − t)/k ≥ p' and below n; replacing b by b + q is a move from n + q of the same
+/// value. Both heaps have the same option values, so G(n + q) = G(n).
+///
+/// Values 0..len are needed up to index N − 1 + q: len ≥ k·(p' + q) + t.
+pub fn find_period<T: PartialEq>(code: &Code, g: &[T]) -> Option<(u64, u64, bool)> {
     let n = g.len() as u64;
     let t = code.max_take();
+    let k = max_parts(code);
     let provable = period_provable(code);
     let mut fallback = None;
     for q in 1..=n / 2 {
+        // a larger period could be proven no more, nor change the fallback
+        if fallback.is_some() && (!provable || k * (1 + q) + t.unwrap_or(0) > n) {
+            break;
+        }
         // smallest p with g[i] == g[i + q] for all p ≤ i < n - q
         let mut p = n - q;
         while p > 0 && g[(p - 1) as usize] == g[(p - 1 + q) as usize] {
@@ -397,8 +535,7 @@ pub fn find_period(code: &Code, g: &[u32]) -> Option<(u64, u64, bool)> {
         if n - p < 2 * q {
             continue;
         }
-        let proven = provable && n >= 2 * (p + q) + t.unwrap_or(0);
-        if proven {
+        if provable && n >= k * (p.max(1) + q) + t.unwrap_or(0) {
             return Some((p, q, true));
         }
         if fallback.is_none() && n - p >= 3 * q && p < n / 2 {
@@ -406,6 +543,27 @@ pub fn find_period(code: &Code, g: &[u32]) -> Option<(u64, u64, bool)> {
         }
     }
     fallback
+}
+
+/// About how many options computing heaps 0..=n visits in the plain engines; None when the
+/// fast engine computes them (up to 2^17 heaps in seconds).
+pub fn plain_work(code: &Code, n: u64) -> Option<u128> {
+    if fast::Rules::of(code).is_some() {
+        return None;
+    }
+    let kr = code.digits.len() - 1;
+    let per_heap = if code.repeating && code.digits[kr] & 12 == 0 {
+        // the repeating digit only takes: its options come from a kept set
+        let finite = Code {
+            digits: code.digits[..kr].to_vec(),
+            repeating: false,
+            ..code.clone()
+        };
+        finite.option_count(n) + 1
+    } else {
+        code.option_count(n) + 1
+    };
+    Some(n as u128 * per_heap / 2)
 }
 
 pub fn check_heap_limit(n: u64) -> Result<()> {

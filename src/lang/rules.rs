@@ -204,7 +204,8 @@ pub type Key = (usize, Box<[i64]>);
 #[derive(Default)]
 pub struct Cache {
     pub grundy: HashMap<Key, u32>,
-    pub heaps: HashMap<usize, Vec<u32>>,
+    /// values of heap games by ruleset id
+    pub heaps: HashMap<usize, heap::Values>,
     /// placement games by their text, so that component values are kept between queries
     pub placements: HashMap<String, Rc<Ruleset>>,
     /// Game of Cycles boards by their text, likewise

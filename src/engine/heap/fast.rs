@@ -13,7 +13,7 @@
 //! Walsh–Hadamard transform) or a greedy set by frequency (Beling's RC2), whichever leaves
 //! fewer rare positions. When no split leaves few rare positions, each heap runs the plain
 //! loop over all pairs, vectorised: XOR of u16 values and a bit mask of the values seen.
-use super::Code;
+use super::{Code, Parts};
 use crate::engine::{Ctl, Error, Result};
 
 /// The moves of a code, when the fast engine applies (bounded take, no three-heap splits).
@@ -34,15 +34,27 @@ pub struct Rules {
 impl Rules {
     pub fn of(code: &Code) -> Option<Rules> {
         let t = code.max_take()?;
-        // one unequal-parts rule for all splits; mixed `!` marks go to the plain engines
-        if code.mixed || code.digits.iter().any(|d| d & 8 != 0) {
+        if code.digits.iter().any(|d| d & 8 != 0) {
+            return None;
+        }
+        // one rule for all two-heap splits, any or unequal (`!` and `?` agree on two heaps);
+        // `=` and mixed rules go to the plain engines
+        let rules: Vec<bool> = (0..=t)
+            .filter(|&k| code.digit(k) & 4 != 0)
+            .map(|k| match code.parts(k) {
+                Parts::Any => Some(false),
+                Parts::Unequal | Parts::SomeUnequal => Some(true),
+                Parts::Equal => None,
+            })
+            .collect::<Option<_>>()?;
+        if rules.windows(2).any(|w| w[0] != w[1]) {
             return None;
         }
         let mut r = Rules {
             wholes: vec![],
             takes: vec![],
             splits: vec![],
-            unequal: code.unequal,
+            unequal: rules.first() == Some(&true),
             pbit: 0,
             d: 0,
         };
@@ -67,7 +79,57 @@ impl Rules {
     }
 }
 
-/// Heaps per block of the two-phase sparse step; rare members this far back are "far".
+/// Far pairs to mark for heaps n0..n1: the rare positions at least 2·BLOCK back, as known
+/// when the job was made.
+struct FarJob {
+    n0: u64,
+    n1: u64,
+    rare: Vec<u32>,
+    rare_g: Vec<u16>,
+    splits: Vec<u64>,
+    unequal: bool,
+    size: usize,
+    snap: usize,
+}
+
+/// Byte maps of `size` bytes for heaps n0.. (1 at v: a far pair gives v), and how many rare
+/// positions were known when they were made (those found later are near).
+struct FarMaps {
+    n0: u64,
+    n1: u64,
+    size: usize,
+    snap: usize,
+    maps: Vec<u8>,
+}
+
+impl FarJob {
+    fn fill(self, g: &[u16], parallel: bool) -> FarMaps {
+        let size = self.size;
+        let mut maps = vec![0u8; size * (self.n1 - self.n0) as usize];
+        let fill = |j0: usize, maps: &mut [u8]| {
+            let (rare, rare_g, splits) = (&self.rare[..], &self.rare_g[..], &self.splits[..]);
+            let n0 = self.n0 + j0 as u64;
+            fill_far(g, rare, rare_g, splits, self.unequal, n0, maps, size)
+        };
+        let half = ((self.n1 - self.n0) as usize / 2) * size;
+        let (a, b) = maps.split_at_mut(half);
+        if parallel && self.rare.len() >= 64 {
+            rayon::join(|| fill(0, a), || fill(half / size, b));
+        } else {
+            fill(0, a);
+            fill(half / size, b);
+        }
+        FarMaps {
+            n0: self.n0,
+            n1: self.n1,
+            size,
+            snap: self.snap,
+            maps,
+        }
+    }
+}
+
+/// Heaps per block of the two-phase sparse step.
 const BLOCK: u64 = 256;
 
 /// Below this many heaps C is never used: plain loop.
@@ -96,8 +158,8 @@ struct Engine<'a> {
     scanned: u64,
     since: u64,
     missing: Vec<u16>,
-    /// per-heap byte maps of the far pairs of a block
-    maps: Vec<u8>,
+    /// the far maps of the next block, made while the previous one ran
+    ready: Option<FarMaps>,
 }
 
 impl<'a> Engine<'a> {
@@ -119,7 +181,7 @@ impl<'a> Engine<'a> {
             scanned: 0,
             since: 0,
             missing: vec![],
-            maps: vec![],
+            ready: None,
         }
     }
 
@@ -159,81 +221,71 @@ impl<'a> Engine<'a> {
     }
 
     /// Heaps n0..n1 in sparse mode with values below 512: the pairs whose rare member lies at
-    /// least BLOCK back need only values below n0, so they are marked first for every heap of
-    /// the block, split across threads; then each heap adds its near pairs and is finished.
-    fn block(&mut self, n0: u64, n1: u64) -> Result<()> {
-        // far pairs combine values from before the block: all below 1 << bits
-        let size = 1usize << self.bits.max(6);
-        self.maps.clear();
-        self.maps.resize(size * (n1 - n0) as usize, 0);
-        let far = self.rare.partition_point(|&r| (r as u64) < BLOCK);
-        let snap = self.rare.len();
-        {
-            let g = &self.g[..];
-            let rare = &self.rare[far..];
-            let rare_g = &self.rare_g[far..];
-            let splits = &self.r.splits[..];
-            let unequal = self.r.unequal;
-            let fill = |j0: usize, maps: &mut [u8]| {
-                for (j, map) in maps.chunks_mut(size).enumerate() {
-                    let n = n0 + (j0 + j) as u64;
-                    for &k in splits {
-                        if k + 2 > n {
-                            break;
-                        }
-                        let m = n - k;
-                        let hi = rare.partition_point(|&r| (r as u64) < m);
-                        let (lo_end, hi_start) = if unequal && m.is_multiple_of(2) {
-                            let mid = rare[..hi].partition_point(|&r| (r as u64) < m / 2);
-                            (mid, mid + (mid < hi && rare[mid] as u64 == m / 2) as usize)
-                        } else {
-                            (hi, hi)
-                        };
-                        mark_far(g, map, &rare[..lo_end], &rare_g[..lo_end], m);
-                        mark_far(g, map, &rare[hi_start..hi], &rare_g[hi_start..hi], m);
-                    }
-                }
-            };
-            let half = ((n1 - n0) as usize / 2) * size;
-            let (a, b) = self.maps.split_at_mut(half);
-            if rare.len() >= 64 {
-                rayon::join(|| fill(0, a), || fill(half / size, b));
-            } else {
-                fill(0, a);
-                fill(half / size, b);
-            }
+    /// least 2·BLOCK back need only values from before the previous block, so they are marked
+    /// for every heap of the block while the previous block runs, on the other thread (or
+    /// first, split across both, when nothing was prepared); then each heap adds its near
+    /// pairs and is finished. `next` is the end of the following block, if there is one.
+    fn block(&mut self, n0: u64, n1: u64, next: Option<u64>) -> Result<()> {
+        let far = self.rare.partition_point(|&r| (r as u64) < 2 * BLOCK);
+        let maps = match self.ready.take() {
+            Some(m) if (m.n0, m.n1) == (n0, n1) => m,
+            _ => self.far_maps(n0, n1, far, true),
+        };
+        let job = next.map(|n2| self.far_job(n1, n2, far));
+        // run_block only pushes the values of heaps n0..n1, within g's capacity (reserved in
+        // `new`): the values before n0 stay in place, unchanged, for the other thread
+        assert!(self.g.len() == n0 as usize && self.g.capacity() >= n1 as usize);
+        let before: &[u16] = unsafe { std::slice::from_raw_parts(self.g.as_ptr(), n0 as usize) };
+        let (done, ready) = rayon::join(
+            || self.run_block(&maps, far),
+            || job.map(|j| j.fill(before, false)),
+        );
+        self.ready = ready;
+        done
+    }
+
+    /// The far maps of heaps n0..n1 from the values so far.
+    fn far_maps(&self, n0: u64, n1: u64, far: usize, parallel: bool) -> FarMaps {
+        self.far_job(n0, n1, far).fill(&self.g, parallel)
+    }
+
+    /// What marking the far pairs of heaps n0..n1 needs: the rare positions known now.
+    fn far_job(&self, n0: u64, n1: u64, far: usize) -> FarJob {
+        FarJob {
+            n0,
+            n1,
+            rare: self.rare[far..].to_vec(),
+            rare_g: self.rare_g[far..].to_vec(),
+            splits: self.r.splits.clone(),
+            unequal: self.r.unequal,
+            // far pairs combine values from before: all below 1 << bits
+            size: 1 << self.bits.max(6),
+            snap: self.rare.len(),
         }
-        let maps = std::mem::take(&mut self.maps);
+    }
+
+    /// The heaps of a block with their far pairs marked in `maps`; the near pairs are those
+    /// with a rare member below index `far` or found since the maps were made.
+    fn run_block(&mut self, maps: &FarMaps, far: usize) -> Result<()> {
+        let (n0, n1, size, snap) = (maps.n0, maps.n1, maps.size, maps.snap);
+        let maps = &maps.maps;
         for n in n0..n1 {
             self.next_stamp();
             let cur = self.cur;
-            let map = &maps[(n - n0) as usize * size..][..size];
-            for (s, &b) in self.seen[..size].iter_mut().zip(map) {
-                *s = if b != 0 { cur } else { *s };
-            }
             self.takes(n);
-            for si in 0..self.r.splits.len() {
-                let k = self.r.splits[si];
+            for &k in &self.r.splits {
                 if k + 2 > n {
                     break;
                 }
-                let m = n - k;
-                for idx in (0..far).chain(snap..self.rare.len()) {
-                    let r = self.rare[idx] as u64;
-                    if r >= m {
-                        continue;
-                    }
-                    if self.r.unequal && 2 * r == m {
-                        continue;
-                    }
-                    let v = self.rare_g[idx] ^ self.g[(m - r) as usize];
-                    self.seen[v as usize] = cur;
-                }
+                let (g, seen, u) = (&self.g[..], &mut self.seen[..], self.r.unequal);
+                let (near, near_g) = (&self.rare[..far], &self.rare_g[..far]);
+                mark_rare_below(g, seen, near, near_g, n - k, u, cur);
+                let (new, new_g) = (&self.rare[snap..], &self.rare_g[snap..]);
+                mark_rare_below(g, seen, new, new_g, n - k, u, cur);
             }
-            let v = self.finish(n);
+            let v = self.finish(n, &maps[(n - n0) as usize * size..][..size]);
             self.push(n, v)?;
         }
-        self.maps = maps;
         Ok(())
     }
 
@@ -244,38 +296,29 @@ impl<'a> Engine<'a> {
         }
         self.takes(n);
         let cur = self.cur;
-        for si in 0..self.r.splits.len() {
-            let k = self.r.splits[si];
+        for &k in &self.r.splits {
             if k + 2 > n {
                 break;
             }
-            let m = n - k;
-            let hi = self.rare.partition_point(|&r| (r as u64) < m);
-            let g = &self.g[..m as usize];
-            let seen = &mut self.seen[..];
-            if self.r.unequal && m.is_multiple_of(2) {
-                let mid = self.rare[..hi].partition_point(|&r| (r as u64) < m / 2);
-                let skip = (mid < hi && self.rare[mid] as u64 == m / 2) as usize;
-                mark_rare(g, seen, &self.rare[..mid], &self.rare_g[..mid], m, cur);
-                mark_rare(
-                    g,
-                    seen,
-                    &self.rare[mid + skip..hi],
-                    &self.rare_g[mid + skip..hi],
-                    m,
-                    cur,
-                );
-            } else {
-                mark_rare(g, seen, &self.rare[..hi], &self.rare_g[..hi], m, cur);
-            }
+            let (rare, rare_g) = (&self.rare[..], &self.rare_g[..]);
+            mark_rare_below(
+                &self.g,
+                &mut self.seen,
+                rare,
+                rare_g,
+                n - k,
+                self.r.unequal,
+                cur,
+            );
         }
-        self.finish(n)
+        self.finish(n, &[])
     }
 
-    /// The value of heap n once takes and every pair with a rare member are marked: the
-    /// smallest value certainly not an option (seen by no pair and common, or beyond every
-    /// value, which no option reaches); rare ones on the way are settled by the scan.
-    fn finish(&mut self, n: u64) -> u16 {
+    /// The value of heap n once takes and every pair with a rare member are marked (in
+    /// `seen`, or as 1 in the byte map `far`): the smallest value certainly not an option
+    /// (seen by no pair and common, or beyond every value, which no option reaches); rare ones
+    /// on the way are settled by the scan.
+    fn finish(&mut self, n: u64, far: &[u8]) -> u16 {
         let cur = self.cur;
         let top = 1u32 << self.bits;
         let mut v = 0u32;
@@ -284,7 +327,7 @@ impl<'a> Engine<'a> {
             if v >= top {
                 break;
             }
-            if self.seen[v as usize] != cur {
+            if self.seen[v as usize] != cur && far.get(v as usize) != Some(&1) {
                 if self.common[self.key(v as u16, n)] {
                     break;
                 }
@@ -425,6 +468,7 @@ impl<'a> Engine<'a> {
 
     /// Chooses C again from the histogram, and whether the sparse method pays.
     fn rebuild(&mut self, n: u64) {
+        self.ready = None;
         let nkeys = 1usize << (self.bits + 1);
         let hist = &self.hist[..nkeys];
         let total: u64 = hist.iter().sum();
@@ -511,14 +555,11 @@ impl<'a> Engine<'a> {
 
     fn run(&mut self, n: u64, ctl: &Ctl) -> Result<()> {
         ctl.reserve(2 * (n + 1), "the values (2 bytes a heap)")?;
-        let task = (n >= 1 << 20).then(|| ctl.task("heap values", Some(n + 1)));
+        let task = ctl.task("heap values", Some(n + 1));
         let mut h = self.g.len() as u64;
         while h <= n {
             if h.is_multiple_of(4096) {
-                match &task {
-                    Some(t) => t.set(h)?,
-                    None => ctl.check()?,
-                }
+                task.set(h)?;
             }
             if h >= self.next_check
                 || (self.sparse && self.rare.len() > self.rare_built + self.rare_built / 4 + 64)
@@ -536,7 +577,8 @@ impl<'a> Engine<'a> {
             {
                 // a block never passes the next check nor n
                 let end = (h + BLOCK).min(n + 1).min(self.next_check.max(h + 1));
-                self.block(h, end)?;
+                let next = (end + BLOCK <= (n + 1).min(self.next_check)).then_some(end + BLOCK);
+                self.block(h, end, next)?;
                 h = end;
                 continue;
             }
@@ -545,6 +587,35 @@ impl<'a> Engine<'a> {
             h += 1;
         }
         Ok(())
+    }
+}
+
+/// Marks g[r] ^ g[m - r] for the rare positions r < m (r != m / 2 under the unequal rule).
+fn mark_rare_below(
+    g: &[u16],
+    seen: &mut [u32],
+    rare: &[u32],
+    rare_g: &[u16],
+    m: u64,
+    unequal: bool,
+    cur: u32,
+) {
+    let hi = rare.partition_point(|&r| (r as u64) < m);
+    let g = &g[..m as usize];
+    if unequal && m.is_multiple_of(2) {
+        let mid = rare[..hi].partition_point(|&r| (r as u64) < m / 2);
+        let skip = (mid < hi && rare[mid] as u64 == m / 2) as usize;
+        mark_rare(g, seen, &rare[..mid], &rare_g[..mid], m, cur);
+        mark_rare(
+            g,
+            seen,
+            &rare[mid + skip..hi],
+            &rare_g[mid + skip..hi],
+            m,
+            cur,
+        );
+    } else {
+        mark_rare(g, seen, &rare[..hi], &rare_g[..hi], m, cur);
     }
 }
 
@@ -559,15 +630,49 @@ fn mark_rare(g: &[u16], seen: &mut [u32], rare: &[u32], rare_g: &[u16], m: u64, 
     }
 }
 
-/// Marks g[r] ^ g[m - r] in a byte map for every far rare position r (all below m).
-#[inline]
-fn mark_far(g: &[u16], map: &mut [u8], rare: &[u32], rare_g: &[u16], m: u64) {
-    let m = m as usize;
-    // every r is at least BLOCK back: m - r lies below the start of the block
-    assert!(rare.first().is_none_or(|&r| m - (r as usize) < g.len()));
-    for (&r, &gr) in rare.iter().zip(rare_g) {
-        let b = unsafe { *g.get_unchecked(m - r as usize) };
-        map[(gr ^ b) as usize] = 1;
+/// Marks, in one map of `size` bytes per heap from n0 on, g[r] ^ g[n - k - r] for every split
+/// k and far rare position r (at least 2·BLOCK back, so every value lies in g). Rare
+/// positions are the outer loop: for one r the partners of a run of heaps are consecutive
+/// values, read as one slice; runs of 32 heaps keep their maps in the L1 cache.
+#[allow(clippy::too_many_arguments)]
+fn fill_far(
+    g: &[u16],
+    rare: &[u32],
+    rare_g: &[u16],
+    splits: &[u64],
+    unequal: bool,
+    n0: u64,
+    maps: &mut [u8],
+    size: usize,
+) {
+    const RUN: usize = 32;
+    for (c, run) in maps.chunks_mut(RUN * size).enumerate() {
+        let c0 = n0 + (c * RUN) as u64;
+        let len = run.len() / size;
+        for &k in splits {
+            for (&r, &gr) in rare.iter().zip(rare_g) {
+                let r = r as u64;
+                // heap c0 + j splits m = c0 + j - k: the pair needs r < m, and r != m / 2
+                // under the unequal rule
+                let lo = ((r + k + 1).saturating_sub(c0) as usize).min(len);
+                let skip = match unequal && 2 * r + k >= c0 {
+                    true => (2 * r + k - c0) as usize,
+                    false => usize::MAX,
+                };
+                let mut mark = |from: usize, to: usize| {
+                    if from < to {
+                        // the partners lie at least 2·BLOCK back: in g (checked)
+                        let src = &g[(c0 + from as u64 - k - r) as usize..][..to - from];
+                        for (j, &b) in (from..to).zip(src) {
+                            // values in g are below 1 << bits <= size, and j < len
+                            unsafe { *run.get_unchecked_mut(j * size + (gr ^ b) as usize) = 1 };
+                        }
+                    }
+                };
+                mark(lo, skip.min(len));
+                mark(skip.saturating_add(1).max(lo), len);
+            }
+        }
     }
 }
 
@@ -631,7 +736,7 @@ unsafe fn scan_avx2(
     h: usize,
     cur: u32,
     left: &mut usize,
-    mut bits: [u8; 32],
+    bits: [u8; 32],
 ) -> u64 {
     use std::arch::x86_64::*;
     debug_assert!(m - 1 < g.len() && 2 * h <= m);
@@ -646,7 +751,7 @@ unsafe fn scan_avx2(
     let low5 = _mm256_set1_epi8(31);
     let low3 = _mm256_set1_epi8(7);
     let zero = _mm256_setzero_si256();
-    let load_tabs = |bits: &[u8; 32]| unsafe {
+    let (mut tlo, mut thi) = unsafe {
         let lo = _mm_loadu_si128(bits.as_ptr() as *const __m128i);
         let hi = _mm_loadu_si128(bits.as_ptr().add(16) as *const __m128i);
         (
@@ -654,7 +759,10 @@ unsafe fn scan_avx2(
             _mm256_broadcastsi128_si256(hi),
         )
     };
-    let (mut tlo, mut thi) = load_tabs(&bits);
+    let iota = _mm256_setr_epi8(
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+        12, 13, 14, 15,
+    );
     let p = g.as_ptr();
     let mut a = a0;
     while a + 31 <= h {
@@ -689,10 +797,17 @@ unsafe fn scan_avx2(
                         if *left == 0 {
                             return i as u64;
                         }
-                        bits[x >> 3] &= !(1 << (x & 7));
+                        // clear the bit in the registers (a narrow store and a wide load
+                        // of the table would stall)
+                        let at = _mm256_cmpeq_epi8(iota, _mm256_set1_epi8((x >> 3 & 15) as i8));
+                        let bit = _mm256_and_si256(at, _mm256_set1_epi8((1u8 << (x & 7)) as i8));
+                        if x < 128 {
+                            tlo = _mm256_andnot_si256(bit, tlo);
+                        } else {
+                            thi = _mm256_andnot_si256(bit, thi);
+                        }
                     }
                 }
-                (tlo, thi) = load_tabs(&bits);
             }
         }
         a += 32;

@@ -501,17 +501,22 @@ fn describe(rs: &Ruleset, args: &[i64]) -> String {
     format!("{}({})", rs.name, a.join(", "))
 }
 
-/// Values of heaps 0..=n of a heap game, cached per ruleset.
-fn heap_values(it: &mut Interp, rs: &Ruleset, code: &Code, n: u64) -> Result<Rc<[u32]>> {
+/// Values of heaps 0..=n (at least) of a heap game, cached per ruleset.
+fn heap_values<'a>(
+    it: &'a mut Interp,
+    rs: &Ruleset,
+    code: &Code,
+    n: u64,
+) -> Result<&'a heap::Values> {
     heap::check_heap_limit(n)?;
     let have = it.games.heaps.get(&rs.id).map_or(0, |v| v.len() as u64);
     if have <= n {
         // grow geometrically so that asking for n, n+1, n+2, ... stays linear overall
         let target = n.max(have.saturating_mul(2)).min(n.max(1 << 16));
-        let vals = heap::values(code, target, &it.ctl)?;
+        let vals = heap::Values::compute(code, target, &it.ctl)?;
         it.games.heaps.insert(rs.id, vals);
     }
-    Ok(it.games.heaps[&rs.id][..=n as usize].into())
+    Ok(&it.games.heaps[&rs.id])
 }
 
 /// Values of heaps 0.. with a proven preperiod and period.
@@ -528,14 +533,19 @@ fn proven_period(it: &mut Interp, rs: &Ruleset, code: &Code, n: u64) -> Result<O
     let mut m = 256;
     loop {
         let g = heap_values(it, rs, code, m)?;
-        if let Some((p, q, true)) = heap::find_period(code, &g) {
-            return Ok(Some((g, p, q)));
+        if let Some((p, q, true)) = g.period(code, m as usize + 1) {
+            return Ok(Some(((0..=m as usize).map(|i| g.get(i)).collect(), p, q)));
         }
-        if m >= 1 << 17 {
+        if m >= 1 << 17 || !affordable(code, m * 4) {
             return Ok(None);
         }
         m *= 4;
     }
+}
+
+/// Whether heaps 0..=n are cheap enough to compute on the way to a period (a few seconds).
+fn affordable(code: &Code, n: u64) -> bool {
+    heap::plain_work(code, n).is_none_or(|w| w <= 3_000_000_000)
 }
 
 /// The rulesets of a position as the generic searches see them: a component is keyed by its
@@ -592,7 +602,7 @@ fn component_grundy(it: &mut Interp, c: &Component) -> Result<u32> {
             if let Some((g, p, q)) = proven_period(it, &c.rs, code, n)? {
                 return Ok(heap::periodic_value(&g, p, q, n));
             }
-            return Ok(heap_values(it, &c.rs, code, n)?[n as usize]);
+            return Ok(heap_values(it, &c.rs, code, n)?.get(n as usize));
         }
         Rules::Placement(g) => return Ok(g.grundy(&placement_pos(g, &c.args)?, &it.ctl)?),
         Rules::Cycles(g) => return Ok(g.grundy(&cycles_pos(g, &c.args)?, &it.ctl)?),
@@ -620,7 +630,7 @@ fn position_grundy(it: &mut Interp, p: &Position) -> Result<u32> {
 }
 
 fn is_nim(c: &Component) -> bool {
-    matches!(&c.rs.rules, Rules::Heap(code) if code.repeating && code.digits == [0, 3] && !code.unequal)
+    matches!(&c.rs.rules, Rules::Heap(code) if code.repeating && code.digits == [0, 3])
 }
 
 /// Whether the player to move wins.
@@ -719,9 +729,8 @@ fn grundy(it: &mut Interp, a: &mut Args) -> Result<Value> {
             }
             let vals = heap_values(it, &rs, code, hi as u64)?;
             return Ok(Value::list(
-                vals[lo as usize..]
-                    .iter()
-                    .map(|&v| Value::Int(v as i64))
+                (lo as usize..=hi as usize)
+                    .map(|i| Value::Int(vals.get(i) as i64))
                     .collect(),
             ));
         }
@@ -935,12 +944,13 @@ fn period(it: &mut Interp, a: &mut Args) -> Result<Value> {
         }
         None => 1 << 17,
     };
-    // grow the range until the periodicity theorem proves a period or the limit is reached
+    // grow the range until the periodicity theorem proves a period, the limit is reached or
+    // the next range would take long (cubic codes, with three-heap splits)
     let mut n = if to.is_some() { limit } else { 256.min(limit) };
     loop {
         let g = heap_values(it, &rs, code, n)?;
-        let found = heap::find_period(code, &g);
-        if found.is_some_and(|f| f.2) || n >= limit {
+        let found = g.period(code, n as usize + 1);
+        if found.is_some_and(|f| f.2) || n >= limit || !affordable(code, (n * 4).min(limit)) {
             let (pre, per, proven) = match found {
                 Some((p, q, pr)) => (Value::Int(p as i64), Value::Int(q as i64), pr),
                 None => (Value::None, Value::None, false),
