@@ -570,8 +570,9 @@ pub fn check_heap_limit(n: u64) -> Result<()> {
     const LIMIT: u64 = 1 << 28;
     if n > LIMIT {
         return Err(Error::limit(format!(
-            "computing heaps up to {n} needs {} GB; the limit is heaps up to {LIMIT}",
-            n * 4 / 1_000_000_000
+            "computing heaps up to {} needs at least {} of values; the limit is heaps up to 2^28",
+            crate::engine::control::num(n),
+            crate::engine::control::human_bytes(n.saturating_mul(2))
         ))
         .hint(
             "for periodic games ask period(R) first: values past a proven period are read from it",

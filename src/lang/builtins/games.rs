@@ -698,6 +698,12 @@ fn grundy(it: &mut Interp, a: &mut Args) -> Result<Value> {
             )
             .hint("write a..b with 0 ≤ a ≤ b"));
         }
+        // the answer is a list of values: refuse before computing what could not be listed
+        let count = (hi - lo) as u64 + 1;
+        it.ctl.reserve(
+            count.saturating_mul(std::mem::size_of::<Value>() as u64 + 4),
+            &format!("the list of {} values", crate::engine::control::num(count)),
+        )?;
         let naive = match a.kw("engine") {
             None => false,
             Some((Value::Str(e), _)) if &*e == "naive" || &*e == "fast" => &*e == "naive",
@@ -734,7 +740,6 @@ fn grundy(it: &mut Interp, a: &mut Args) -> Result<Value> {
                     .collect(),
             ));
         }
-        let count = (hi as i128 - lo as i128 + 1) as u64;
         if count > crate::lang::eval::MAX_ELEMENTS {
             return Err(Error::runtime(
                 format!(
