@@ -28,6 +28,19 @@ const TOKENS: &[&str] = &[
     "slide2",
     "slide3_easy",
     "grid",
+    "shift",
+    "half_turn",
+    "reflect",
+    "row",
+    "col",
+    "\"vertical\"",
+    "\"diagonal\"",
+    "placement",
+    "node_kayles",
+    "cycles",
+    "dots",
+    "graph",
+    "leaper",
     "order",
     "diameter",
     "orbit",
@@ -132,6 +145,9 @@ fn expr() -> impl Strategy<Value = String> {
         "grid(2, 2)",
         "{1}",
         "[{1}, {2}]",
+        "grid(3, 4)",
+        "\"right\"",
+        "\"vertical\"",
     ])
     .prop_map(String::from);
     leaf.prop_recursive(4, 32, 3, |inner| {
@@ -146,8 +162,26 @@ fn expr() -> impl Strategy<Value = String> {
                 .prop_map(|(a, op, b)| format!("({a} {op} {b})")),
             (
                 prop::sample::select(vec![
-                    "len", "min", "max", "sum", "order", "grundy", "outcome", "diameter", "orbit",
-                    "sort", "str", "abs"
+                    "len",
+                    "min",
+                    "max",
+                    "sum",
+                    "order",
+                    "grundy",
+                    "outcome",
+                    "diameter",
+                    "orbit",
+                    "sort",
+                    "str",
+                    "abs",
+                    "half_turn",
+                    "reflect",
+                    "shift",
+                    "show",
+                    "cycle",
+                    "sign",
+                    "cycle_type",
+                    "rotate"
                 ]),
                 prop::collection::vec(inner.clone(), 0..3)
             )
