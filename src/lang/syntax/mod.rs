@@ -62,6 +62,26 @@ fn line_end(b: &[u8], mut i: usize) -> usize {
     i
 }
 
+/// The bytes outside strings and comments, with their offsets: brackets and operators inside
+/// a string or a comment never count.
+fn code_bytes(b: &[u8]) -> impl Iterator<Item = (usize, u8)> + '_ {
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < b.len() {
+            let at = i;
+            match b[i] {
+                b'"' => i = string_end(b, i) + 1,
+                b'#' => i = line_end(b, i),
+                c => {
+                    i += 1;
+                    return Some((at, c));
+                }
+            }
+        }
+        None
+    })
+}
+
 /// Newlines inside `(` `)` and `[` `]` continue the line: blank them (and comments there) to
 /// spaces. So does a newline after `=`, `,` or a binary operator (the expression goes on), and
 /// one before `else` (so `else` may start a line). A byte-order mark is blanked too. Byte
@@ -162,8 +182,6 @@ pub const MAX_OPERATORS: usize = 20_000;
 fn check_nesting(src: &str, src_id: u32) -> Result<(), ParseError> {
     let mut depth = 0usize;
     let mut ops = 0usize;
-    let b = src.as_bytes();
-    let mut i = 0;
     let err = |i: usize, message: String, hint: &str| ParseError {
         span: Span {
             src: src_id,
@@ -174,14 +192,8 @@ fn check_nesting(src: &str, src_id: u32) -> Result<(), ParseError> {
         hint: hint.into(),
         at_end: false,
     };
-    while i < b.len() {
-        match b[i] {
-            // brackets inside strings do not nest
-            b'"' => i = string_end(b, i),
-            b'#' => {
-                i = line_end(b, i);
-                continue;
-            }
+    for (i, c) in code_bytes(src.as_bytes()) {
+        match c {
             b'(' | b'[' | b'{' => depth += 1,
             b')' | b']' | b'}' => depth = depth.saturating_sub(1),
             b'\n' | b';' if depth == 0 => ops = 0,
@@ -205,7 +217,6 @@ fn check_nesting(src: &str, src_id: u32) -> Result<(), ParseError> {
                 "split the expression with `let`, or build long sums with sum([...])",
             ));
         }
-        i += 1;
     }
     Ok(())
 }
@@ -213,22 +224,14 @@ fn check_nesting(src: &str, src_id: u32) -> Result<(), ParseError> {
 /// The opening bracket that is never closed, if any (for "the input ends early").
 fn unclosed_bracket(src: &str) -> Option<(usize, char)> {
     let mut stack = vec![];
-    let b = src.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'"' => i = string_end(b, i),
-            b'#' => {
-                i = line_end(b, i);
-                continue;
-            }
-            c @ (b'(' | b'[' | b'{') => stack.push((i, c as char)),
+    for (i, c) in code_bytes(src.as_bytes()) {
+        match c {
+            b'(' | b'[' | b'{' => stack.push((i, c as char)),
             b')' | b']' | b'}' => {
                 stack.pop();
             }
             _ => {}
         }
-        i += 1;
     }
     stack.pop()
 }
