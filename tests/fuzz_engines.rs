@@ -3,6 +3,7 @@
 //! run must end with exit 0, 1 or 2 and no panic. The default run is short; the long run
 //! (docs/reliability.md) is
 //! `GAMUT_FUZZ_SECONDS=1200 cargo test --release --test fuzz_engines -- --ignored --nocapture`.
+mod common;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use std::process::{Command, Stdio};
@@ -122,7 +123,6 @@ fn run(src: &str, memory: &str) -> (Option<i32>, String, u64) {
         .spawn()
         .unwrap();
     let t0 = std::time::Instant::now();
-    let status = format!("/proc/{}/status", child.id());
     let mut peak = 0;
     loop {
         if let Some(st) = child.try_wait().unwrap() {
@@ -131,11 +131,7 @@ fn run(src: &str, memory: &str) -> (Option<i32>, String, u64) {
             let _ = child.stderr.take().unwrap().read_to_string(&mut err);
             return (st.code(), err, peak);
         }
-        let kb = std::fs::read_to_string(&status).ok().and_then(|t| {
-            let l = t.lines().find(|l| l.starts_with("VmHWM:"))?;
-            l.split_whitespace().nth(1)?.parse::<u64>().ok()
-        });
-        peak = peak.max(kb.unwrap_or(0) << 10);
+        peak = peak.max(common::peak_memory_of(child.id()));
         if t0.elapsed() > Duration::from_secs(20) {
             // too slow for a fuzz case: stop it with SIGINT; it must end promptly
             let _ = Command::new("kill")

@@ -1,6 +1,7 @@
 //! Hostile inputs end in a clear error (exit 1 or 2) or the right answer, within
 //! seconds, under a 4 GB address-space limit, with no panic, overflow or abort; SIGINT stops
 //! a script within 2 seconds.
+mod common;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -305,17 +306,12 @@ fn peak_memory(args: &[&str]) -> (i32, String, u64) {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let status = format!("/proc/{}/status", child.id());
     let mut peak = 0;
     let code = loop {
         if let Some(st) = child.try_wait().unwrap() {
             break st.code().unwrap_or(-1);
         }
-        let kb = std::fs::read_to_string(&status).ok().and_then(|t| {
-            let l = t.lines().find(|l| l.starts_with("VmHWM:"))?;
-            l.split_whitespace().nth(1)?.parse::<u64>().ok()
-        });
-        peak = peak.max(kb.unwrap_or(0) * 1024);
+        peak = peak.max(common::peak_memory_of(child.id()));
         std::thread::sleep(Duration::from_millis(5));
     };
     let mut err = String::new();

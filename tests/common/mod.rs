@@ -39,3 +39,15 @@ pub fn run_e(src: &str) -> (i32, String, String) {
         String::from_utf8(out.stderr).unwrap(),
     )
 }
+
+/// The peak resident memory of a running process so far (VmHWM), in bytes; 0 once it is gone.
+#[allow(dead_code)]
+pub fn peak_memory_of(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|t| {
+            let l = t.lines().find(|l| l.starts_with("VmHWM:"))?;
+            l.split_whitespace().nth(1)?.parse::<u64>().ok()
+        })
+        .map_or(0, |kb| kb << 10)
+}
