@@ -2,6 +2,8 @@
 //! J. S. Zandee, "The Game of Cycles" (BSc thesis, TU Delft 2022). Run with `--release`; the
 //! `#[ignore]`d tests are the benchmarks (`cargo test --release --test engine_cycles -- --ignored
 //! --nocapture <name>`).
+mod common;
+use common::Rng;
 use std::collections::HashMap;
 use std::time::Instant;
 
@@ -217,19 +219,6 @@ fn check_position(g: &Graph, p: &Position, what: &str) {
         ref_g,
         "{what}: plain engine"
     );
-}
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
 }
 
 /// A random position: some edges marked at random, kept when legal (no sink, no source).

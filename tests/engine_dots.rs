@@ -1,6 +1,8 @@
 //! The Dots-and-Boxes engine against an independent retrograde reference (every subset of lines,
 //! most lines first) and against G. P. Michon, "Mathematical Games (Two Players, No Chance)",
 //! the Boxer's Puzzle of Sam Loyd and the 3 x 3 game (Michon, "Mathematical Games").
+mod common;
+use common::Rng;
 use gamut::engine::Ctl;
 use gamut::engine::dots::{Dots, Position, Solver, best_of};
 use std::time::Instant;
@@ -62,17 +64,6 @@ fn retrograde(b: &Dots) -> Vec<i8> {
     v
 }
 
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
 #[test]
 fn every_position_of_every_board_up_to_20_lines() {
     let ctl = Ctl::default();
@@ -104,6 +95,23 @@ fn every_position_of_every_board_up_to_20_lines() {
     }
 }
 
+/// Every move's value from position `s` equals its boxes plus (or minus, when the turn
+/// passes) the reference value after it.
+fn check_moves(b: &Dots, solver: &Solver, s: u64, reference: &[i8], ctl: &Ctl) {
+    let pos = b.position(s).unwrap();
+    for mv in solver.moves(&pos, ctl).unwrap() {
+        let c = reference[(s | 1 << mv.line) as usize] as i32;
+        let want = if mv.captures > 0 { mv.captures + c } else { -c };
+        assert_eq!(
+            mv.value,
+            want,
+            "{} + {}",
+            b.lines_text(&pos),
+            b.line_name(mv.line)
+        );
+    }
+}
+
 #[test]
 fn moves_agree_with_the_reference_on_small_boards() {
     let ctl = Ctl::default();
@@ -113,19 +121,7 @@ fn moves_agree_with_the_reference_on_small_boards() {
         let solver = Solver::new(&b, &ctl).unwrap();
         let mut s = 0u64;
         while (s as usize) < reference.len() {
-            let pos = b.position(s).unwrap();
-            for mv in solver.moves(&pos, &ctl).unwrap() {
-                let p = s | 1 << mv.line;
-                let c = reference[p as usize] as i32;
-                let want = if mv.captures > 0 { mv.captures + c } else { -c };
-                assert_eq!(
-                    mv.value,
-                    want,
-                    "{m} x {n} {} + {}",
-                    b.lines_text(&pos),
-                    b.line_name(mv.line)
-                );
-            }
+            check_moves(&b, &solver, s, &reference, &ctl);
             s += step;
         }
     }
@@ -164,18 +160,7 @@ fn random_positions_of_the_3x3_board() {
             b.lines_text(&pos)
         );
         if i % 10 == 0 {
-            for mv in which.moves(&pos, &ctl).unwrap() {
-                let p = s | 1 << mv.line;
-                let c = reference[p as usize] as i32;
-                let want = if mv.captures > 0 { mv.captures + c } else { -c };
-                assert_eq!(
-                    mv.value,
-                    want,
-                    "{} + {}",
-                    b.lines_text(&pos),
-                    b.line_name(mv.line)
-                );
-            }
+            check_moves(&b, which, s, &reference, &ctl);
         }
     }
 }

@@ -51,3 +51,20 @@ pub fn peak_memory_of(pid: u32) -> u64 {
         })
         .map_or(0, |kb| kb << 10)
 }
+
+/// A small deterministic generator (xorshift), so random cases are the same on every run.
+#[allow(dead_code)]
+pub struct Rng(pub u64);
+
+#[allow(dead_code)]
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
