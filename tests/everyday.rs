@@ -280,6 +280,10 @@ fn boards_turn_reflect_and_shift_one_line() {
         ("shift(b, \"up\", row: 2)", "`row:` does not go with \"up\""),
         ("shift(b, \"right\", row: 4)", "has no row 4"),
         ("reflect(b, \"diagonal\")", "needs a square board"),
+        (
+            "shift(b, \"right\", row: 10^30)",
+            "`row:` is too large a number here",
+        ),
     ] {
         let (code, _, err) = run_e(&format!("{b}{e}"));
         assert_eq!(code, 1, "{e}");

@@ -158,6 +158,10 @@ impl Args {
         match self.kw(name) {
             None => Ok(None),
             Some((Value::Int(x), _)) => Ok(Some(x)),
+            Some((Value::Big(_), s)) => Err(Error::runtime(
+                format!("`{name}:` is too large a number here"),
+                s,
+            )),
             Some((v, s)) => Err(Error::runtime(
                 format!("`{name}:` must be an integer, not {}", v.a_type()),
                 s,
