@@ -354,7 +354,10 @@ fn component_options(
             describe(rs, args),
             crate::engine::control::num(cap)
         ))
-        .hint("ask for grundy or outcome, which do not list the options; the limits are 20_000_000 options and the memory budget (--memory)")
+        .hint(format!(
+            "ask for grundy or outcome, which do not list the options; the limits are {} options and the memory budget (--memory)",
+            crate::engine::control::num(impartial::HELD_LIMIT)
+        ))
     };
     match &rs.rules {
         Rules::Heap(code) => {
