@@ -595,6 +595,15 @@ pub enum Direction {
     Backward,
 }
 
+impl Direction {
+    pub fn name(self) -> &'static str {
+        match self {
+            Direction::Forward => "forward",
+            Direction::Backward => "backward",
+        }
+    }
+}
+
 /// Ranks sifted together on a backward step, so that their independent chains of shuffles
 /// overlap in the pipeline.
 const ROUND: usize = 12;

@@ -677,14 +677,10 @@ fn ranked_layers(
         if loud {
             ctl.line(&format!(
                 "{depth:>5}  {:>16}  {:>18}  {:>9.1}  {}",
-                crate::engine::control::num(count),
-                crate::engine::control::num(cum),
+                num(count),
+                num(cum),
                 t0.elapsed().as_secs_f64(),
-                match dir {
-                    Some(crate::engine::group::ranked::Direction::Forward) => "forward",
-                    Some(crate::engine::group::ranked::Direction::Backward) => "backward",
-                    None => "",
-                }
+                dir.map_or("", |d| d.name())
             ));
         }
     })?;
@@ -929,10 +925,7 @@ fn orbits(it: &mut Interp, a: &mut Args) -> Result<Value> {
     // every pattern is listed, then kept once more in the table of those already seen
     it.ctl.reserve(
         total as u64 * (2 * (n as u64 + 24) + 48),
-        &format!(
-            "listing the {} patterns",
-            crate::engine::control::num(total)
-        ),
+        &format!("listing the {} patterns", num(total)),
     )?;
     let mut pats = Vec::with_capacity(total);
     all_patterns(n, &counts, &mut pats);
@@ -1100,8 +1093,8 @@ pub fn word_steps(g: &GroupVal, w: &Word, ctl: &Ctl) -> Result<Vec<Perm>> {
     if n > MAX_WORD_STEPS {
         return Err(Error::plain(format!(
             "the word has {} steps, more than the {} that can be walked",
-            crate::engine::control::num(n),
-            crate::engine::control::num(MAX_WORD_STEPS)
+            num(n),
+            num(MAX_WORD_STEPS)
         ))
         .hint("use smaller exponents"));
     }
