@@ -533,16 +533,31 @@ fn proven_period(it: &mut Interp, rs: &Ruleset, code: &Code, n: u64) -> Result<O
     if n < have || n < 1 << 17 || !heap::period_provable(code) {
         return Ok(None);
     }
-    let mut m = 256;
+    let (m, found) = search_period(it, rs, code, 256, 1 << 17)?;
+    let Some((p, q, true)) = found else {
+        return Ok(None);
+    };
+    let g = heap_values(it, rs, code, m)?;
+    Ok(Some(((0..=m as usize).map(|i| g.get(i)).collect(), p, q)))
+}
+
+/// Grows the computed range from `start`, four times at each step, until the periodicity
+/// theorem proves a period, `limit` is reached, or the next range would take long (cubic
+/// codes, with three-heap splits). Returns the range checked and what it shows.
+fn search_period(
+    it: &mut Interp,
+    rs: &Ruleset,
+    code: &Code,
+    start: u64,
+    limit: u64,
+) -> Result<(u64, Option<(u64, u64, bool)>)> {
+    let mut n = start.min(limit);
     loop {
-        let g = heap_values(it, rs, code, m)?;
-        if let Some((p, q, true)) = g.period(code, m as usize + 1) {
-            return Ok(Some(((0..=m as usize).map(|i| g.get(i)).collect(), p, q)));
+        let found = heap_values(it, rs, code, n)?.period(code, n as usize + 1);
+        if found.is_some_and(|f| f.2) || n >= limit || !affordable(code, (n * 4).min(limit)) {
+            return Ok((n, found));
         }
-        if m >= 1 << 17 || !affordable(code, m * 4) {
-            return Ok(None);
-        }
-        m *= 4;
+        n = (n * 4).min(limit);
     }
 }
 
@@ -952,26 +967,18 @@ fn period(it: &mut Interp, a: &mut Args) -> Result<Value> {
         }
         None => 1 << 17,
     };
-    // grow the range until the periodicity theorem proves a period, the limit is reached or
-    // the next range would take long (cubic codes, with three-heap splits)
-    let mut n = if to.is_some() { limit } else { 256.min(limit) };
-    loop {
-        let g = heap_values(it, &rs, code, n)?;
-        let found = g.period(code, n as usize + 1);
-        if found.is_some_and(|f| f.2) || n >= limit || !affordable(code, (n * 4).min(limit)) {
-            let (pre, per, proven) = match found {
-                Some((p, q, pr)) => (Value::Int(p as i64), Value::Int(q as i64), pr),
-                None => (Value::None, Value::None, false),
-            };
-            return Ok(Value::record(vec![
-                ("preperiod", pre),
-                ("period", per),
-                ("proven", Value::Bool(proven)),
-                ("checked_to", Value::Int(n as i64)),
-            ]));
-        }
-        n = (n * 4).min(limit);
-    }
+    let start = if to.is_some() { limit } else { 256 };
+    let (n, found) = search_period(it, &rs, code, start, limit)?;
+    let (pre, per, proven) = match found {
+        Some((p, q, pr)) => (Value::Int(p as i64), Value::Int(q as i64), pr),
+        None => (Value::None, Value::None, false),
+    };
+    Ok(Value::record(vec![
+        ("preperiod", pre),
+        ("period", per),
+        ("proven", Value::Bool(proven)),
+        ("checked_to", Value::Int(n as i64)),
+    ]))
 }
 
 fn wythoff_period(it: &mut Interp, a: &mut Args) -> Result<Value> {
