@@ -541,6 +541,9 @@ fn proven_period(it: &mut Interp, rs: &Ruleset, code: &Code, n: u64) -> Result<O
     Ok(Some(((0..=m as usize).map(|i| g.get(i)).collect(), p, q)))
 }
 
+/// A range of heaps checked, and the preperiod, period and whether it is proven, if found.
+type Checked = (u64, Option<(u64, u64, bool)>);
+
 /// Grows the computed range from `start`, four times at each step, until the periodicity
 /// theorem proves a period, `limit` is reached, or the next range would take long (cubic
 /// codes, with three-heap splits). Returns the range checked and what it shows.
@@ -550,7 +553,7 @@ fn search_period(
     code: &Code,
     start: u64,
     limit: u64,
-) -> Result<(u64, Option<(u64, u64, bool)>)> {
+) -> Result<Checked> {
     let mut n = start.min(limit);
     loop {
         let found = heap_values(it, rs, code, n)?.period(code, n as usize + 1);
