@@ -470,6 +470,33 @@ fn figure_a_1_6_bishops_queens() {
         ],
     );
 }
+/// How many printed entries of a figure differ from the engine under each rule:
+/// (printed, differing from pass-through, differing from blocking).
+fn mismatches(pieces: &[Piece], table: &str) -> (usize, usize, usize) {
+    let mut counts = (0, 0, 0);
+    for (m, row) in parse(table).iter().enumerate() {
+        for (n, want) in row.iter().enumerate() {
+            if let Some(want) = *want {
+                counts.0 += 1;
+                counts.1 += usize::from(grundy_grid(m + 1, n + 1, pieces, false) != want);
+                counts.2 += usize::from(grundy_grid(m + 1, n + 1, pieces, true) != want);
+            }
+        }
+    }
+    counts
+}
+
+/// Figure A.1.6 alone was computed with blocking slides (an attack stops at the first piece):
+/// all 33 printed entries are the blocking values, 9 of them differ from the pass-through rule
+/// that Figures A.1.5 and A.1.8 (the other tables with sliders and a second piece) follow.
+#[test]
+fn figure_a_1_6_is_the_blocking_rule() {
+    let (b, q, r, n) = (Piece::bishop(), Piece::queen(), Piece::rook(), Piece::knight());
+    assert_eq!(mismatches(&[b.clone(), q.clone()], BISHOPS_QUEENS), (33, 9, 0));
+    assert_eq!(mismatches(&[b, r], BISHOPS_ROOKS), (30, 0, 5));
+    assert_eq!(mismatches(&[n, q], KNIGHTS_QUEENS), (30, 0, 9));
+}
+
 #[test]
 fn figure_a_1_7_kings_knights() {
     check_table(
