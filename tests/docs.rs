@@ -21,7 +21,10 @@ fn snippets(doc: &str) -> Vec<(usize, String, String)> {
     let mut out = vec![];
     for (i, (line, kind, code)) in blocks.iter().enumerate() {
         if let Some(reason) = kind.strip_prefix("game not-run:") {
-            assert!(!reason.trim().is_empty(), "line {line}: say why it is not run");
+            assert!(
+                !reason.trim().is_empty(),
+                "line {line}: say why it is not run"
+            );
             continue;
         }
         if !kind.starts_with("game") {
@@ -29,7 +32,9 @@ fn snippets(doc: &str) -> Vec<(usize, String, String)> {
         }
         assert_eq!(kind, "game", "line {line}: unknown fence");
         match blocks.get(i + 1) {
-            Some((_, next, text)) if next == "text" => out.push((*line, code.clone(), text.clone())),
+            Some((_, next, text)) if next == "text" => {
+                out.push((*line, code.clone(), text.clone()))
+            }
             _ => panic!("docs/language.md line {line}: a `game` block without its `text` output"),
         }
     }

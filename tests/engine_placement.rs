@@ -491,8 +491,16 @@ fn mismatches(pieces: &[Piece], table: &str) -> (usize, usize, usize) {
 /// that Figures A.1.5 and A.1.8 (the other tables with sliders and a second piece) follow.
 #[test]
 fn figure_a_1_6_is_the_blocking_rule() {
-    let (b, q, r, n) = (Piece::bishop(), Piece::queen(), Piece::rook(), Piece::knight());
-    assert_eq!(mismatches(&[b.clone(), q.clone()], BISHOPS_QUEENS), (33, 9, 0));
+    let (b, q, r, n) = (
+        Piece::bishop(),
+        Piece::queen(),
+        Piece::rook(),
+        Piece::knight(),
+    );
+    assert_eq!(
+        mismatches(&[b.clone(), q.clone()], BISHOPS_QUEENS),
+        (33, 9, 0)
+    );
     assert_eq!(mismatches(&[b, r], BISHOPS_ROOKS), (30, 0, 5));
     assert_eq!(mismatches(&[n, q], KNIGHTS_QUEENS), (30, 0, 9));
 }

@@ -228,12 +228,14 @@ pub const STDLIB: &[(&str, &str)] = &[
 ];
 
 /// Every name the standard library defines, with what `:help NAME` shows: the comment lines
-/// above its definition, the definition itself and the library it comes from.
+/// above its definition (an `example:` among them), the definition itself (a whole `game`
+/// block) and the library it comes from.
 pub fn stdlib_names() -> Vec<(String, String)> {
     let mut out = vec![];
     for (lib, text) in STDLIB {
         let mut comments: Vec<&str> = vec![];
-        for line in text.lines() {
+        let mut lines = text.lines();
+        while let Some(line) = lines.next() {
             let t = line.trim();
             if let Some(c) = t.strip_prefix('#') {
                 comments.push(c.trim());
@@ -247,12 +249,26 @@ pub fn stdlib_names() -> Vec<(String, String)> {
                 Some(rest[..end].to_string())
             });
             if let Some(name) = name {
+                let (examples, notes): (Vec<&str>, Vec<&str>) =
+                    comments.iter().partition(|c| c.starts_with("example:"));
                 let mut doc = String::new();
-                for c in &comments {
+                for c in notes {
                     doc.push_str(c);
                     doc.push('\n');
                 }
-                doc.push_str(&format!("  {t}\n(from stdlib/{lib}.game)"));
+                doc.push_str(&format!("  {t}\n"));
+                if t.starts_with("game ") {
+                    for l in lines.by_ref() {
+                        doc.push_str(&format!("  {l}\n"));
+                        if l.trim() == "}" {
+                            break;
+                        }
+                    }
+                }
+                for e in examples {
+                    doc.push_str(&format!("  {e}\n"));
+                }
+                doc.push_str(&format!("(from stdlib/{lib}.game)"));
                 out.push((name, doc));
             }
             comments.clear();
