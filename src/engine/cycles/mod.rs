@@ -42,6 +42,7 @@
 //! assert_eq!(wins, ["a>c", "c>a"]);
 //! ```
 mod board;
+pub mod picture;
 /// Board builders: cycles, lines, the diamond, the double-diamond family, spiders, trees.
 pub mod boards;
 mod search;

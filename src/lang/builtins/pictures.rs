@@ -357,7 +357,17 @@ fn export(it: &mut Interp, a: &mut Args) -> Result<Value> {
                 return Err(wrong("a Game of Cycles position", ".dot, .svg or .png"));
             }
             let (game, pos) = super::cycles::single(&v).expect("checked by the guard");
-            write_graph(&game.dot(&pos), &path, &ext).map_err(io)?;
+            if ext == "dot" || ext == "gv" {
+                write_graph(&game.dot(&pos), &path, &ext).map_err(io)?;
+            } else {
+                let title = format!(
+                    "Game of Cycles: {} markable edges, {} marked ({} rule)",
+                    game.markable_edges(),
+                    pos.marked_count(),
+                    game.rule()
+                );
+                game.picture(&pos, &title, &path).map_err(io)?;
+            }
         }
         Value::Record(r) if r.fields.contains_key("pattern") => {
             if !graph_exts.contains(&ext.as_str()) {
@@ -525,7 +535,7 @@ fn orbit_dot(it: &mut Interp, g: &GroupVal, st: &State, pattern: &Value) -> Resu
         }
         Err(e) => return Err(e.into()),
     };
-    let cols = pic::board_cols(g.degree);
+    let cols = pic::board_cols(g.degree, &g.perms());
     let labels: Vec<NodeLabel> = sg
         .states
         .iter()
