@@ -164,7 +164,10 @@ fn first_board(text: &str) -> (usize, usize) {
         .lines()
         .find(|l| l.trim_start().starts_with("n0 [label=<"))
         .unwrap();
-    (first.matches("<tr>").count(), first.matches("<td width").count())
+    (
+        first.matches("<tr>").count(),
+        first.matches("<td width").count(),
+    )
 }
 
 #[test]
@@ -260,7 +263,10 @@ fn a_game_of_cycles_picture_shows_cells_arrows_and_the_sink_source_rule() {
     let img = Image::open(&png);
     assert_eq!((img.w, img.h), (760, 560));
     assert!(img.count([CELL.0, CELL.1, CELL.2]) > 20_000, "shaded cells");
-    assert!(img.count([FORCED.0, FORCED.1, FORCED.2]) > 300, "the forced vertex");
+    assert!(
+        img.count([FORCED.0, FORCED.1, FORCED.2]) > 300,
+        "the forced vertex"
+    );
 }
 
 #[test]

@@ -42,9 +42,9 @@
 //! assert_eq!(wins, ["a>c", "c>a"]);
 //! ```
 mod board;
-pub mod picture;
 /// Board builders: cycles, lines, the diamond, the double-diamond family, spiders, trees.
 pub mod boards;
+pub mod picture;
 mod search;
 
 use std::fmt;

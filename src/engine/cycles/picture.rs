@@ -9,8 +9,8 @@
 use super::{Cycles, Position};
 use crate::engine::graph::Graph;
 use plotters::coord::Shift;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::collections::VecDeque;
 
 const W: u32 = 760;
@@ -206,7 +206,10 @@ impl Cycles {
             match (kind, fill) {
                 (Some(k), _) => draw_edge(root, (x0, y), (x1, y), k, &[(x0, y), (x1, y)])?,
                 (None, Some(c)) => root
-                    .draw(&Rectangle::new([(x0 + 4, y - 9), (x1 - 4, y + 9)], c.filled()))
+                    .draw(&Rectangle::new(
+                        [(x0 + 4, y - 9), (x1 - 4, y + 9)],
+                        c.filled(),
+                    ))
                     .map_err(e)?,
                 (None, None) => y -= 12,
             }
@@ -230,10 +233,7 @@ fn draw_edge<DB: DrawingBackend>(
     let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
     let seg = |from: (f64, f64), to: (f64, f64), style: ShapeStyle| {
         root.draw(&PathElement::new(
-            vec![
-                (from.0 as i32, from.1 as i32),
-                (to.0 as i32, to.1 as i32),
-            ],
+            vec![(from.0 as i32, from.1 as i32), (to.0 as i32, to.1 as i32)],
             style,
         ))
     };
@@ -395,11 +395,7 @@ fn radial(adj: &[Vec<usize>]) -> Vec<(f64, f64)> {
             let t = (lo + hi) / 2.0 - std::f64::consts::FRAC_PI_2;
             pos[v] = (depth[v] as f64 * t.cos(), depth[v] as f64 * t.sin());
         }
-        let kids: Vec<usize> = adj[v]
-            .iter()
-            .copied()
-            .filter(|&w| parent[w] == v)
-            .collect();
+        let kids: Vec<usize> = adj[v].iter().copied().filter(|&w| parent[w] == v).collect();
         let total: usize = kids.iter().map(|&w| leaves[w]).sum();
         let mut at = lo;
         for w in kids {

@@ -27,13 +27,13 @@ pub fn register(it: &mut Interp) {
     it.add_builtin(
         "export",
         "export(x, file, size: px)",
-        "write G as a Cayley graph (.dot, .svg, .png; .svg/.png through Graphviz), as GAP (.g) or as a twsearch puzzle (.tws); orbit(G, X) as its sub-game graph; walks(G, n) as a .png or .svg coloured by distance",
+        "write G as a Cayley graph (.dot, .svg, .png; .svg/.png through Graphviz), as GAP (.g) or as a twsearch puzzle (.tws); orbit(G, X) as its sub-game graph; walks(G, n) as a .png or .svg coloured by distance; a Game of Cycles position as .svg or .png (cells, arrows, the sink/source rule, a legend) or .dot",
         export,
     );
     it.add_builtin(
         "plot",
         "plot(data, file, kind:, title:, x:, x_label:, y_label:, size:)",
-        "a chart as .png or .svg: a list of numbers as a scatter plot (bars when short, or kind: \"bar\"), a list of lists or a map of name: list as lines; x: a..b gives the first x",
+        "a chart as .png or .svg: a list of numbers as a scatter plot (bars when short, or kind: \"bar\"), a list of lists as lines (names: labels them); x: a..b gives the first x",
         plot_builtin,
     );
     it.add_builtin(
