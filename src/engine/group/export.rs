@@ -56,7 +56,7 @@ pub fn board_cols(degree: usize, gens: &[Perm]) -> usize {
             .collect()
     };
     let fits = (2..=degree / 2).find(|&cols| {
-        degree % cols == 0
+        degree.is_multiple_of(cols)
             && degree / cols >= 2
             && shifts(&super::Board {
                 rows: degree / cols,
