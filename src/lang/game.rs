@@ -14,7 +14,9 @@
 //! an impartial family with no engine of its own gives its options and is solved by the generic
 //! search (`engine::impartial`); a family with a fast engine answers `grundy` (and `next_wins`)
 //! itself; a scoring family (Dots-and-Boxes) or a partizan one says so with `not_impartial`
-//! and answers `value`, `moves` and `winning` itself.
+//! and answers `value`, `moves` and `winning` itself. Partizan families add their Left and
+//! Right options and canonical values as further methods with defaults, so that the families
+//! here need no change.
 //!
 //! Adding a family: write `src/lang/builtins/<family>.rs` with a type implementing `Family`
 //! and a `register` function whose builtins build positions (`Position::single`), and call it
@@ -42,8 +44,7 @@ pub trait Family: Any {
 
     /// A component as text (`show` text of positions, JSON strings, the order of values).
     fn describe(&self, name: &str, state: &[i64]) -> String {
-        let a: Vec<String> = state.iter().map(|x| x.to_string()).collect();
-        format!("{name}({})", a.join(", "))
+        plain(name, state)
     }
 
     /// The options of a component. A family may refuse more than the limits allow.
@@ -106,4 +107,10 @@ pub trait Family: Any {
 
     /// The family's own type, for its own builtins (`shortest_play`, `export`).
     fn as_any(&self) -> &dyn Any;
+}
+
+/// A component as its ruleset's name and its state: `name(a, b)`.
+pub fn plain(name: &str, state: &[i64]) -> String {
+    let a: Vec<String> = state.iter().map(|x| x.to_string()).collect();
+    format!("{name}({})", a.join(", "))
 }

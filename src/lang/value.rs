@@ -152,7 +152,10 @@ impl Value {
             Value::Table(_) => "table",
             Value::Func(_) | Value::Builtin(_) => "function",
             Value::Ruleset(_) => "ruleset",
-            Value::Position(p) => p.comps.first().map_or("position", |c| c.rs.family.type_name()),
+            Value::Position(p) => p
+                .comps
+                .first()
+                .map_or("position", |c| c.rs.family.type_name()),
             Value::Graph(_) => "graph",
             Value::Piece(_) => "piece",
         }

@@ -503,11 +503,11 @@ fn show(_: &mut Interp, a: &mut Args) -> Result<Value> {
         _ => None,
     };
     let text = text.ok_or_else(|| {
-            a.type_error(
-                0,
-                "a board or a game position to draw (placement, cycles, dots)",
-            )
-        })?;
+        a.type_error(
+            0,
+            "a board or a game position to draw (placement, cycles, dots)",
+        )
+    })?;
     Ok(Value::str(&text))
 }
 

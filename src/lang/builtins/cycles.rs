@@ -266,7 +266,10 @@ fn cycles_game(it: &mut Interp, a: &mut Args) -> Result<Value> {
         }
     };
     let args = cycles_args(&pos);
-    Ok(Value::Position(Rc::new(Position::single(game.clone(), args))))
+    Ok(Value::Position(Rc::new(Position::single(
+        game.clone(),
+        args,
+    ))))
 }
 
 /// The Game of Cycles component of a position, if it is one.

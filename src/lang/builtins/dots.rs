@@ -103,8 +103,7 @@ fn dots(_: &mut Interp, a: &mut Args) -> Result<Value> {
         }
     };
     let rs = Ruleset::new(format!("dots({m}, {n})"), DotsGame(board));
-    Ok(Value::Position(Rc::new(crate::lang::rules::Position::single(
-        Rc::new(rs),
-        Box::new([pos.lines as i64]),
-    ))))
+    Ok(Value::Position(Rc::new(
+        crate::lang::rules::Position::single(Rc::new(rs), Box::new([pos.lines as i64])),
+    )))
 }

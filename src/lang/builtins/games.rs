@@ -89,7 +89,7 @@ pub fn register(it: &mut Interp) {
     it.add_builtin(
         "value",
         "value(P)",
-        "the value of a position: for Dots-and-Boxes, the best net score (own boxes minus the opponent's, of those still to take) for the player to move",
+        "the best net score (own boxes minus the opponent's, of those still to take) for the player to move",
         value,
     );
     it.add_builtin(
@@ -524,9 +524,9 @@ fn option_arg(
     }
 }
 
+/// A component in messages: the ruleset's name and the state as the search sees it.
 fn describe(rs: &Ruleset, args: &[i64]) -> String {
-    let a: Vec<String> = args.iter().map(|x| x.to_string()).collect();
-    format!("{}({})", rs.name, a.join(", "))
+    crate::lang::game::plain(&rs.name, args)
 }
 
 /// Values of heaps 0..=n (at least) of a heap game, cached per ruleset.
@@ -667,8 +667,7 @@ fn position_grundy(it: &mut Interp, p: &Position) -> Result<u32> {
 }
 
 fn is_nim(c: &Component) -> bool {
-    c.rs
-        .family::<Heap>()
+    c.rs.family::<Heap>()
         .is_some_and(|h| h.0.repeating && h.0.digits == [0, 3])
 }
 

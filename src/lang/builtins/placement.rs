@@ -214,7 +214,9 @@ impl Family for PlacementGame {
             .collect())
     }
     fn grundy(&self, it: &mut Interp, _: &Ruleset, state: &[i64]) -> Result<Option<u32>> {
-        Ok(Some(self.0.grundy(&placement_pos(&self.0, state)?, &it.ctl)?))
+        Ok(Some(
+            self.0.grundy(&placement_pos(&self.0, state)?, &it.ctl)?,
+        ))
     }
     fn move_label(&self, state: &[i64], option: &[i64]) -> Option<String> {
         let pair = option
@@ -246,10 +248,7 @@ fn start_position(
     let rs = match it.games.boards.get(&name) {
         Some(rs) => rs.clone(),
         None => {
-            let rs = Rc::new(Ruleset::new(
-                name.clone(),
-                PlacementGame(Rc::new(make()?)),
-            ));
+            let rs = Rc::new(Ruleset::new(name.clone(), PlacementGame(Rc::new(make()?))));
             it.games.boards.insert(name, rs.clone());
             rs
         }
