@@ -75,7 +75,7 @@ pub fn register(it: &mut Interp) {
 }
 
 /// The Game of Cycles position of a state.
-pub fn cycles_pos(g: &cycles::Cycles, args: &[i64]) -> crate::engine::Result<cycles::Position> {
+fn cycles_pos(g: &cycles::Cycles, args: &[i64]) -> crate::engine::Result<cycles::Position> {
     let (marked, dir) = (args[0] as u64, args[1] as u64);
     let arrows: Vec<(usize, usize)> = (0..g.graph().edges.len())
         .filter(|e| marked >> e & 1 == 1)
@@ -88,7 +88,7 @@ pub fn cycles_pos(g: &cycles::Cycles, args: &[i64]) -> crate::engine::Result<cyc
 }
 
 /// The state of a Game of Cycles position.
-pub fn cycles_args(p: &cycles::Position) -> Box<[i64]> {
+fn cycles_args(p: &cycles::Position) -> Box<[i64]> {
     let (marked, dir) = p.bits();
     Box::new([marked as i64, dir as i64])
 }

@@ -153,7 +153,7 @@ pub fn piece_name(p: &placement::Piece) -> String {
 
 /// A square as the language numbers it: `(row, column)` from 1 on grids, the vertex name on
 /// graphs.
-pub fn square_name(g: &placement::Placement, s: usize) -> String {
+fn square_name(g: &placement::Placement, s: usize) -> String {
     match g.board() {
         placement::Board::Grid { cols, .. } | placement::Board::Torus { cols, .. } => {
             format!("({}, {})", s / cols + 1, s % cols + 1)
@@ -163,10 +163,7 @@ pub fn square_name(g: &placement::Placement, s: usize) -> String {
 }
 
 /// The engine's position from a component's arguments.
-pub fn placement_pos(
-    g: &placement::Placement,
-    args: &[i64],
-) -> crate::engine::Result<placement::Pos> {
+fn placement_pos(g: &placement::Placement, args: &[i64]) -> crate::engine::Result<placement::Pos> {
     let mut pos = g.start();
     for pair in args.chunks(2) {
         let mv = placement::Move {
@@ -179,7 +176,7 @@ pub fn placement_pos(
 }
 
 /// A component's arguments from the engine's position.
-pub fn placement_args(pos: &placement::Pos) -> Box<[i64]> {
+fn placement_args(pos: &placement::Pos) -> Box<[i64]> {
     pos.placed()
         .into_iter()
         .flat_map(|(s, p)| [s as i64, p as i64])
