@@ -1111,7 +1111,9 @@ impl Interp {
                 }
                 (Str(x), Str(y)) => Value::str(&format!("{x}{y}")),
                 (List(x), List(y)) => Value::list(x.iter().chain(y.iter()).cloned().collect()),
-                (Position(_), Position(_)) => crate::lang::builtins::games::sum_positions(&a, &b),
+                (Position(p), Position(q)) => {
+                    crate::lang::builtins::games::sum_positions(p, q).ok_or_else(|| bad(&a, &b))?
+                }
                 _ => return Err(bad(&a, &b)),
             },
             BinOp::Sub => match (&a, &b) {

@@ -4,6 +4,7 @@
 pub mod builtins;
 pub mod error;
 pub mod eval;
+pub mod game;
 pub mod help;
 pub mod rules;
 pub mod syntax;

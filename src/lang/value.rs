@@ -13,7 +13,6 @@ use std::rc::Rc;
 use crate::engine::graph::Graph;
 use crate::engine::group::perm::Perm;
 use crate::engine::placement::Piece;
-use crate::lang::builtins::dots::DotsPos;
 
 #[derive(Clone)]
 pub enum Value {
@@ -44,7 +43,6 @@ pub enum Value {
     Position(Rc<Position>),
     Graph(Rc<Graph>),
     Piece(Rc<Piece>),
-    Dots(Rc<DotsPos>),
 }
 
 pub struct Closure {
@@ -154,10 +152,12 @@ impl Value {
             Value::Table(_) => "table",
             Value::Func(_) | Value::Builtin(_) => "function",
             Value::Ruleset(_) => "ruleset",
-            Value::Position(_) => "position",
+            Value::Position(p) => p
+                .comps
+                .first()
+                .map_or("position", |c| c.rs.family.type_name()),
             Value::Graph(_) => "graph",
             Value::Piece(_) => "piece",
-            Value::Dots(_) => "Dots-and-Boxes position",
         }
     }
 
@@ -236,8 +236,7 @@ impl Value {
             Value::Ruleset(r) => write!(out, "<ruleset {}>", r.name()).unwrap(),
             Value::Position(p) => write!(out, "{p}").unwrap(),
             Value::Graph(g) => write!(out, "{g}").unwrap(),
-            Value::Piece(p) => out.push_str(&crate::lang::rules::piece_name(p)),
-            Value::Dots(d) => write!(out, "{d}").unwrap(),
+            Value::Piece(p) => out.push_str(&crate::lang::builtins::placement::piece_name(p)),
         }
     }
 

@@ -495,16 +495,19 @@ fn show(_: &mut Interp, a: &mut Args) -> Result<Value> {
         return show_board(a, b.rows, b.cols);
     }
     a.count(1, 1)?;
-    let v = a.get(0);
-    let text = super::placement::show(v)
-        .or_else(|| super::cycles::show(v))
-        .or_else(|| super::dots::show(v))
-        .ok_or_else(|| {
-            a.type_error(
-                0,
-                "a board or a game position to draw (placement, cycles, dots)",
-            )
-        })?;
+    let text = match a.get(0) {
+        Value::Position(p) => match p.comps.as_slice() {
+            [c] => c.rs.family.show(&c.args),
+            _ => None,
+        },
+        _ => None,
+    };
+    let text = text.ok_or_else(|| {
+        a.type_error(
+            0,
+            "a board or a game position to draw (placement, cycles, dots)",
+        )
+    })?;
     Ok(Value::str(&text))
 }
 

@@ -4,7 +4,8 @@ use crate::engine::cycles::{self, Cycles, Rule, boards};
 use crate::engine::graph::Graph;
 use crate::lang::error::{Error, Result};
 use crate::lang::eval::{Args, Interp};
-use crate::lang::rules::{Component, Position, Rules, Ruleset, cycles_args, cycles_pos};
+use crate::lang::game::{Family, Options};
+use crate::lang::rules::{Position, Ruleset};
 use crate::lang::value::Value;
 use std::rc::Rc;
 
@@ -71,6 +72,85 @@ pub fn register(it: &mut Interp) {
             Ok(Value::Bool(boards::is_z_tree(&*get_graph(a, 0)?)))
         },
     );
+}
+
+/// The Game of Cycles position of a state.
+fn cycles_pos(g: &cycles::Cycles, args: &[i64]) -> crate::engine::Result<cycles::Position> {
+    let (marked, dir) = (args[0] as u64, args[1] as u64);
+    let arrows: Vec<(usize, usize)> = (0..g.graph().edges.len())
+        .filter(|e| marked >> e & 1 == 1)
+        .map(|e| {
+            let (a, b) = g.graph().edges[e];
+            if dir >> e & 1 == 0 { (a, b) } else { (b, a) }
+        })
+        .collect();
+    g.with_marked(&arrows)
+}
+
+/// The state of a Game of Cycles position.
+fn cycles_args(p: &cycles::Position) -> Box<[i64]> {
+    let (marked, dir) = p.bits();
+    Box::new([marked as i64, dir as i64])
+}
+
+/// The Game of Cycles; a state is the marked-edge and direction masks.
+pub struct CyclesGame(Rc<Cycles>);
+
+impl Family for CyclesGame {
+    fn describe(&self, name: &str, state: &[i64]) -> String {
+        let g = &self.0;
+        let Ok(p) = cycles_pos(g, state) else {
+            return name.to_string();
+        };
+        let arrows: Vec<String> = (0..g.graph().edges.len())
+            .filter_map(|e| p.arrow(g.graph(), e))
+            .map(|(a, b)| format!("{}>{}", g.graph().names[a], g.graph().names[b]))
+            .collect();
+        if arrows.is_empty() {
+            name.to_string()
+        } else {
+            format!("{name} after {}", arrows.join(" "))
+        }
+    }
+    fn options(&self, _: &mut Interp, _: &Ruleset, state: &[i64]) -> Result<Options> {
+        let pos = cycles_pos(&self.0, state)?;
+        Ok(self
+            .0
+            .options(&pos)
+            .iter()
+            .map(|o| vec![cycles_args(o)])
+            .collect())
+    }
+    fn grundy(&self, it: &mut Interp, _: &Ruleset, state: &[i64]) -> Result<Option<u32>> {
+        Ok(Some(self.0.grundy(&cycles_pos(&self.0, state)?, &it.ctl)?))
+    }
+    /// the Game of Cycles has its own outcome search, under either rule
+    fn next_wins(&self, it: &mut Interp, state: &[i64]) -> Result<Option<bool>> {
+        let pos = cycles_pos(&self.0, state)?;
+        Ok(Some(self.0.outcome(&pos, &it.ctl)? == cycles::Outcome::N))
+    }
+    /// under the original rule a position has an outcome but no nimber
+    fn by_outcome(&self) -> bool {
+        self.0.rule() == Rule::Original
+    }
+    fn move_label(&self, state: &[i64], option: &[i64]) -> Option<String> {
+        let (before, after) = (
+            cycles_pos(&self.0, state).ok()?,
+            cycles_pos(&self.0, option).ok()?,
+        );
+        let gr = self.0.graph();
+        let e = (0..gr.edges.len())
+            .find(|&e| before.arrow(gr, e).is_none() && after.arrow(gr, e).is_some())?;
+        let (a, b) = after.arrow(gr, e)?;
+        Some(format!("{}>{}", gr.names[a], gr.names[b]))
+    }
+    fn show(&self, state: &[i64]) -> Option<String> {
+        let pos = cycles_pos(&self.0, state).ok()?;
+        Some(self.0.show(&pos).trim_end().to_string())
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
 }
 
 fn get_graph(a: &Args, i: usize) -> Result<Rc<Graph>> {
@@ -153,16 +233,16 @@ fn cycles_game(it: &mut Interp, a: &mut Args) -> Result<Value> {
         Rule::Normal => format!("cycles({shown}, rule: \"normal\")"),
     };
     let key = format!("{g} {rule}");
-    let game = match it.games.cycles.get(&key) {
+    let game = match it.games.boards.get(&key) {
         Some(rs) => rs.clone(),
         None => {
             let c = Cycles::new((*g).clone(), rule).map_err(|e| Error::from(e).at(a.span_of(0)))?;
-            let rs = Rc::new(Ruleset::new(name.clone(), Rules::Cycles(Rc::new(c))));
-            it.games.cycles.insert(key, rs.clone());
+            let rs = Rc::new(Ruleset::new(name.clone(), CyclesGame(Rc::new(c))));
+            it.games.boards.insert(key, rs.clone());
             rs
         }
     };
-    let Rules::Cycles(c) = &game.rules else {
+    let Some(CyclesGame(c)) = game.family::<CyclesGame>() else {
         unreachable!("built above")
     };
     let pos = match marked {
@@ -186,26 +266,16 @@ fn cycles_game(it: &mut Interp, a: &mut Args) -> Result<Value> {
         }
     };
     let args = cycles_args(&pos);
-    Ok(Value::Position(Rc::new(Position {
-        comps: vec![Component {
-            rs: game.clone(),
-            args,
-        }],
-        misere: false,
-    })))
+    Ok(Value::Position(Rc::new(Position::single(
+        game.clone(),
+        args,
+    ))))
 }
 
 /// The Game of Cycles component of a position, if it is one.
 pub fn single(v: &Value) -> Option<(Rc<Cycles>, cycles::Position)> {
     let Value::Position(p) = v else { return None };
     let [c] = p.comps.as_slice() else { return None };
-    let Rules::Cycles(g) = &c.rs.rules else {
-        return None;
-    };
+    let CyclesGame(g) = c.rs.family::<CyclesGame>()?;
     Some((g.clone(), cycles_pos(g, &c.args).ok()?))
-}
-
-/// A text drawing of a Game of Cycles position, when `v` is one.
-pub fn show(v: &Value) -> Option<String> {
-    single(v).map(|(g, p)| g.show(&p).trim_end().to_string())
 }

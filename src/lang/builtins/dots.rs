@@ -2,28 +2,78 @@
 use crate::engine::dots::{Dots, Position};
 use crate::lang::error::{Error, Result};
 use crate::lang::eval::{Args, Interp};
+use crate::lang::game::{Family, Options};
+use crate::lang::rules::Ruleset;
 use crate::lang::value::Value;
-use std::fmt;
 use std::rc::Rc;
 
-/// A Dots-and-Boxes position: its board and the lines drawn.
-pub struct DotsPos {
-    pub board: Rc<Dots>,
-    pub pos: Position,
+/// Dots-and-Boxes, a scoring game; a state is the bitset of drawn lines.
+pub struct DotsGame(Dots);
+
+impl DotsGame {
+    fn pos(&self, state: &[i64]) -> Result<Position> {
+        Ok(self.0.position(state[0] as u64)?)
+    }
 }
 
-impl fmt::Display for DotsPos {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        let (m, n) = (self.board.rows(), self.board.cols());
-        if self.pos.count() == 0 {
-            write!(f, "dots({m}, {n})")
-        } else {
-            write!(
-                f,
-                "dots({m}, {n}, drawn: \"{}\")",
-                self.board.lines_text(&self.pos)
-            )
+impl Family for DotsGame {
+    fn type_name(&self) -> &'static str {
+        "Dots-and-Boxes position"
+    }
+    fn describe(&self, _: &str, state: &[i64]) -> String {
+        let (m, n) = (self.0.rows(), self.0.cols());
+        match self.pos(state) {
+            Ok(p) if p.count() > 0 => {
+                format!("dots({m}, {n}, drawn: \"{}\")", self.0.lines_text(&p))
+            }
+            _ => format!("dots({m}, {n})"),
         }
+    }
+    fn options(&self, _: &mut Interp, _: &Ruleset, state: &[i64]) -> Result<Options> {
+        let pos = self.pos(state)?;
+        self.0
+            .legal_moves(&pos)
+            .into_iter()
+            .map(|l| Ok(vec![Box::from([self.0.play(&pos, l)?.lines as i64])]))
+            .collect()
+    }
+    fn not_impartial(&self) -> Option<&'static str> {
+        Some("Dots-and-Boxes is a scoring game: ask value(P), moves(P) or winning(P)")
+    }
+    fn value(&self, it: &mut Interp, state: &[i64]) -> Result<Option<Value>> {
+        let v = self.0.value(&self.pos(state)?, &it.ctl)?;
+        Ok(Some(Value::Int(v as i64)))
+    }
+    /// each legal line with the net score for its mover (boxes it completes included)
+    fn moves(&self, it: &mut Interp, state: &[i64]) -> Result<Option<Vec<(Value, Value)>>> {
+        let mv = self.0.moves(&self.pos(state)?, &it.ctl)?;
+        Ok(Some(
+            mv.iter()
+                .map(|m| {
+                    (
+                        Value::str(&self.0.line_name(m.line)),
+                        Value::Int(m.value as i64),
+                    )
+                })
+                .collect(),
+        ))
+    }
+    /// the lines after which the mover ends ahead
+    fn winning(&self, it: &mut Interp, state: &[i64]) -> Result<Option<Vec<Value>>> {
+        let lines = self.0.winning(&self.pos(state)?, &it.ctl)?;
+        Ok(Some(
+            lines
+                .into_iter()
+                .map(|l| Value::str(&self.0.line_name(l)))
+                .collect(),
+        ))
+    }
+    fn show(&self, state: &[i64]) -> Option<String> {
+        let pos = self.pos(state).ok()?;
+        Some(self.0.show(&pos).trim_end().to_string())
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
 }
 
@@ -33,12 +83,6 @@ pub fn register(it: &mut Interp) {
         "dots(m, n, drawn: \"AB BC ...\")",
         "Dots-and-Boxes on m x n boxes; dots are named A, B, C, ... row by row, a line by its two dots",
         dots,
-    );
-    it.add_builtin(
-        "value",
-        "value(P)",
-        "the best net score (own boxes minus the opponent's, of those still to take) for the player to move",
-        value,
     );
 }
 
@@ -58,53 +102,8 @@ fn dots(_: &mut Interp, a: &mut Args) -> Result<Value> {
             ));
         }
     };
-    Ok(Value::Dots(Rc::new(DotsPos {
-        board: Rc::new(board),
-        pos,
-    })))
-}
-
-fn get(a: &Args, i: usize) -> Result<Rc<DotsPos>> {
-    match a.get(i) {
-        Value::Dots(d) => Ok(d.clone()),
-        _ => Err(a.type_error(i, "a Dots-and-Boxes position, e.g. dots(3, 3)")),
-    }
-}
-
-fn value(it: &mut Interp, a: &mut Args) -> Result<Value> {
-    a.count(1, 1)?;
-    let d = get(a, 0)?;
-    Ok(Value::Int(d.board.value(&d.pos, &it.ctl)? as i64))
-}
-
-/// `moves(P)`: each legal line with the net score for its mover (boxes it completes included).
-pub fn moves(it: &mut Interp, d: &DotsPos) -> Result<Value> {
-    let mv = d.board.moves(&d.pos, &it.ctl)?;
-    Ok(Value::Map(Rc::new(
-        mv.iter()
-            .map(|m| {
-                (
-                    Value::str(&d.board.line_name(m.line)),
-                    Value::Int(m.value as i64),
-                )
-            })
-            .collect(),
+    let rs = Ruleset::new(format!("dots({m}, {n})"), DotsGame(board));
+    Ok(Value::Position(Rc::new(
+        crate::lang::rules::Position::single(Rc::new(rs), Box::new([pos.lines as i64])),
     )))
-}
-
-/// `winning(P)`: the lines after which the mover ends ahead.
-pub fn winning(it: &mut Interp, d: &DotsPos) -> Result<Value> {
-    let lines = d.board.winning(&d.pos, &it.ctl)?;
-    Ok(Value::list(
-        lines
-            .into_iter()
-            .map(|l| Value::str(&d.board.line_name(l)))
-            .collect(),
-    ))
-}
-
-/// A text drawing of a Dots-and-Boxes position, when `v` is one.
-pub fn show(v: &Value) -> Option<String> {
-    let Value::Dots(d) = v else { return None };
-    Some(d.board.show(&d.pos).trim_end().to_string())
 }

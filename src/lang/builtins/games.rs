@@ -1,14 +1,12 @@
 //! Game queries (docs/language.md, "Games") as builtins, and the glue that lets the engines call
 //! back into script rulesets for their options.
 use crate::engine::heap::{self, Code};
-use crate::engine::{cycles, impartial, moore, wythoff};
+use crate::engine::{impartial, moore, wythoff};
 use crate::lang::error::{Error, Result};
-use crate::lang::eval::{Args, Interp, Scope, as_i64};
-use crate::lang::rules::{
-    Component, Key, Position, Rules, Ruleset, cycles_args, cycles_pos, piece_name, placement_args,
-    placement_pos, square_name,
-};
-use crate::lang::syntax::ast::{Expr, MoveRule, Span};
+use crate::lang::eval::{Args, Env, Interp, Scope, as_i64};
+use crate::lang::game::{Family, Options};
+use crate::lang::rules::{Component, Key, Position, Ruleset};
+use crate::lang::syntax::ast::{Expr, GameDef, MoveRule, Span};
 use crate::lang::value::{Table, Value};
 use std::collections::BTreeSet;
 use std::rc::Rc;
@@ -89,6 +87,12 @@ pub fn register(it: &mut Interp) {
         winning,
     );
     it.add_builtin(
+        "value",
+        "value(P)",
+        "the best net score (own boxes minus the opponent's, of those still to take) for the player to move",
+        value,
+    );
+    it.add_builtin(
         "period",
         "period(R, to: N)",
         "{preperiod, period, proven, checked_to} of a heap game",
@@ -129,18 +133,128 @@ pub fn register(it: &mut Interp) {
     );
 }
 
+/// Argument `i` as an impartial position.
 pub fn get_position(a: &Args, i: usize) -> Result<Rc<Position>> {
     match a.get(i) {
-        Value::Position(p) => Ok(p.clone()),
+        Value::Position(p) => match p.comps.iter().find_map(|c| c.rs.family.not_impartial()) {
+            Some(hint) => Err(a.type_error(i, "an impartial position").hint(hint)),
+            None => Ok(p.clone()),
+        },
         Value::Ruleset(r) => Err(a.type_error(i, "a position").hint(format!(
             "call the ruleset to get a position, e.g. {}(10)",
             r.name
         ))),
-        Value::Dots(_) => Err(a
-            .type_error(i, "an impartial position")
-            .hint("Dots-and-Boxes is a scoring game: ask value(P), moves(P) or winning(P)")),
         _ => Err(a.type_error(i, "a position")),
     }
+}
+
+/// Heap games from their take-and-break code (octal, subtraction, allbut).
+pub struct Heap(pub Code);
+
+impl Family for Heap {
+    fn arity(&self) -> Option<usize> {
+        Some(1)
+    }
+    fn options(&self, it: &mut Interp, rs: &Ruleset, state: &[i64]) -> Result<Options> {
+        let n = state[0] as u64;
+        if options_exceed(&self.0, n, FEW_OPTIONS as u128) {
+            let cap = options_cap(it);
+            if options_exceed(&self.0, n, cap as u128) {
+                return Err(too_many(rs, state, cap));
+            }
+        }
+        Ok(self
+            .0
+            .options(n)
+            .into_iter()
+            .map(|o| o.into_iter().map(|h| vec![h as i64].into()).collect())
+            .collect())
+    }
+    fn grundy(&self, it: &mut Interp, rs: &Ruleset, state: &[i64]) -> Result<Option<u32>> {
+        let n = state[0] as u64;
+        if let Some((g, p, q)) = proven_period(it, rs, &self.0, n)? {
+            return Ok(Some(heap::periodic_value(&g, p, q, n)));
+        }
+        Ok(Some(heap_values(it, rs, &self.0, n)?.get(n as usize)))
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+/// Moore's Nim_k on any number of heaps.
+pub struct Moore(u32);
+
+impl Family for Moore {
+    fn describe(&self, _: &str, state: &[i64]) -> String {
+        let a: Vec<String> = state.iter().map(|x| x.to_string()).collect();
+        format!("moore({}, [{}])", self.0, a.join(", "))
+    }
+    fn options(&self, it: &mut Interp, rs: &Ruleset, state: &[i64]) -> Result<Options> {
+        let count: f64 = state.iter().map(|&h| h as f64 + 1.0).product();
+        if count > FEW_OPTIONS as f64 {
+            let cap = options_cap(it);
+            if count > cap as f64 {
+                return Err(too_many(rs, state, cap));
+            }
+        }
+        Ok(moore::options(self.0, state)
+            .into_iter()
+            .map(|o| vec![o.into()])
+            .collect())
+    }
+    fn next_wins(&self, _: &mut Interp, state: &[i64]) -> Result<Option<bool>> {
+        Ok(Some(!moore::is_p_position(self.0, state)))
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+/// `game name(params) { move ... }`: the rules run in the interpreter.
+pub struct Script(pub Rc<GameDef>, pub Env);
+
+impl Family for Script {
+    fn arity(&self) -> Option<usize> {
+        Some(self.0.params.len())
+    }
+    fn options(&self, it: &mut Interp, rs: &Ruleset, state: &[i64]) -> Result<Options> {
+        let def = &self.0;
+        let scope = Scope::child(&self.1);
+        for (p, &v) in def.params.iter().zip(state) {
+            scope.define(p.name.clone(), Value::Int(v));
+        }
+        let mut out = vec![];
+        for rule in &def.rules {
+            bind_rule(it, rule, 0, &scope, def.params.len(), &mut out).map_err(|e| {
+                if e.message.is_empty() {
+                    too_many(rs, state, options_cap(it))
+                } else {
+                    e
+                }
+            })?;
+        }
+        Ok(out)
+    }
+    fn tidy_options(&self) -> bool {
+        true
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+/// The error for a component with more options than can be listed.
+fn too_many(rs: &Ruleset, state: &[i64], cap: usize) -> Error {
+    Error::plain(format!(
+        "{} has more than {} options; too many to list within the limits",
+        describe(rs, state),
+        crate::engine::control::num(cap)
+    ))
+    .hint(format!(
+        "ask for grundy or outcome, which do not list the options; the limits are {} options and the memory budget (--memory)",
+        crate::engine::control::num(impartial::HELD_LIMIT)
+    ))
 }
 
 fn name_kw(a: &mut Args, default: String) -> Result<String> {
@@ -176,10 +290,7 @@ fn octal(_: &mut Interp, a: &mut Args) -> Result<Value> {
             .hint("codes look like \"0.77\", \"0.07\", \"4!.0\", \"0.[3]\"")
     })?;
     let name = name_kw(a, format!("octal({text:?})"))?;
-    Ok(Value::Ruleset(Rc::new(Ruleset::new(
-        name,
-        Rules::Heap(code),
-    ))))
+    Ok(Value::Ruleset(Rc::new(Ruleset::new(name, Heap(code)))))
 }
 
 fn subtraction(a: &mut Args, all_but: bool) -> Result<Value> {
@@ -204,10 +315,7 @@ fn subtraction(a: &mut Args, all_but: bool) -> Result<Value> {
     }
     let code = Code::subtraction(&set, all_but).map_err(|m| Error::runtime(m, a.span_of(0)))?;
     let name = name_kw(a, code.text.clone())?;
-    Ok(Value::Ruleset(Rc::new(Ruleset::new(
-        name,
-        Rules::Heap(code),
-    ))))
+    Ok(Value::Ruleset(Rc::new(Ruleset::new(name, Heap(code)))))
 }
 
 fn moore_pos(_: &mut Interp, a: &mut Args) -> Result<Value> {
@@ -229,19 +337,13 @@ fn moore_pos(_: &mut Interp, a: &mut Args) -> Result<Value> {
     let k_eff = (k as u64)
         .min(heaps.len().max(1) as u64)
         .min(u32::MAX as u64) as u32;
-    let rs = Rc::new(Ruleset::new(format!("moore{k}"), Rules::Moore(k_eff)));
-    Ok(Value::Position(Rc::new(Position {
-        comps: vec![Component {
-            rs,
-            args: heaps.into(),
-        }],
-        misere: false,
-    })))
+    let rs = Rc::new(Ruleset::new(format!("moore{k}"), Moore(k_eff)));
+    Ok(Value::Position(Rc::new(Position::single(rs, heaps.into()))))
 }
 
 /// `R(args)`: a position of ruleset R.
 pub fn position_of(rs: &Rc<Ruleset>, args: &[(Value, Span)], span: Span) -> Result<Value> {
-    if let Some(n) = rs.arity()
+    if let Some(n) = rs.family.arity()
         && n != args.len()
     {
         return Err(Error::runtime(
@@ -286,25 +388,22 @@ pub fn position_of(rs: &Rc<Ruleset>, args: &[(Value, Span)], span: Span) -> Resu
             }
         }
     }
-    let comp = Component {
-        rs: rs.clone(),
-        args: vals.into(),
-    };
-    Ok(Value::Position(Rc::new(Position {
-        comps: vec![comp],
-        misere: false,
-    })))
+    Ok(Value::Position(Rc::new(Position::single(
+        rs.clone(),
+        vals.into(),
+    ))))
 }
 
-pub fn sum_positions(a: &Value, b: &Value) -> Value {
-    let (Value::Position(p), Value::Position(q)) = (a, b) else {
-        unreachable!("checked by the caller")
-    };
-    let comps = p.comps.iter().chain(&q.comps).cloned().collect();
-    Value::Position(Rc::new(Position {
+/// `P + Q`, when both are impartial.
+pub fn sum_positions(p: &Position, q: &Position) -> Option<Value> {
+    let comps: Vec<Component> = p.comps.iter().chain(&q.comps).cloned().collect();
+    if comps.iter().any(|c| c.rs.family.not_impartial().is_some()) {
+        return None;
+    }
+    Some(Value::Position(Rc::new(Position {
         comps,
         misere: p.misere || q.misere,
-    }))
+    })))
 }
 
 /// Whether a heap of n has more than `limit` options; stops counting once it knows (a heap of
@@ -343,82 +442,8 @@ const FEW_OPTIONS: usize = 1 << 16;
 
 /// The options of one component: lists of argument tuples of the same ruleset. Refuses to list
 /// more than `options_cap` of them.
-fn component_options(
-    it: &mut Interp,
-    rs: &Rc<Ruleset>,
-    args: &[i64],
-) -> Result<Vec<Vec<Box<[i64]>>>> {
-    let too_many = |cap: usize| {
-        Error::plain(format!(
-            "{} has more than {} options; too many to list within the limits",
-            describe(rs, args),
-            crate::engine::control::num(cap)
-        ))
-        .hint(format!(
-            "ask for grundy or outcome, which do not list the options; the limits are {} options and the memory budget (--memory)",
-            crate::engine::control::num(impartial::HELD_LIMIT)
-        ))
-    };
-    match &rs.rules {
-        Rules::Heap(code) => {
-            let n = args[0] as u64;
-            if options_exceed(code, n, FEW_OPTIONS as u128) {
-                let cap = options_cap(it);
-                if options_exceed(code, n, cap as u128) {
-                    return Err(too_many(cap));
-                }
-            }
-            Ok(code
-                .options(args[0] as u64)
-                .into_iter()
-                .map(|o| o.into_iter().map(|h| vec![h as i64].into()).collect())
-                .collect())
-        }
-        Rules::Moore(k) => {
-            let count: f64 = args.iter().map(|&h| h as f64 + 1.0).product();
-            if count > FEW_OPTIONS as f64 {
-                let cap = options_cap(it);
-                if count > cap as f64 {
-                    return Err(too_many(cap));
-                }
-            }
-            Ok(moore::options(*k, args)
-                .into_iter()
-                .map(|o| vec![o.into()])
-                .collect())
-        }
-        Rules::Placement(g) => {
-            let pos = placement_pos(g, args)?;
-            Ok(g.options(&pos)
-                .iter()
-                .map(|o| vec![placement_args(o)])
-                .collect())
-        }
-        Rules::Cycles(g) => {
-            let pos = cycles_pos(g, args)?;
-            Ok(g.options(&pos)
-                .iter()
-                .map(|o| vec![cycles_args(o)])
-                .collect())
-        }
-        Rules::Script(def, env) => {
-            let scope = Scope::child(env);
-            for (p, &v) in def.params.iter().zip(args) {
-                scope.define(p.name.clone(), Value::Int(v));
-            }
-            let mut out = vec![];
-            for rule in &def.rules {
-                bind_rule(it, rule, 0, &scope, def.params.len(), &mut out).map_err(|e| {
-                    if e.message.is_empty() {
-                        too_many(options_cap(it))
-                    } else {
-                        e
-                    }
-                })?;
-            }
-            Ok(out)
-        }
-    }
+fn component_options(it: &mut Interp, rs: &Rc<Ruleset>, args: &[i64]) -> Result<Options> {
+    rs.family.options(it, rs, args)
 }
 
 /// Run through the nested `for` bindings of a move rule, collecting one option per binding.
@@ -428,7 +453,7 @@ fn bind_rule(
     depth: usize,
     scope: &crate::lang::eval::Env,
     arity: usize,
-    out: &mut Vec<Vec<Box<[i64]>>>,
+    out: &mut Options,
 ) -> Result<()> {
     if depth < rule.bindings.len() {
         let (var, iter) = &rule.bindings[depth];
@@ -499,9 +524,9 @@ fn option_arg(
     }
 }
 
+/// A component in messages: the ruleset's name and the state as the search sees it.
 fn describe(rs: &Ruleset, args: &[i64]) -> String {
-    let a: Vec<String> = args.iter().map(|x| x.to_string()).collect();
-    format!("{}({})", rs.name, a.join(", "))
+    crate::lang::game::plain(&rs.name, args)
 }
 
 /// Values of heaps 0..=n (at least) of a heap game, cached per ruleset.
@@ -617,17 +642,8 @@ impl impartial::Game for Searched<'_> {
 
 /// Normal-play value of one component.
 fn component_grundy(it: &mut Interp, c: &Component) -> Result<u32> {
-    match &c.rs.rules {
-        Rules::Heap(code) => {
-            let n = c.args[0] as u64;
-            if let Some((g, p, q)) = proven_period(it, &c.rs, code, n)? {
-                return Ok(heap::periodic_value(&g, p, q, n));
-            }
-            return Ok(heap_values(it, &c.rs, code, n)?.get(n as usize));
-        }
-        Rules::Placement(g) => return Ok(g.grundy(&placement_pos(g, &c.args)?, &it.ctl)?),
-        Rules::Cycles(g) => return Ok(g.grundy(&cycles_pos(g, &c.args)?, &it.ctl)?),
-        _ => {}
+    if let Some(g) = c.rs.family.grundy(it, &c.rs, &c.args)? {
+        return Ok(g);
     }
     let mut memo = std::mem::take(&mut it.games.grundy);
     let ctl = it.ctl.clone();
@@ -651,21 +667,17 @@ fn position_grundy(it: &mut Interp, p: &Position) -> Result<u32> {
 }
 
 fn is_nim(c: &Component) -> bool {
-    matches!(&c.rs.rules, Rules::Heap(code) if code.repeating && code.digits == [0, 3])
+    c.rs.family::<Heap>()
+        .is_some_and(|h| h.0.repeating && h.0.digits == [0, 3])
 }
 
 /// Whether the player to move wins.
 fn next_player_wins(it: &mut Interp, p: &Position) -> Result<bool> {
     if !p.misere {
-        if let [c] = p.comps.as_slice() {
-            match &c.rs.rules {
-                Rules::Moore(k) => return Ok(!moore::is_p_position(*k, &c.args)),
-                // the Game of Cycles has its own outcome search, under either rule
-                Rules::Cycles(g) => {
-                    return Ok(g.outcome(&cycles_pos(g, &c.args)?, &it.ctl)? == cycles::Outcome::N);
-                }
-                _ => {}
-            }
+        if let Some(c) = p.the_one()
+            && let Some(wins) = c.rs.family.next_wins(it, &c.args)?
+        {
+            return Ok(wins);
         }
         return Ok(position_grundy(it, p)? != 0);
     }
@@ -706,7 +718,7 @@ fn grundy(it: &mut Interp, a: &mut Args) -> Result<Value> {
         let Value::Range(lo, hi) = *a.get(1) else {
             return Err(a.type_error(1, "a range a..b"));
         };
-        if rs.arity() != Some(1) {
+        if rs.family.arity() != Some(1) {
             return Err(Error::runtime(
                 format!("`{}` does not take one argument", rs.name),
                 a.span_of(0),
@@ -735,7 +747,7 @@ fn grundy(it: &mut Interp, a: &mut Args) -> Result<Value> {
                 ));
             }
         };
-        if let Rules::Heap(code) = &rs.rules {
+        if let Some(Heap(code)) = rs.family::<Heap>() {
             if naive {
                 heap::check_heap_limit(hi as u64)?;
                 let vals = heap::naive_values(code, hi as u64, &it.ctl)?;
@@ -817,11 +829,7 @@ fn options_of(it: &mut Interp, p: &Position) -> Result<Vec<Position>> {
     // scripted rulesets: components without moves add nothing to a sum, so drop them (when
     // there are few enough options to ask each component; an option that is all terminal keeps
     // one), then merge options equal as multisets. Native engines list their own options.
-    if !p
-        .comps
-        .iter()
-        .all(|c| matches!(c.rs.rules, Rules::Script(..)))
-    {
+    if !p.comps.iter().all(|c| c.rs.family.tidy_options()) {
         return Ok(out);
     }
     if out.len() <= 10_000 {
@@ -870,16 +878,14 @@ fn options_of(it: &mut Interp, p: &Position) -> Result<Vec<Position>> {
 
 fn moves(it: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(1, 1)?;
-    if let Value::Dots(d) = a.get(0) {
-        return super::dots::moves(it, &d.clone());
+    if let Some(c) = one_component(a)
+        && let Some(mv) = c.rs.family.moves(it, &c.args)?
+    {
+        return Ok(Value::Map(Rc::new(mv)));
     }
     let p = get_position(a, 0)?;
     let mut out = vec![];
-    // under the original rule of the Game of Cycles, a position has an outcome but no nimber
-    let by_outcome = p.misere
-        || p.comps
-            .iter()
-            .any(|c| matches!(&c.rs.rules, Rules::Cycles(g) if g.rule() == cycles::Rule::Original));
+    let by_outcome = p.misere || p.comps.iter().any(|c| c.rs.family.by_outcome());
     for o in options_of(it, &p)? {
         let v = if by_outcome {
             Value::str(if next_player_wins(it, &o)? { "N" } else { "P" })
@@ -904,35 +910,33 @@ fn option_key(p: &Position, o: Position) -> Value {
 }
 
 fn move_label(c: &Component, d: &Component) -> Option<String> {
-    match &c.rs.rules {
-        Rules::Placement(g) => {
-            let pair = d
-                .args
-                .chunks(2)
-                .find(|x| !c.args.chunks(2).any(|y| y == *x))?;
-            let piece = &g.pieces()[pair[1] as usize];
-            Some(format!(
-                "{} on {}",
-                piece_name(piece),
-                square_name(g, pair[0] as usize)
-            ))
-        }
-        Rules::Cycles(g) => {
-            let (before, after) = (cycles_pos(g, &c.args).ok()?, cycles_pos(g, &d.args).ok()?);
-            let gr = g.graph();
-            let e = (0..gr.edges.len())
-                .find(|&e| before.arrow(gr, e).is_none() && after.arrow(gr, e).is_some())?;
-            let (a, b) = after.arrow(gr, e)?;
-            Some(format!("{}>{}", gr.names[a], gr.names[b]))
-        }
+    c.rs.family.move_label(&c.args, &d.args)
+}
+
+/// The one component of argument 0, when it is a position of one component.
+fn one_component(a: &Args) -> Option<Component> {
+    match a.get(0) {
+        Value::Position(p) => p.the_one().cloned(),
         _ => None,
     }
 }
 
+fn value(it: &mut Interp, a: &mut Args) -> Result<Value> {
+    a.count(1, 1)?;
+    if let Some(c) = one_component(a)
+        && let Some(v) = c.rs.family.value(it, &c.args)?
+    {
+        return Ok(v);
+    }
+    Err(a.type_error(0, "a position with a value, e.g. dots(3, 3)"))
+}
+
 fn winning(it: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(1, 1)?;
-    if let Value::Dots(d) = a.get(0) {
-        return super::dots::winning(it, &d.clone());
+    if let Some(c) = one_component(a)
+        && let Some(w) = c.rs.family.winning(it, &c.args)?
+    {
+        return Ok(Value::list(w));
     }
     let p = get_position(a, 0)?;
     let mut seen = BTreeSet::new();
@@ -951,7 +955,7 @@ fn period(it: &mut Interp, a: &mut Args) -> Result<Value> {
     let Value::Ruleset(rs) = a.get(0).clone() else {
         return Err(a.type_error(0, "a heap ruleset"));
     };
-    let Rules::Heap(code) = &rs.rules else {
+    let Some(Heap(code)) = rs.family::<Heap>() else {
         return Err(Error::runtime(
             format!(
                 "period needs a heap game (octal, subtraction), `{}` is not one",

@@ -4,9 +4,8 @@ use super::games::get_position;
 use crate::engine::placement::{self, Piece, Placement, Tour};
 use crate::lang::error::{Error, Result};
 use crate::lang::eval::{Args, Interp};
-use crate::lang::rules::{
-    Component, Position, Rules, Ruleset, piece_name, placement_pos, square_name,
-};
+use crate::lang::game::{Family, Options};
+use crate::lang::rules::{Position, Ruleset};
 use crate::lang::value::Value;
 use std::rc::Rc;
 
@@ -139,6 +138,103 @@ fn get_pieces(it: &Interp, a: &Args, i: usize) -> Result<Vec<Piece>> {
     Ok(out)
 }
 
+/// A piece by its stdlib name where it has one.
+pub fn piece_name(p: &placement::Piece) -> String {
+    match p.letter() {
+        Some('N') => "knight".into(),
+        Some('K') => "king".into(),
+        Some('R') => "rook".into(),
+        Some('B') => "bishop".into(),
+        Some('Q') => "queen".into(),
+        Some('W') => "wazir".into(),
+        _ => p.to_string(),
+    }
+}
+
+/// A square as the language numbers it: `(row, column)` from 1 on grids, the vertex name on
+/// graphs.
+fn square_name(g: &placement::Placement, s: usize) -> String {
+    match g.board() {
+        placement::Board::Grid { cols, .. } | placement::Board::Torus { cols, .. } => {
+            format!("({}, {})", s / cols + 1, s % cols + 1)
+        }
+        placement::Board::Graph(gr) => gr.names[s].clone(),
+    }
+}
+
+/// The engine's position from a component's arguments.
+fn placement_pos(g: &placement::Placement, args: &[i64]) -> crate::engine::Result<placement::Pos> {
+    let mut pos = g.start();
+    for pair in args.chunks(2) {
+        let mv = placement::Move {
+            square: pair[0] as usize,
+            piece: pair[1] as usize,
+        };
+        pos = g.play(&pos, mv)?;
+    }
+    Ok(pos)
+}
+
+/// A component's arguments from the engine's position.
+fn placement_args(pos: &placement::Pos) -> Box<[i64]> {
+    pos.placed()
+        .into_iter()
+        .flat_map(|(s, p)| [s as i64, p as i64])
+        .collect()
+}
+
+/// Placement games and Node-Kayles; a state is the placed pieces as (square, piece index) pairs.
+pub struct PlacementGame(Rc<Placement>);
+
+impl Family for PlacementGame {
+    fn describe(&self, name: &str, state: &[i64]) -> String {
+        let g = &self.0;
+        let mut out = name.to_string();
+        for (i, pair) in state.chunks(2).enumerate() {
+            let sep = if i == 0 { " after " } else { ", " };
+            let piece = &g.pieces()[pair[1] as usize];
+            out += &format!(
+                "{sep}{} on {}",
+                piece_name(piece),
+                square_name(g, pair[0] as usize)
+            );
+        }
+        out
+    }
+    fn options(&self, _: &mut Interp, _: &Ruleset, state: &[i64]) -> Result<Options> {
+        let pos = placement_pos(&self.0, state)?;
+        Ok(self
+            .0
+            .options(&pos)
+            .iter()
+            .map(|o| vec![placement_args(o)])
+            .collect())
+    }
+    fn grundy(&self, it: &mut Interp, _: &Ruleset, state: &[i64]) -> Result<Option<u32>> {
+        Ok(Some(
+            self.0.grundy(&placement_pos(&self.0, state)?, &it.ctl)?,
+        ))
+    }
+    fn move_label(&self, state: &[i64], option: &[i64]) -> Option<String> {
+        let pair = option
+            .chunks(2)
+            .find(|x| !state.chunks(2).any(|y| y == *x))?;
+        let piece = &self.0.pieces()[pair[1] as usize];
+        Some(format!(
+            "{} on {}",
+            piece_name(piece),
+            square_name(&self.0, pair[0] as usize)
+        ))
+    }
+    fn show(&self, state: &[i64]) -> Option<String> {
+        let pos = placement_pos(&self.0, state).ok()?;
+        Some(self.0.show(&pos).trim_end().to_string())
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
 /// The start position of a game, sharing one engine (and its cache of component values) per
 /// board, piece list and attack rule across queries.
 fn start_position(
@@ -146,24 +242,15 @@ fn start_position(
     name: String,
     make: impl FnOnce() -> Result<Placement>,
 ) -> Result<Value> {
-    let rs = match it.games.placements.get(&name) {
+    let rs = match it.games.boards.get(&name) {
         Some(rs) => rs.clone(),
         None => {
-            let rs = Rc::new(Ruleset::new(
-                name.clone(),
-                Rules::Placement(Rc::new(make()?)),
-            ));
-            it.games.placements.insert(name, rs.clone());
+            let rs = Rc::new(Ruleset::new(name.clone(), PlacementGame(Rc::new(make()?))));
+            it.games.boards.insert(name, rs.clone());
             rs
         }
     };
-    Ok(Value::Position(Rc::new(Position {
-        comps: vec![Component {
-            rs,
-            args: Box::new([]),
-        }],
-        misere: false,
-    })))
+    Ok(Value::Position(Rc::new(Position::single(rs, Box::new([])))))
 }
 
 fn placement_game(it: &mut Interp, a: &mut Args) -> Result<Value> {
@@ -203,24 +290,12 @@ fn node_kayles(it: &mut Interp, a: &mut Args) -> Result<Value> {
 /// The one placement component of a position, with its engine position.
 fn single(a: &Args, i: usize) -> Result<(Rc<Placement>, placement::Pos)> {
     let p = get_position(a, i)?;
-    if let [c] = p.comps.as_slice()
-        && let Rules::Placement(g) = &c.rs.rules
-        && !p.misere
+    if let Some(c) = p.the_one()
+        && let Some(PlacementGame(g)) = c.rs.family::<PlacementGame>()
     {
         return Ok((g.clone(), placement_pos(g, &c.args)?));
     }
     Err(a.type_error(i, "a placement position (not a sum or misère position)"))
-}
-
-/// A text drawing of a placement position, when `v` is one.
-pub fn show(v: &Value) -> Option<String> {
-    let Value::Position(p) = v else { return None };
-    let [c] = p.comps.as_slice() else { return None };
-    let Rules::Placement(g) = &c.rs.rules else {
-        return None;
-    };
-    let pos = placement_pos(g, &c.args).ok()?;
-    Some(g.show(&pos).trim_end().to_string())
 }
 
 fn play_length(it: &mut Interp, a: &mut Args, longest: bool) -> Result<Value> {
