@@ -456,6 +456,20 @@ impl Placement {
         }
     }
 
+    /// The position with the pieces `placed` as `(square, piece index)`, in any order: the
+    /// inverse of [`Pos::placed`]. (Replaying them as moves by square may fail: a piece may be
+    /// put where it attacks placed pieces, but not where they attack it.)
+    pub fn position(&self, placed: &[(usize, usize)]) -> Result<Pos> {
+        let mut pos = self.start();
+        for &(s, p) in placed {
+            if s >= self.n || p >= self.kinds() || pos.cells[s].is_some() {
+                return Err(Error::invalid("the position does not belong to this game"));
+            }
+            pos.cells[s] = Some(p as u8);
+        }
+        Ok(pos)
+    }
+
     /// What piece `p` on `s` attacks given the occupied squares.
     fn attacked_by(&self, s: usize, p: usize, occupied: &[bool], out: &mut [bool]) {
         let r = &self.reach[s][p];

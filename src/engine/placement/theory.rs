@@ -81,25 +81,36 @@ struct Dom<'a> {
 }
 
 impl Dom<'_> {
+    /// The vertices that may still be chosen to dominate `u`.
+    fn cands(&self, u: usize, dominated: B256) -> B256 {
+        if self.independent {
+            self.closed[u].andnot(dominated)
+        } else {
+            self.closed[u]
+        }
+    }
+
     /// A lower bound on the vertices still needed: undominated vertices with pairwise disjoint
-    /// candidate sets each need their own.
+    /// candidate sets each need their own, and no candidate dominates more than the most any
+    /// candidate (dominated or not) newly covers.
     fn bound(&self, dominated: B256) -> usize {
         let und = self.full.andnot(dominated);
         let mut used = B256::default();
+        let mut all_cands = B256::default();
         let mut packed = 0;
-        let mut maxcover = 1;
         for u in und.ones() {
-            let cand = if self.independent {
-                self.closed[u].andnot(dominated)
-            } else {
-                self.closed[u]
-            };
+            let cand = self.cands(u, dominated);
             if cand.and(used).is_empty() {
                 packed += 1;
                 used = used.or(cand);
             }
-            maxcover = maxcover.max(self.closed[u].and(und).count() as usize);
+            all_cands = all_cands.or(cand);
         }
+        let maxcover = all_cands
+            .ones()
+            .map(|v| self.closed[v].and(und).count() as usize)
+            .max()
+            .unwrap_or(1);
         packed.max((und.count() as usize).div_ceil(maxcover))
     }
 
@@ -116,15 +127,12 @@ impl Dom<'_> {
             return Ok(());
         }
         let und = self.full.andnot(dominated);
-        let cands = |u: usize| {
-            if self.independent {
-                self.closed[u].andnot(dominated)
-            } else {
-                self.closed[u]
-            }
-        };
-        let u = und.ones().min_by_key(|&u| cands(u).count()).unwrap();
-        let mut order: Vec<(u32, usize)> = cands(u)
+        let u = und
+            .ones()
+            .min_by_key(|&u| self.cands(u, dominated).count())
+            .unwrap();
+        let mut order: Vec<(u32, usize)> = self
+            .cands(u, dominated)
             .ones()
             .map(|v| (self.closed[v].and(und).count(), v))
             .collect();
