@@ -721,14 +721,6 @@ fn schwenk_theorem_for_all_boards_up_to_10() {
 fn graph_numbers_of_small_boards() {
     let c = ctl();
     let knights = |m, n| piece_graph(&Board::Grid { rows: m, cols: n }, &Piece::knight()).unwrap();
-    // knights on 8 x 8: independence 32 (thesis: ceil(mn/2)), domination 12
-    assert_eq!(independence_number(&knights(8, 8), &c).unwrap(), 32);
-    assert_eq!(domination_number(&knights(6, 6), &c).unwrap(), 8);
-    assert_eq!(independence_number(&knights(5, 5), &c).unwrap(), 13);
-    // queens: 8 queens on 8 x 8, domination 5 on 8 x 8 (classical), 1 x n etc.
-    let queens = piece_graph(&Board::Grid { rows: 8, cols: 8 }, &Piece::queen()).unwrap();
-    assert_eq!(independence_number(&queens, &c).unwrap(), 8);
-    assert_eq!(domination_number(&queens, &c).unwrap(), 5);
     // shortest/longest plays agree with i and alpha for one piece
     for (m, n) in [(3, 3), (4, 4), (4, 5), (5, 5)] {
         let g = Placement::new(
@@ -746,11 +738,73 @@ fn graph_numbers_of_small_boards() {
             g.longest_play(&g.start(), &c).unwrap() as usize,
             independence_number(&adj, &c).unwrap()
         );
-        assert!(
-            domination_number(&adj, &c).unwrap()
-                <= independent_domination_number(&adj, &c).unwrap()
-        );
     }
+    // queens on (2, 4), (3, 4), (4, 4) dominate 5 x 7 (the domination bound was once too high)
+    let queens = piece_graph(&Board::Grid { rows: 5, cols: 7 }, &Piece::queen()).unwrap();
+    assert_eq!(domination_number(&queens, &c).unwrap(), 3);
+}
+
+type Number = fn(&[Vec<usize>], &Ctl) -> gamut::engine::Result<usize>;
+const GAMMA: Number = domination_number;
+const I: Number = independent_domination_number;
+const ALPHA: Number = independence_number;
+
+/// Asserts `f` of `piece` on the n x n grid (or torus) for n = 1, 2, ... against the terms of
+/// the OEIS sequence `seq`.
+fn check_oeis(seq: &str, f: Number, piece: &Piece, torus: bool, terms: &[usize]) {
+    for (k, &want) in terms.iter().enumerate() {
+        let n = k + 1;
+        let board = if torus {
+            Board::Torus { rows: n, cols: n }
+        } else {
+            Board::Grid { rows: n, cols: n }
+        };
+        let adj = piece_graph(&board, piece).unwrap();
+        assert_eq!(f(&adj, &ctl()).unwrap(), want, "{seq}, {board}");
+    }
+}
+
+#[test]
+fn graph_numbers_of_square_boards_match_oeis() {
+    let (n, q, k, r, b) = (
+        Piece::knight(),
+        Piece::queen(),
+        Piece::king(),
+        Piece::rook(),
+        Piece::bishop(),
+    );
+    // knights: γ A006075 (Dudeney's 12 on 8 x 8), i A342576, α A030978 (offset 0, from n = 1)
+    check_oeis("A006075", GAMMA, &n, false, &[1, 4, 4, 4, 5, 8, 10, 12, 14, 16]);
+    check_oeis("A342576", I, &n, false, &[1, 4, 4, 4, 5, 8, 13, 14, 14, 16]);
+    let a030978 = [1, 4, 5, 8, 13, 18, 25, 32, 41, 50, 61, 72, 85, 98, 113, 128];
+    check_oeis("A030978", ALPHA, &n, false, &a030978);
+    // queens: γ A075458, i A075324; α = n but for n = 2, 3 (A000170: n queens fit iff n != 2, 3)
+    let a075458 = [1, 1, 1, 2, 3, 3, 4, 5, 5, 5, 5, 6];
+    check_oeis("A075458", GAMMA, &q, false, &a075458);
+    let a075324 = [1, 1, 1, 3, 3, 4, 4, 5, 5, 5, 5, 7];
+    check_oeis("A075324", I, &q, false, &a075324);
+    check_oeis("A000170", ALPHA, &q, false, &[1, 1, 2, 4, 5, 6, 7, 8, 9]);
+    // kings: γ A075561 = floor((n + 2)/3)^2, met by independent kings at block centres so i
+    // too; α A008794(n + 1) = ceil(n/2)^2
+    let a075561 = [1, 1, 1, 4, 4, 4, 9, 9, 9, 16, 16, 16];
+    check_oeis("A075561", GAMMA, &k, false, &a075561);
+    check_oeis("A075561", I, &k, false, &a075561);
+    check_oeis("A008794", ALPHA, &k, false, &[1, 1, 4, 4, 9, 9, 16]);
+    // rooks: n for γ, i and α (A000027)
+    let a000027 = [1, 2, 3, 4, 5, 6, 7];
+    for f in [GAMMA, I, ALPHA] {
+        check_oeis("A000027", f, &r, false, &a000027);
+    }
+    // bishops: γ = i = n (A182333 counts the minimum dominating sets of n bishops); α = 2n - 2
+    // for n > 1 (A146304 places "up to 2n-2" non-attacking bishops)
+    check_oeis("A182333", GAMMA, &b, false, &[1, 2, 3, 4, 5, 6, 7, 8]);
+    check_oeis("A182333", I, &b, false, &[1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    check_oeis("A146304", ALPHA, &b, false, &[1, 2, 4, 6, 8, 10, 12]);
+    // tori: knights γ A279407, queens γ A279402 and i A279404, kings α A189889
+    check_oeis("A279407", GAMMA, &n, true, &[1, 2, 3, 4, 5, 6, 9, 8, 12]);
+    check_oeis("A279402", GAMMA, &q, true, &[1, 1, 1, 2, 3, 3, 4, 4, 5, 5]);
+    check_oeis("A279404", I, &q, true, &[1, 1, 1, 2, 5, 4, 5, 4, 5, 5]);
+    check_oeis("A189889", ALPHA, &k, true, &[1, 1, 1, 4, 5, 9, 10]);
 }
 
 #[test]
@@ -767,6 +821,112 @@ fn knights_8x8_domination_is_12() {
         independent_domination_number(&adj, &c).unwrap(),
         t.elapsed()
     );
+}
+
+/// γ, i and α of a graph of at most 20 vertices, by trying every set of vertices.
+fn brute_numbers(adj: &[Vec<usize>]) -> (usize, usize, usize) {
+    let n = adj.len();
+    assert!(n <= 20);
+    let closed: Vec<u32> = (0..n)
+        .map(|v| adj[v].iter().fold(1 << v, |m, &u| m | 1 << u))
+        .collect();
+    let full = (1u32 << n) - 1;
+    let (mut gamma, mut i, mut alpha) = (n, n, 0);
+    for set in 0..=full {
+        let mut covered = 0;
+        let mut independent = true;
+        for v in (0..n).filter(|&v| set >> v & 1 == 1) {
+            covered |= closed[v];
+            independent &= closed[v] & set == 1 << v;
+        }
+        let size = set.count_ones() as usize;
+        if covered == full {
+            gamma = gamma.min(size);
+            if independent {
+                i = i.min(size);
+            }
+        }
+        if independent {
+            alpha = alpha.max(size);
+        }
+    }
+    (gamma, i, alpha)
+}
+
+fn engine_numbers(adj: &[Vec<usize>]) -> (usize, usize, usize) {
+    let c = ctl();
+    (
+        domination_number(adj, &c).unwrap(),
+        independent_domination_number(adj, &c).unwrap(),
+        independence_number(adj, &c).unwrap(),
+    )
+}
+
+#[test]
+fn graph_numbers_agree_with_brute_force_on_random_boards() {
+    let pieces = [
+        Piece::knight(),
+        Piece::king(),
+        Piece::queen(),
+        Piece::rook(),
+        Piece::bishop(),
+        Piece::wazir(),
+        Piece::leaper(1, 3),
+        Piece::leaper(2, 2),
+        Piece::rider(1, 2),
+        Piece::leaper(0, 2) | Piece::rider(1, 1),
+        Piece::knight() | Piece::bishop(),
+    ];
+    let mut rng = Lcg(2024);
+    for round in 0..400 {
+        let (rows, cols) = (1 + rng.next() as usize % 5, 1 + rng.next() as usize % 4);
+        let torus = rng.next() % 2 == 0;
+        let piece = &pieces[rng.next() as usize % pieces.len()];
+        // the reference graph from the brute-force solver's own geometry
+        let brute = Brute::new(rows, cols, torus, std::slice::from_ref(piece), false);
+        let n = rows * cols;
+        let adj: Vec<Vec<usize>> = (0..n)
+            .map(|s| {
+                let mut cells = vec![0; n];
+                cells[s] = 1;
+                (0..n).filter(|&t| brute.attacked(&cells, t)).collect()
+            })
+            .collect();
+        let board = if torus {
+            Board::Torus { rows, cols }
+        } else {
+            Board::Grid { rows, cols }
+        };
+        assert_eq!(
+            engine_numbers(&piece_graph(&board, piece).unwrap()),
+            brute_numbers(&adj),
+            "round {round}: {piece:?} on {board}"
+        );
+    }
+}
+
+#[test]
+fn graph_numbers_agree_with_brute_force_on_random_graphs() {
+    let mut rng = Lcg(777);
+    for round in 0..400 {
+        let n = rng.next() as usize % 19;
+        let density = 1 + rng.next() % 8; // edge probability density/10
+        let mut edges = vec![];
+        for a in 0..n {
+            for b in a + 1..n {
+                if rng.next() % 10 < density {
+                    edges.push((a, b));
+                }
+            }
+        }
+        let names = (0..n).map(|i| format!("v{i}")).collect();
+        let adj = Graph::new(names, &edges).unwrap().adjacency();
+        assert_eq!(
+            engine_numbers(&adj),
+            brute_numbers(&adj),
+            "round {round}: {edges:?}"
+        );
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
