@@ -1,6 +1,8 @@
 //! The placement engine against a brute-force reference solver, the thesis' tables
 //! (T. R. Boone, "Abstractions and Analyses of Grid Games", 2016: Figure 3.2.1 and
 //! Appendix A.1), OEIS A344227 and A316632, and the board-graph theory of Appendix B.
+mod common;
+use common::brute_numbers;
 use gamut::engine::Ctl;
 use gamut::engine::graph::Graph;
 use gamut::engine::placement::{
@@ -774,7 +776,13 @@ fn graph_numbers_of_square_boards_match_oeis() {
         Piece::bishop(),
     );
     // knights: γ A006075 (Dudeney's 12 on 8 x 8), i A342576, α A030978 (offset 0, from n = 1)
-    check_oeis("A006075", GAMMA, &n, false, &[1, 4, 4, 4, 5, 8, 10, 12, 14, 16]);
+    check_oeis(
+        "A006075",
+        GAMMA,
+        &n,
+        false,
+        &[1, 4, 4, 4, 5, 8, 10, 12, 14, 16],
+    );
     check_oeis("A342576", I, &n, false, &[1, 4, 4, 4, 5, 8, 13, 14, 14, 16]);
     let a030978 = [1, 4, 5, 8, 13, 18, 25, 32, 41, 50, 61, 72, 85, 98, 113];
     check_oeis("A030978", ALPHA, &n, false, &a030978);
@@ -809,7 +817,13 @@ fn graph_numbers_of_square_boards_match_oeis() {
     check_oeis("A279402", GAMMA, &q, true, &a279402);
     let a279404 = [1, 1, 1, 2, 5, 4, 5, 4, 5, 5, 5, 6];
     check_oeis("A279404", I, &q, true, &a279404);
-    check_oeis("A189889", ALPHA, &k, true, &[1, 1, 1, 4, 5, 9, 10, 16, 18, 25]);
+    check_oeis(
+        "A189889",
+        ALPHA,
+        &k,
+        true,
+        &[1, 1, 1, 4, 5, 9, 10, 16, 18, 25],
+    );
 }
 
 /// The terms that take seconds each.
@@ -848,36 +862,6 @@ fn knights_8x8_domination_is_12() {
         independent_domination_number(&adj, &c).unwrap(),
         t.elapsed()
     );
-}
-
-/// γ, i and α of a graph of at most 20 vertices, by trying every set of vertices.
-fn brute_numbers(adj: &[Vec<usize>]) -> (usize, usize, usize) {
-    let n = adj.len();
-    assert!(n <= 20);
-    let closed: Vec<u32> = (0..n)
-        .map(|v| adj[v].iter().fold(1 << v, |m, &u| m | 1 << u))
-        .collect();
-    let full = (1u32 << n) - 1;
-    let (mut gamma, mut i, mut alpha) = (n, n, 0);
-    for set in 0..=full {
-        let mut covered = 0;
-        let mut independent = true;
-        for v in (0..n).filter(|&v| set >> v & 1 == 1) {
-            covered |= closed[v];
-            independent &= closed[v] & set == 1 << v;
-        }
-        let size = set.count_ones() as usize;
-        if covered == full {
-            gamma = gamma.min(size);
-            if independent {
-                i = i.min(size);
-            }
-        }
-        if independent {
-            alpha = alpha.max(size);
-        }
-    }
-    (gamma, i, alpha)
 }
 
 fn engine_numbers(adj: &[Vec<usize>]) -> (usize, usize, usize) {

@@ -3,7 +3,7 @@
 //! play and in JSON, against a brute-force solver written here.
 
 mod common;
-use common::{Rng, gamut, values};
+use common::{Rng, brute_numbers, gamut, values};
 use serde_json::{Value, json};
 use std::collections::{BTreeSet, HashMap};
 
@@ -100,10 +100,18 @@ impl Brute {
         };
         assert_eq!(v[0], Value::Object(want_moves), "moves({pos})");
         assert_eq!(set(&v[1]), want_win, "winning({pos})");
-        assert_eq!(v[2].as_array().unwrap().len(), moves.len(), "options({pos})");
+        assert_eq!(
+            v[2].as_array().unwrap().len(),
+            moves.len(),
+            "options({pos})"
+        );
         assert_eq!(v[3], Value::Object(want_misere), "moves(misere({pos}))");
         assert_eq!(set(&v[4]), want_mwin, "winning(misere({pos}))");
-        assert_eq!(v[5], json!(self.grundy(cells, &mut g) ^ 2), "{pos} + nim(2)");
+        assert_eq!(
+            v[5],
+            json!(self.grundy(cells, &mut g) ^ 2),
+            "{pos} + nim(2)"
+        );
     }
 
     /// Checks the start, an option and an option of that (reached by `options(...)[0]`, the
@@ -159,7 +167,9 @@ fn board_brute(rows: usize, cols: usize, torus: bool, pieces: &[(&'static str, &
     let names: Vec<&'static str> = pieces.iter().map(|p| p.0).collect();
     let brute = Brute {
         att,
-        label: Box::new(move |s, p| format!("{} on ({}, {})", names[p], s / cols + 1, s % cols + 1)),
+        label: Box::new(move |s, p| {
+            format!("{} on ({}, {})", names[p], s / cols + 1, s % cols + 1)
+        }),
     };
     let board = if torus { "torus" } else { "grid" };
     let list: Vec<&str> = pieces.iter().map(|p| p.0).collect();
@@ -257,4 +267,29 @@ fn node_kayles_moves_are_named_by_vertex_also_in_json_and_sums() {
         ])
     );
     assert_eq!(v[2].as_object().unwrap().len(), 4);
+}
+
+#[test]
+fn graph_numbers_of_graph_boards_agree_with_brute_force() {
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    for _ in 0..30 {
+        let n = 1 + rng.below(12);
+        let mut adj = vec![vec![]; n];
+        let mut parts: Vec<String> = (0..n).map(|v| format!("v{v}")).collect();
+        for a in 0..n {
+            for b in a + 1..n {
+                if rng.below(10) < 3 {
+                    adj[a].push(b);
+                    adj[b].push(a);
+                    parts.push(format!("v{a} - v{b}"));
+                }
+            }
+        }
+        let g = format!("graph {{ {} }}", parts.join(", "));
+        let (gamma, i, alpha) = brute_numbers(&adj);
+        let got = values(&format!(
+            "domination_number({g})\nindependent_domination_number({g})\nindependence_number({g}, knight)"
+        ));
+        assert_eq!(got, [json!(gamma), json!(i), json!(alpha)], "{g}");
+    }
 }
