@@ -891,7 +891,7 @@ fn graph_numbers_agree_with_brute_force_on_random_boards() {
     let mut rng = Lcg(2024);
     for round in 0..400 {
         let (rows, cols) = (1 + rng.next() as usize % 5, 1 + rng.next() as usize % 4);
-        let torus = rng.next() % 2 == 0;
+        let torus = rng.next().is_multiple_of(2);
         let piece = &pieces[rng.next() as usize % pieces.len()];
         // the reference graph from the brute-force solver's own geometry
         let brute = Brute::new(rows, cols, torus, std::slice::from_ref(piece), false);
