@@ -264,6 +264,19 @@ impl Lcg {
             .wrapping_add(1442695040888963407);
         self.0 >> 33
     }
+
+    /// The edges of a random graph on n vertices, each there with probability density/10.
+    fn edges(&mut self, n: usize, density: u64) -> Vec<(usize, usize)> {
+        let mut edges = vec![];
+        for a in 0..n {
+            for b in a + 1..n {
+                if self.next() % 10 < density {
+                    edges.push((a, b));
+                }
+            }
+        }
+        edges
+    }
 }
 
 #[test]
@@ -271,15 +284,8 @@ fn node_kayles_agrees_with_brute_force_on_random_graphs() {
     let mut rng = Lcg(12345);
     for round in 0..300 {
         let n = 1 + (rng.next() % 14) as usize;
-        let density = 1 + rng.next() % 6; // edge probability density/10
-        let mut edges = vec![];
-        for a in 0..n {
-            for b in a + 1..n {
-                if rng.next() % 10 < density {
-                    edges.push((a, b));
-                }
-            }
-        }
+        let density = 1 + rng.next() % 6;
+        let edges = rng.edges(n, density);
         let names = (0..n).map(|i| format!("v{i}")).collect();
         let graph = Graph::new(names, &edges).unwrap();
         let game = node_kayles(&graph).unwrap();
@@ -921,15 +927,8 @@ fn graph_numbers_agree_with_brute_force_on_random_graphs() {
     let mut rng = Lcg(777);
     for round in 0..400 {
         let n = rng.next() as usize % 19;
-        let density = 1 + rng.next() % 8; // edge probability density/10
-        let mut edges = vec![];
-        for a in 0..n {
-            for b in a + 1..n {
-                if rng.next() % 10 < density {
-                    edges.push((a, b));
-                }
-            }
-        }
+        let density = 1 + rng.next() % 8;
+        let edges = rng.edges(n, density);
         let names = (0..n).map(|i| format!("v{i}")).collect();
         let adj = Graph::new(names, &edges).unwrap().adjacency();
         assert_eq!(

@@ -194,24 +194,29 @@ fn moves_winning_and_options_on_grids_and_tori() {
     }
 }
 
+/// A graph board on vertices v0, v1, ... with each edge there with probability tenths/10: its
+/// text and its adjacency lists.
+fn random_graph(rng: &mut Rng, n: usize, tenths: usize) -> (String, Vec<Vec<usize>>) {
+    let mut adj = vec![vec![]; n];
+    let mut parts: Vec<String> = (0..n).map(|v| format!("v{v}")).collect();
+    for a in 0..n {
+        for b in a + 1..n {
+            if rng.below(10) < tenths {
+                adj[a].push(b);
+                adj[b].push(a);
+                parts.push(format!("v{a} - v{b}"));
+            }
+        }
+    }
+    (format!("graph {{ {} }}", parts.join(", ")), adj)
+}
+
 #[test]
 fn moves_winning_and_options_on_graph_boards_and_node_kayles() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     for round in 0..40 {
         let n = 1 + rng.below(7);
-        let mut adj = vec![BTreeSet::new(); n];
-        let mut parts: Vec<String> = (0..n).map(|v| format!("v{v}")).collect();
-        for a in 0..n {
-            for b in a + 1..n {
-                if rng.below(10) < 4 {
-                    adj[a].insert(b);
-                    adj[b].insert(a);
-                    parts.push(format!("v{a} - v{b}"));
-                }
-            }
-        }
-        let graph = format!("graph {{ {} }}", parts.join(", "));
-        let adj: Vec<Vec<usize>> = adj.into_iter().map(|s| s.into_iter().collect()).collect();
+        let (graph, adj) = random_graph(&mut rng, n, 4);
         let brute = Brute {
             att: vec![adj],
             label: Box::new(|s, _| format!("v{s}")),
@@ -274,18 +279,7 @@ fn graph_numbers_of_graph_boards_agree_with_brute_force() {
     let mut rng = Rng(0x2545_f491_4f6c_dd1d);
     for _ in 0..30 {
         let n = 1 + rng.below(12);
-        let mut adj = vec![vec![]; n];
-        let mut parts: Vec<String> = (0..n).map(|v| format!("v{v}")).collect();
-        for a in 0..n {
-            for b in a + 1..n {
-                if rng.below(10) < 3 {
-                    adj[a].push(b);
-                    adj[b].push(a);
-                    parts.push(format!("v{a} - v{b}"));
-                }
-            }
-        }
-        let g = format!("graph {{ {} }}", parts.join(", "));
+        let (g, adj) = random_graph(&mut rng, n, 3);
         let (gamma, i, alpha) = brute_numbers(&adj);
         let got = values(&format!(
             "domination_number({g})\nindependent_domination_number({g})\nindependence_number({g}, knight)"
