@@ -6,5 +6,6 @@ pub mod error;
 pub mod eval;
 pub mod game;
 pub mod rules;
+pub mod split;
 pub mod syntax;
 pub mod value;
