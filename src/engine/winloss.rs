@@ -43,11 +43,8 @@ pub trait Sums: Sync {
     /// The canonical key of any position (reduced under the game's symmetries).
     fn key(&self, p: Self::Pos) -> Self::Key;
     /// A size that shrinks along every move (live squares, say): moves are tried smallest
-    /// option first, and components of at most [`Sums::mex_size`] are valued by a plain mex.
+    /// option first.
     fn size(&self, p: Self::Pos) -> u32;
-    /// Components up to this size are valued by a memoised mex: on few squares it costs
-    /// little, and its exact values fold into the heap.
-    fn mex_size(&self) -> u32;
     /// Appends the options of a component to `out`.
     fn options(&self, c: Self::Pos, out: &mut Vec<Self::Pos>);
 }
@@ -260,9 +257,6 @@ impl<'a, G: Sums> Search<'a, G> {
         if let Some(v) = exact(e) {
             return Ok(v);
         }
-        if self.g.size(c) <= self.g.mex_size() {
-            return self.mex(c, key);
-        }
         for h in 0..=MAX_HEAP {
             if !excluded(e, h) && self.loses(c, key, h)? {
                 return Ok(h);
@@ -294,6 +288,11 @@ impl<'a, G: Sums> Search<'a, G> {
     /// known without search).
     fn loses(&mut self, c: G::Pos, key: G::Key, h: u32) -> Result<bool> {
         let e = self.t.get(key);
+        self.loses_given(c, key, h, e)
+    }
+
+    /// [`Search::loses`] given the table entry `e` of `key`.
+    fn loses_given(&mut self, c: G::Pos, key: G::Key, h: u32, e: u64) -> Result<bool> {
         if let Some(v) = exact(e) {
             return Ok(v == h);
         }
@@ -301,20 +300,21 @@ impl<'a, G: Sums> Search<'a, G> {
             return Ok(false);
         }
         self.tick()?;
-        let win = self.heap_wins(c, key, h)? || {
-            let opts = self.options(c);
-            let r = self.some_option_loses(&opts, h);
-            self.bufs.push(opts);
-            r?
-        };
+        // moves in `C` first: a heap move wins only when `G(C) < h`, which takes a search of
+        // `C` against every smaller heap to find out
+        let opts = self.options(c);
+        let r = self.some_option_loses(&opts, h);
+        self.bufs.push(opts);
+        let win = r? || self.heap_wins(c, key, h, e)?;
         self.t.put(key, if win { not(h) } else { EXACT | h as u64 });
         Ok(!win)
     }
 
-    /// Whether a heap move wins from `C + *h`: some `h' < h` with `C + *h'` a loss.
-    fn heap_wins(&mut self, c: G::Pos, key: G::Key, h: u32) -> Result<bool> {
+    /// Whether a heap move wins from `C + *h`: some `h' < h` with `C + *h'` a loss (`e` is
+    /// what the table knew of `C`).
+    fn heap_wins(&mut self, c: G::Pos, key: G::Key, h: u32, e: u64) -> Result<bool> {
         for h2 in 0..h {
-            if self.loses(c, key, h2)? {
+            if !excluded(e, h2) && self.loses(c, key, h2)? {
                 return Ok(true);
             }
         }
@@ -341,36 +341,33 @@ impl<'a, G: Sums> Search<'a, G> {
     /// folds into the heap.
     fn sum_loses(&mut self, mut p: G::Pos, h: u32) -> Result<bool> {
         let mut x = h;
-        let mut open: Option<(u32, G::Pos, G::Key)> = None;
+        let mut open: Option<(u32, G::Pos, G::Key, u64)> = None;
         while let Some(c) = self.g.next_part(&mut p) {
             if let Some(v) = self.g.known(c) {
                 x ^= v;
                 continue;
             }
-            let size = self.g.size(c);
-            if size <= self.g.mex_size() {
-                x ^= self.nimber(c)?;
-                continue;
-            }
             let key = self.g.key(c);
-            if let Some(v) = exact(self.t.get(key)) {
+            let e = self.t.get(key);
+            if let Some(v) = exact(e) {
                 x ^= v;
                 continue;
             }
             // keep the largest open; value the others exactly
+            let size = self.g.size(c);
             match open {
-                Some((s, _, _)) if s >= size => x ^= self.nimber_keyed(c, key)?,
-                Some((_, o, k)) => {
+                Some((s, ..)) if s >= size => x ^= self.nimber_keyed(c, key)?,
+                Some((_, o, k, _)) => {
                     x ^= self.nimber_keyed(o, k)?;
-                    open = Some((size, c, key));
+                    open = Some((size, c, key, e));
                 }
-                None => open = Some((size, c, key)),
+                None => open = Some((size, c, key, e)),
             }
         }
         match open {
             None => Ok(x == 0),
-            Some((_, c, key)) if x > MAX_HEAP => Ok(self.nimber_keyed(c, key)? == x),
-            Some((_, c, key)) => self.loses(c, key, x),
+            Some((_, c, key, _)) if x > MAX_HEAP => Ok(self.nimber_keyed(c, key)? == x),
+            Some((_, c, key, e)) => self.loses_given(c, key, x, e),
         }
     }
 }
@@ -429,7 +426,7 @@ pub(crate) fn loses<G: Sums>(
         x ^= nimber_par(g, t, c, ctl, task)?;
     }
     let key = g.key(last);
-    if x > MAX_HEAP || g.size(last) <= g.mex_size() {
+    if x > MAX_HEAP {
         return Ok(nimber_par(g, t, last, ctl, task)? == x);
     }
     loses_par(g, t, last, key, x, ctl, task)
@@ -441,14 +438,12 @@ fn nimber_par<G: Sums>(g: &G, t: &Table<G::Key>, c: G::Pos, ctl: &Ctl, task: &Ta
         return Ok(v);
     }
     let key = g.key(c);
-    if g.size(c) > g.mex_size() {
-        for h in 0..=MAX_HEAP {
-            if !excluded(t.get(key), h) && loses_par(g, t, c, key, h, ctl, task)? {
-                return Ok(h);
-            }
+    for h in 0..=MAX_HEAP {
+        if !excluded(t.get(key), h) && loses_par(g, t, c, key, h, ctl, task)? {
+            return Ok(h);
         }
     }
-    Search::new(g, t, ctl).nimber_keyed(c, key)
+    Search::new(g, t, ctl).mex(c, key)
 }
 
 /// [`Search::loses`] with the options of `C` searched in parallel.
@@ -468,23 +463,138 @@ fn loses_par<G: Sums>(
     if excluded(e, h) {
         return Ok(false);
     }
-    let mut win = Search::new(g, t, ctl).heap_wins(c, key, h)?;
-    if !win {
-        let mut opts = vec![];
-        g.options(c, &mut opts);
-        let found = distinct(g, opts).into_par_iter().find_map_any(|o| {
-            let r = Search::new(g, t, ctl).sum_loses(o, h);
-            let r = r.and_then(|l| task.tick(1).map(|_| l));
-            match r {
-                Ok(false) => None,
-                other => Some(other),
-            }
-        });
-        win = match found {
-            Some(r) => r?,
-            None => false,
-        };
-    }
+    let mut opts = vec![];
+    g.options(c, &mut opts);
+    let found = distinct(g, opts).into_par_iter().find_map_any(|o| {
+        let r = Search::new(g, t, ctl).sum_loses(o, h);
+        match r.and_then(|l| task.tick(1).map(|_| l)) {
+            Ok(false) => None,
+            other => Some(other),
+        }
+    });
+    let win = match found {
+        Some(r) => r?,
+        None => Search::new(g, t, ctl).heap_wins(c, key, h, e)?,
+    };
     t.put(key, if win { not(h) } else { EXACT | h as u64 });
     Ok(!win)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A graph game for the tests: a move deletes a vertex alone or (when `kayles`) with its
+    /// neighbours too; positions are sets of vertices, components those of the induced graph.
+    struct Toy {
+        adj: Vec<u64>,
+        alone: bool,
+    }
+
+    impl Toy {
+        fn component(&self, p: u64) -> u64 {
+            let mut comp = p & p.wrapping_neg();
+            loop {
+                let mut nb = comp;
+                for v in 0..64 {
+                    if comp >> v & 1 == 1 {
+                        nb |= self.adj[v] & p;
+                    }
+                }
+                if nb == comp {
+                    return comp;
+                }
+                comp = nb;
+            }
+        }
+
+        /// Plain memoised mex over whole positions.
+        fn brute(&self, p: u64, memo: &mut std::collections::HashMap<u64, u32>) -> u32 {
+            if let Some(&v) = memo.get(&p) {
+                return v;
+            }
+            let mut opts = vec![];
+            self.options(p, &mut opts);
+            let seen: Vec<u32> = opts.iter().map(|&o| self.brute(o, memo)).collect();
+            let g = (0..).find(|x| !seen.contains(x)).unwrap();
+            memo.insert(p, g);
+            g
+        }
+    }
+
+    impl Sums for Toy {
+        type Pos = u64;
+        type Key = u64;
+        fn next_part(&self, p: &mut u64) -> Option<u64> {
+            (*p != 0).then(|| {
+                let c = self.component(*p);
+                *p &= !c;
+                c
+            })
+        }
+        fn known(&self, c: u64) -> Option<u32> {
+            (c.count_ones() == 1).then_some(1)
+        }
+        fn key(&self, p: u64) -> u64 {
+            p
+        }
+        fn size(&self, p: u64) -> u32 {
+            p.count_ones()
+        }
+        fn options(&self, c: u64, out: &mut Vec<u64>) {
+            for v in 0..64 {
+                if c >> v & 1 == 1 {
+                    out.push(c & !(1 << v | self.adj[v]));
+                    if self.alone {
+                        out.push(c & !(1 << v));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn heap_sum_values_and_outcomes_agree_with_plain_mex_on_random_graphs() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut rnd = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let ctl = Ctl::default();
+        let mut values = std::collections::HashSet::new();
+        for round in 0..120 {
+            let n = 4 + (rnd() % 11) as usize;
+            let density = 2 + rnd() % 5;
+            let mut adj = vec![0u64; n];
+            for a in 0..n {
+                for b in a + 1..n {
+                    if rnd() % 16 < density {
+                        adj[a] |= 1 << b;
+                        adj[b] |= 1 << a;
+                    }
+                }
+            }
+            let toy = Toy {
+                adj,
+                alone: round % 2 == 1,
+            };
+            let t = Table::new(1 << 16);
+            let task = ctl.task("test", None);
+            let mut memo = std::collections::HashMap::new();
+            let all = (1u64 << n) - 1;
+            for p in [all, all & rnd(), all & rnd() & rnd()] {
+                let g = toy.brute(p, &mut memo);
+                values.insert(g);
+                assert_eq!(value(&toy, &t, p, &ctl, &task).unwrap(), g, "{:?} {p:b}", toy.adj);
+                assert_eq!(loses(&toy, &t, p, &ctl, &task).unwrap(), g == 0);
+                // on a fresh table the outcome search must stand alone
+                let fresh = Table::new(1 << 16);
+                assert_eq!(loses(&toy, &fresh, p, &ctl, &task).unwrap(), g == 0);
+            }
+        }
+        // the graphs reach values well past 0 and 1
+        assert!(values.iter().any(|&v| v >= 4), "{values:?}");
+    }
 }

@@ -11,7 +11,7 @@
 //!
 //! Blocking games: the occupied squares matter too (they stop rays); the state is
 //! `(available, occupied)` and the search is a plain memoised mex, refused beyond a budget.
-use super::bits::Bits;
+use super::bits::{Bits, MAX_SQUARES};
 use crate::engine::winloss::Sums;
 use crate::engine::{Ctl, Error, Result};
 use std::collections::HashMap;
@@ -32,8 +32,9 @@ pub(crate) struct Game<B> {
     pub bytes: Vec<Vec<[B; 256]>>,
 }
 
-/// Components of at most this many squares are valued by mex (see [`Sums::mex_size`]).
-const MEX_SIZE: u32 = 14;
+/// Components of at most this many squares are keyed by translation alone: their images
+/// under the other symmetries cost more to compute than the table entries they save.
+const SYM_MIN: u32 = 12;
 
 /// Per-thread search context: polls cancellation every few thousand nodes.
 pub(crate) struct Cx<'a> {
@@ -178,6 +179,9 @@ impl<B: Bits> Game<B> {
             })
         };
         let mut best = c.shr(minr * stride + minc);
+        if c.count() <= SYM_MIN {
+            return best;
+        }
         let (a, b) = (minr * stride + minc, maxr * stride + maxc);
         for (k, p) in self.syms.iter().enumerate() {
             let (pa, pb) = (p[a] as usize, p[b] as usize);
@@ -208,12 +212,20 @@ impl<B: Bits> Game<B> {
     /// smaller square (closed twins). Moving on either twin leads to the same position, and a
     /// move elsewhere removes both or neither, so the value is unchanged.
     fn twin_reduce(&self, c: B) -> B {
-        let mut nb: Vec<(B, usize)> = c.ones().map(|v| (self.adj[v].and(c), v)).collect();
+        // (hash of the neighbourhood, square) packed in a word: twins sort next to each other
+        let mut nb = [0u64; MAX_SQUARES];
+        let mut k = 0;
+        for v in c.ones() {
+            nb[k] = self.adj[v].and(c).hash64() << 8 | v as u64;
+            k += 1;
+        }
+        let nb = &mut nb[..k];
         nb.sort_unstable();
         let mut out = c;
         for w in nb.windows(2) {
-            if w[0].0 == w[1].0 {
-                out = out.andnot(B::bit(w[1].1));
+            let (u, v) = ((w[0] & 255) as usize, (w[1] & 255) as usize);
+            if w[0] >> 8 == w[1] >> 8 && self.adj[u].and(c) == self.adj[v].and(c) {
+                out = out.andnot(B::bit(v));
             }
         }
         out
@@ -402,9 +414,6 @@ impl<B: Bits> Sums for Game<B> {
         p.count()
     }
 
-    fn mex_size(&self) -> u32 {
-        MEX_SIZE
-    }
 
     #[inline]
     fn options(&self, c: B, out: &mut Vec<B>) {

@@ -664,6 +664,11 @@ fn next_player_wins(it: &mut Interp, p: &Position) -> Result<bool> {
                 Rules::Cycles(g) => {
                     return Ok(g.outcome(&cycles_pos(g, &c.args)?, &it.ctl)? == cycles::Outcome::N);
                 }
+                // placement games and Node-Kayles: a win/loss search, cheaper than the nimber
+                Rules::Placement(g) => {
+                    let pos = placement_pos(g, &c.args)?;
+                    return Ok(g.outcome(&pos, &it.ctl)? == crate::engine::placement::Outcome::N);
+                }
                 _ => {}
             }
         }
