@@ -353,7 +353,11 @@ fn values_do_not_depend_on_the_thread_count() {
             )
             .unwrap();
             out.push(g.grundy(&g.start(), &ctl()).unwrap());
-            let q = Placement::new(Board::Grid { rows: 9, cols: 9 }, vec![Piece::queen()], false);
+            let q = Placement::new(
+                Board::Grid { rows: 9, cols: 9 },
+                vec![Piece::queen()],
+                false,
+            );
             let q = q.unwrap();
             out.push((q.outcome(&q.start(), &ctl()).unwrap() == Outcome::P) as u32);
             out
@@ -982,7 +986,11 @@ fn bench_one() {
         }
         "queens-outcome" => {
             let n: usize = w[1].parse().unwrap();
-            let g = Placement::new(Board::Grid { rows: n, cols: n }, vec![Piece::queen()], false);
+            let g = Placement::new(
+                Board::Grid { rows: n, cols: n },
+                vec![Piece::queen()],
+                false,
+            );
             let g = g.unwrap();
             let o = g.outcome(&g.start(), &ctl()).unwrap();
             (format!("queens {n}x{n} outcome"), (o == Outcome::N) as u32)

@@ -587,7 +587,12 @@ mod tests {
             for p in [all, all & rnd(), all & rnd() & rnd()] {
                 let g = toy.brute(p, &mut memo);
                 values.insert(g);
-                assert_eq!(value(&toy, &t, p, &ctl, &task).unwrap(), g, "{:?} {p:b}", toy.adj);
+                assert_eq!(
+                    value(&toy, &t, p, &ctl, &task).unwrap(),
+                    g,
+                    "{:?} {p:b}",
+                    toy.adj
+                );
                 assert_eq!(loses(&toy, &t, p, &ctl, &task).unwrap(), g == 0);
                 // on a fresh table the outcome search must stand alone
                 let fresh = Table::new(1 << 16);

@@ -36,10 +36,10 @@ pub use theory::{
 };
 
 use crate::engine::graph::Graph;
+use crate::engine::winloss::{self, Table};
 use crate::engine::{Ctl, Error, Result};
 use bits::{B256, Bits};
 use piece::{Grid, Reach};
-use crate::engine::winloss::{self, Table};
 use solve::{Blocking, Cx, Game};
 use std::collections::HashMap;
 use std::fmt;
@@ -565,11 +565,13 @@ impl Placement {
     pub fn outcome(&self, pos: &Pos, ctl: &Ctl) -> Result<Outcome> {
         self.check(pos)?;
         let (avail, occ) = self.sets(pos);
-        Ok(if with_engine!(&self.engine, e => e.loses(&avail, &occ, self.n, ctl))? {
-            Outcome::P
-        } else {
-            Outcome::N
-        })
+        Ok(
+            if with_engine!(&self.engine, e => e.loses(&avail, &occ, self.n, ctl))? {
+                Outcome::P
+            } else {
+                Outcome::N
+            },
+        )
     }
 
     /// Every move with the nimber of the position it leads to.
@@ -585,12 +587,13 @@ impl Placement {
 
     /// The moves to P-positions (empty when `pos` is a P-position).
     pub fn winning_moves(&self, pos: &Pos, ctl: &Ctl) -> Result<Vec<Move>> {
-        Ok(self
-            .moves_with_values(pos, ctl)?
-            .into_iter()
-            .filter(|&(_, v)| v == 0)
-            .map(|(m, _)| m)
-            .collect())
+        let mut out = vec![];
+        for mv in self.moves(pos) {
+            if self.outcome(&self.play(pos, mv)?, ctl)? == Outcome::P {
+                out.push(mv);
+            }
+        }
+        Ok(out)
     }
 
     /// The fewest moves a play from `pos` can last (a smallest terminal extension; from the

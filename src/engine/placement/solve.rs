@@ -4,10 +4,10 @@
 //! Node-Kayles): the state is the set `A` of squares still available; a move on square `s` with
 //! a piece removes a fixed mask (`s` and what the piece attacks), so the value depends on `A`
 //! alone. `A` is split into connected components of the union attack graph (no move in one can
-//! touch another) and their values are nim-added. A component is keyed by its least image under
-//! the valid board symmetries, translated to the board's corner when the attack relation is
-//! translation-invariant (grids and tori), and looked up in a bounded, sharded transposition
-//! table that survives between queries. The first level of a search runs in parallel.
+//! touch another). A component is keyed by its least image under the valid board symmetries,
+//! translated to the board's corner when the attack relation is translation-invariant (grids
+//! and tori). The game implements [`Sums`]: nimbers and outcomes come from the heap-sum
+//! win/loss search of `crate::engine::winloss`, with a table that survives between queries.
 //!
 //! Blocking games: the occupied squares matter too (they stop rays); the state is
 //! `(available, occupied)` and the search is a plain memoised mex, refused beyond a budget.
@@ -413,7 +413,6 @@ impl<B: Bits> Sums for Game<B> {
     fn size(&self, p: B) -> u32 {
         p.count()
     }
-
 
     #[inline]
     fn options(&self, c: B, out: &mut Vec<B>) {
