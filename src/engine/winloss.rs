@@ -3,21 +3,21 @@
 //! A mex needs the value of every option, so it admits no cutoff. The heap-sum reduction turns
 //! the nimber into win/loss questions that do: `G = k` exactly when `G + *k` is a loss for the
 //! player to move, and a win/loss search stops at the first winning move. The nimber of a
-//! large component is the first `k = 0, 1, 2, ...` for which `G + *k` loses; the outcome of a
+//! component is the first `k = 0, 1, 2, ...` for which `G + *k` loses; the outcome of a
 //! position is the single question `k = 0`.
 //!
-//! A position `C + *h` (one large component and a heap) loses when no move wins: a heap move
-//! goes to `C + *h'` for some `h' < h` (it loses exactly when `G(C) = h'`), a move in `C` to an
-//! option `O` that splits into components. Components whose value is known, and small ones
-//! (whose exact value a memoised mex finds cheaply), fold into the heap by nim-addition; if
-//! several large ones remain, all but the largest are valued exactly the same way, and the
-//! search goes on in the largest. Moves are tried fewest remaining squares first, the most
-//! forcing moves, which refute soonest.
+//! A position `C + *h` (one component and a heap) loses when no move wins: a move in `C` goes
+//! to an option `O` that splits into components, a heap move to `C + *h'` for some `h' < h`
+//! (which loses exactly when `G(C) = h'`). Components whose value is known fold into the heap by
+//! nim-addition; if several unknown ones remain, all but the largest are valued exactly (by the
+//! same rounds), and the search goes on in the largest. Moves in `C` are tried first, fewest
+//! remaining squares first (the most forcing moves refute soonest); heap moves come last, since
+//! each one asks for a search of `C` against a smaller heap.
 //!
 //! One table, keyed by a component's canonical form, holds both kinds of fact: an exact value,
 //! or the set of heaps `h` for which `C + *h` is known to win (so `G(C) != h`). The facts of
-//! one round `k` serve every later round, and the exact values serve the mex of small
-//! components. The first level of a search runs in parallel; the answers do not depend on the
+//! one round `k` serve every later round. A plain mex remains only for a value past
+//! `MAX_HEAP`. The first level of a search runs in parallel; the answers do not depend on the
 //! thread count (only the table's contents do).
 use crate::engine::control::Task;
 use crate::engine::{Ctl, Result};
