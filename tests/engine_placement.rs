@@ -264,22 +264,27 @@ impl Lcg {
     }
 }
 
+/// A random graph of 1 to `max` vertices (edge probability 0.1 to 0.6), with its edges.
+fn random_graph(rng: &mut Lcg, max: u64) -> (Graph, Vec<(usize, usize)>) {
+    let n = 1 + (rng.next() % max) as usize;
+    let density = 1 + rng.next() % 6; // edge probability density/10
+    let mut edges = vec![];
+    for a in 0..n {
+        for b in a + 1..n {
+            if rng.next() % 10 < density {
+                edges.push((a, b));
+            }
+        }
+    }
+    let names = (0..n).map(|i| format!("v{i}")).collect();
+    (Graph::new(names, &edges).unwrap(), edges)
+}
+
 #[test]
 fn node_kayles_agrees_with_brute_force_on_random_graphs() {
     let mut rng = Lcg(12345);
     for round in 0..300 {
-        let n = 1 + (rng.next() % 14) as usize;
-        let density = 1 + rng.next() % 6; // edge probability density/10
-        let mut edges = vec![];
-        for a in 0..n {
-            for b in a + 1..n {
-                if rng.next() % 10 < density {
-                    edges.push((a, b));
-                }
-            }
-        }
-        let names = (0..n).map(|i| format!("v{i}")).collect();
-        let graph = Graph::new(names, &edges).unwrap();
+        let (graph, edges) = random_graph(&mut rng, 14);
         let game = node_kayles(&graph).unwrap();
         let want = brute_kayles(&graph.adjacency(), 0, &mut HashMap::new());
         let got = game.grundy(&game.start(), &ctl()).unwrap();
@@ -317,18 +322,7 @@ fn outcomes_by_win_loss_search_agree_with_brute_force() {
     }
     let mut rng = Lcg(777);
     for round in 0..200 {
-        let n = 1 + (rng.next() % 16) as usize;
-        let density = 1 + rng.next() % 6;
-        let mut edges = vec![];
-        for a in 0..n {
-            for b in a + 1..n {
-                if rng.next() % 10 < density {
-                    edges.push((a, b));
-                }
-            }
-        }
-        let names = (0..n).map(|i| format!("v{i}")).collect();
-        let graph = Graph::new(names, &edges).unwrap();
+        let (graph, edges) = random_graph(&mut rng, 16);
         let game = node_kayles(&graph).unwrap();
         let want = brute_kayles(&graph.adjacency(), 0, &mut HashMap::new()) == 0;
         let got = game.outcome(&game.start(), &ctl()).unwrap() == Outcome::P;

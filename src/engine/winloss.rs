@@ -185,7 +185,8 @@ fn exact(e: u64) -> Option<u32> {
     (e & EXACT != 0).then_some((e & !EXACT) as u32)
 }
 
-fn mex(seen: u128, big: &[u32]) -> u32 {
+/// The least value not marked (values below 128 in the bits of `seen`, the rest in `big`).
+pub(crate) fn mex(seen: u128, big: &[u32]) -> u32 {
     let m = (!seen).trailing_zeros();
     if m < 128 {
         return m;
@@ -195,6 +196,15 @@ fn mex(seen: u128, big: &[u32]) -> u32 {
         g += 1;
     }
     g
+}
+
+/// Marks a value for [`mex`].
+pub(crate) fn mark(seen: &mut u128, big: &mut Vec<u32>, v: u32) {
+    if v < 128 {
+        *seen |= 1 << v;
+    } else {
+        big.push(v);
+    }
 }
 
 /// One thread's search: the game, the shared table, cancellation, and reusable buffers.
@@ -272,11 +282,7 @@ impl<'a, G: Sums> Search<'a, G> {
         let mut big = vec![];
         for &o in &opts {
             let v = self.value(o)?;
-            if v < 128 {
-                seen |= 1 << v;
-            } else {
-                big.push(v);
-            }
+            mark(&mut seen, &mut big, v);
         }
         self.bufs.push(opts);
         let g = mex(seen, &big);

@@ -12,7 +12,7 @@
 //! Blocking games: the occupied squares matter too (they stop rays); the state is
 //! `(available, occupied)` and the search is a plain memoised mex, refused beyond a budget.
 use super::bits::{Bits, MAX_SQUARES};
-use crate::engine::winloss::Sums;
+use crate::engine::winloss::{Sums, mark, mex};
 use crate::engine::{Ctl, Error, Result};
 use std::collections::HashMap;
 
@@ -50,26 +50,6 @@ impl Cx<'_> {
             self.ctl.check()?;
         }
         Ok(())
-    }
-}
-
-fn mex(seen: u128, big: &[u32]) -> u32 {
-    let m = (!seen).trailing_zeros();
-    if m < 128 {
-        return m;
-    }
-    let mut g = 128;
-    while big.contains(&g) {
-        g += 1;
-    }
-    g
-}
-
-fn mark(seen: &mut u128, big: &mut Vec<u32>, v: u32) {
-    if v < 128 {
-        *seen |= 1 << v;
-    } else {
-        big.push(v);
     }
 }
 
