@@ -6,7 +6,7 @@ use common::brute_numbers;
 use gamut::engine::Ctl;
 use gamut::engine::graph::Graph;
 use gamut::engine::placement::{
-    Board, Part, Piece, Placement, Tour, domination_number, independence_number,
+    Board, Outcome, Part, Piece, Placement, Tour, domination_number, independence_number,
     independent_domination_number, node_kayles, piece_graph, tour,
 };
 use std::collections::HashMap;
@@ -279,15 +279,20 @@ impl Lcg {
     }
 }
 
+/// A random graph of 1 to `max` vertices (edge probability 0.1 to 0.6), with its edges.
+fn random_graph(rng: &mut Lcg, max: u64) -> (Graph, Vec<(usize, usize)>) {
+    let n = 1 + (rng.next() % max) as usize;
+    let density = 1 + rng.next() % 6;
+    let edges = rng.edges(n, density);
+    let names = (0..n).map(|i| format!("v{i}")).collect();
+    (Graph::new(names, &edges).unwrap(), edges)
+}
+
 #[test]
 fn node_kayles_agrees_with_brute_force_on_random_graphs() {
     let mut rng = Lcg(12345);
     for round in 0..300 {
-        let n = 1 + (rng.next() % 14) as usize;
-        let density = 1 + rng.next() % 6;
-        let edges = rng.edges(n, density);
-        let names = (0..n).map(|i| format!("v{i}")).collect();
-        let graph = Graph::new(names, &edges).unwrap();
+        let (graph, edges) = random_graph(&mut rng, 14);
         let game = node_kayles(&graph).unwrap();
         let want = brute_kayles(&graph.adjacency(), 0, &mut HashMap::new());
         let got = game.grundy(&game.start(), &ctl()).unwrap();
@@ -299,6 +304,72 @@ fn node_kayles_agrees_with_brute_force_on_random_graphs() {
             assert_eq!(game.grundy(&opt, &ctl()).unwrap(), want);
         }
     }
+}
+
+#[test]
+fn outcomes_by_win_loss_search_agree_with_brute_force() {
+    // `outcome` runs its own search (a fresh game has no cached values to lean on)
+    for (name, pieces) in piece_sets() {
+        for (rows, cols) in [(1, 4), (2, 3), (3, 3), (3, 4), (4, 4)] {
+            let want = Brute::new(rows, cols, false, &pieces, false).start();
+            let g = Placement::new(Board::Grid { rows, cols }, pieces.clone(), false).unwrap();
+            let got = g.outcome(&g.start(), &ctl()).unwrap();
+            assert_eq!(got == Outcome::P, want == 0, "{name} {rows}x{cols}");
+            // one move in, where the board splits into pieces of every size
+            let mut brute = Brute::new(rows, cols, false, &pieces, false);
+            for p in g.options(&g.start()) {
+                let mut cells: Vec<u8> = (0..rows * cols)
+                    .map(|s| p.piece_at(s).map_or(0, |x| x as u8 + 1))
+                    .collect();
+                let want = brute.grundy(&mut cells) == 0;
+                let fresh = Placement::new(Board::Grid { rows, cols }, pieces.clone(), false);
+                let got = fresh.unwrap().outcome(&p, &ctl()).unwrap() == Outcome::P;
+                assert_eq!(got, want, "{name} {rows}x{cols}\n{}", g.show(&p));
+            }
+        }
+    }
+    let mut rng = Lcg(777);
+    for round in 0..200 {
+        let (graph, edges) = random_graph(&mut rng, 16);
+        let game = node_kayles(&graph).unwrap();
+        let want = brute_kayles(&graph.adjacency(), 0, &mut HashMap::new()) == 0;
+        let got = game.outcome(&game.start(), &ctl()).unwrap() == Outcome::P;
+        assert_eq!(got, want, "round {round}: {edges:?}");
+    }
+}
+
+#[test]
+fn values_do_not_depend_on_the_thread_count() {
+    let run = |threads: usize| -> Vec<u32> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let mut out: Vec<u32> = (1..=9).map(queens).collect();
+            out.extend((1..=12).map(|n| kayles_grid(3, n)));
+            let g = Placement::new(
+                Board::Grid { rows: 5, cols: 5 },
+                vec![Piece::knight(), Piece::queen()],
+                false,
+            )
+            .unwrap();
+            out.push(g.grundy(&g.start(), &ctl()).unwrap());
+            let q = Placement::new(
+                Board::Grid { rows: 9, cols: 9 },
+                vec![Piece::queen()],
+                false,
+            );
+            let q = q.unwrap();
+            out.push((q.outcome(&q.start(), &ctl()).unwrap() == Outcome::P) as u32);
+            out
+        })
+    };
+    let one = run(1);
+    assert_eq!(one[..9], A344227[..9]);
+    assert_eq!(one[9..21], A316632[..12]);
+    assert_eq!(one[22], 0, "queens 9x9 is *1, a first-player win");
+    assert_eq!(run(3), one);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -570,6 +641,19 @@ fn oeis_a344227_queens_9_to_13() {
         println!("queens {n}x{n}: {g} in {:.1?}", t.elapsed());
         assert_eq!(g, A344227[n - 1], "queens {n}x{n}");
     }
+}
+
+/// a(14..16) past the OEIS entry, as found by T. Rudd's queens-nimbers (2026); a(17) = 2.
+const RUDD_14_TO_16: [u32; 3] = [0, 1, 0];
+
+#[test]
+#[ignore]
+fn queens_14_agrees_with_rudd() {
+    // 15 and 16 take minutes to hours on 2 cores: `sh bench/placement-run.sh "queens 15"`
+    let t = Instant::now();
+    let g = queens(14);
+    println!("queens 14x14: {g} in {:.1?}", t.elapsed());
+    assert_eq!(g, RUDD_14_TO_16[0]);
 }
 
 #[test]
@@ -1093,7 +1177,22 @@ fn bench_one() {
     let (label, g) = match w[0] {
         "queens" => {
             let n: usize = w[1].parse().unwrap();
-            (format!("queens {n}x{n}"), queens(n))
+            let g = queens(n);
+            if let Some(&want) = A344227.get(n - 1).or(RUDD_14_TO_16.get(n.wrapping_sub(14))) {
+                assert_eq!(g, want, "queens {n}x{n}");
+            }
+            (format!("queens {n}x{n}"), g)
+        }
+        "queens-outcome" => {
+            let n: usize = w[1].parse().unwrap();
+            let g = Placement::new(
+                Board::Grid { rows: n, cols: n },
+                vec![Piece::queen()],
+                false,
+            );
+            let g = g.unwrap();
+            let o = g.outcome(&g.start(), &ctl()).unwrap();
+            (format!("queens {n}x{n} outcome"), (o == Outcome::N) as u32)
         }
         "grid" => {
             let (m, n): (usize, usize) = (w[1].parse().unwrap(), w[2].parse().unwrap());

@@ -31,4 +31,5 @@ pub mod heap;
 pub mod impartial;
 pub mod moore;
 pub mod plot;
+pub mod winloss;
 pub mod wythoff;

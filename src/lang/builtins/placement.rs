@@ -216,6 +216,14 @@ impl Family for PlacementGame {
             self.0.grundy(&placement_pos(&self.0, state)?, &it.ctl)?,
         ))
     }
+    /// A win/loss search, cheaper than the nimber.
+    fn next_wins(&self, it: &mut Interp, state: &[i64]) -> Result<Option<bool>> {
+        let pos = placement_pos(&self.0, state)?;
+        Ok(Some(
+            self.0.outcome(&pos, &it.ctl)? == crate::engine::placement::Outcome::N,
+        ))
+    }
+
     fn move_label(&self, state: &[i64], option: &[i64]) -> Option<String> {
         let pair = option
             .chunks(2)
