@@ -14,8 +14,10 @@ pub struct Dyadic {
 const MAX_EXP: u32 = 62;
 
 fn overflow() -> Error {
-    Error::limit("a number in the game is too large (numbers are kept to 64-bit numerators over 2^62)")
-        .hint("the game's values grow past what exact arithmetic here can hold")
+    Error::limit(
+        "a number in the game is too large (numbers are kept to 64-bit numerators over 2^62)",
+    )
+    .hint("the game's values grow past what exact arithmetic here can hold")
 }
 
 impl Dyadic {
@@ -104,7 +106,9 @@ impl Dyadic {
             (None, Some(h)) => Ok(Dyadic::int(if h.num > 0 { 0 } else { h.ceil() - 1 })),
             (Some(l), Some(h)) => {
                 if l >= h {
-                    return Err(Error::invalid("no number lies between a left bound and a smaller right bound"));
+                    return Err(Error::invalid(
+                        "no number lies between a left bound and a smaller right bound",
+                    ));
                 }
                 if l.num < 0 && h.num > 0 {
                     return Ok(Dyadic::ZERO);
@@ -117,7 +121,11 @@ impl Dyadic {
                 // else the dyadic of smallest denominator strictly inside
                 for e in 1..=MAX_EXP {
                     let n = l.num as i128;
-                    let scaled = if e >= l.exp { n << (e - l.exp) } else { n >> (l.exp - e) };
+                    let scaled = if e >= l.exp {
+                        n << (e - l.exp)
+                    } else {
+                        n >> (l.exp - e)
+                    };
                     let cand = Dyadic::from_i128(scaled + 1, e)?;
                     if cand < h {
                         return Ok(cand);

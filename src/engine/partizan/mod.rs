@@ -19,10 +19,13 @@
 //! assert_eq!(s.temperature(pm).unwrap().to_string(), "1");
 //! ```
 pub mod dyadic;
+pub mod games;
 mod notation;
+mod search;
 mod store;
 mod thermo;
 
 pub use dyadic::Dyadic;
+pub use search::{Rules, value};
 pub use store::{Game, Nus, Outcome, Relation, Store};
 pub use thermo::{Thermograph, Wall};

@@ -104,7 +104,11 @@ impl Store {
 
     /// For x + Tiny(s) = {x || x | x − s} (and Miny mirrored), with s's mean positive:
     /// (x, s, "Tiny").
-    fn tiny_parts(&mut self, lo: &[Game], ro: &[Game]) -> Result<Option<(Game, Game, &'static str)>> {
+    fn tiny_parts(
+        &mut self,
+        lo: &[Game],
+        ro: &[Game],
+    ) -> Result<Option<(Game, Game, &'static str)>> {
         let ([l], [r]) = (lo, ro) else {
             return Ok(None);
         };
@@ -293,6 +297,11 @@ impl Parser {
 
     fn atom(&mut self, st: &mut Store) -> Result<Game> {
         match self.peek() {
+            // `-1^` is −1 + ↑: a minus sign before digits belongs to the number
+            Some('-') if self.s.get(self.i + 1).is_some_and(|c| c.is_ascii_digit()) => {
+                self.i += 1;
+                self.nus(st, true)
+            }
             Some('-') => {
                 self.i += 1;
                 let g = self.term(st)?;
@@ -322,7 +331,7 @@ impl Parser {
                 }
                 Ok(g)
             }
-            Some(c) if c.is_ascii_digit() || "^v*↑↓⇑⇓".contains(c) => self.nus(st),
+            Some(c) if c.is_ascii_digit() || "^v*↑↓⇑⇓".contains(c) => self.nus(st, false),
             _ => Err(self.err("expected a game")),
         }
     }
@@ -338,7 +347,10 @@ impl Parser {
         } else {
             vec![self.atom(st)?]
         };
-        let negs = opts.iter().map(|&g| st.neg(g)).collect::<Result<Vec<_>>>()?;
+        let negs = opts
+            .iter()
+            .map(|&g| st.neg(g))
+            .collect::<Result<Vec<_>>>()?;
         st.canonical(opts, negs)
     }
 
@@ -351,23 +363,36 @@ impl Parser {
             return None;
         }
         // overlong digit runs are refused by the caller through `None` → error
-        self.s[start..self.i].iter().collect::<String>().parse().ok().or(Some(-1))
+        self.s[start..self.i]
+            .iter()
+            .collect::<String>()
+            .parse()
+            .ok()
+            .or(Some(-1))
     }
 
     /// A number, ↑s and a star in that order: `3/8`, `1^*`, `vv`, `^3*2`, `*`.
-    fn nus(&mut self, st: &mut Store) -> Result<Game> {
+    fn nus(&mut self, st: &mut Store, negative: bool) -> Result<Game> {
         let mut number = Dyadic::ZERO;
         if self.peek().is_some_and(|c| c.is_ascii_digit()) {
-            let n = self.digits().filter(|&n| n >= 0).ok_or_else(|| self.err("number too large"))?;
+            let n = self
+                .digits()
+                .filter(|&n| n >= 0)
+                .ok_or_else(|| self.err("number too large"))?;
             number = Dyadic::int(n);
             if self.peek() == Some('/') {
                 self.i += 1;
-                let d = self.digits().ok_or_else(|| self.err("expected a denominator"))?;
+                let d = self
+                    .digits()
+                    .ok_or_else(|| self.err("expected a denominator"))?;
                 if d <= 0 || d.count_ones() != 1 {
                     return Err(self.err("the denominator must be a power of two"));
                 }
                 number = Dyadic::new(n, d.trailing_zeros())?;
             }
+        }
+        if negative {
+            number = number.neg()?;
         }
         let mut ups: i64 = 0;
         match self.peek() {
@@ -378,7 +403,10 @@ impl Parser {
                 if n == 1 && self.eat(c) {
                     n = 2;
                 } else if self.peek().is_some_and(|c| c.is_ascii_digit()) {
-                    n = self.digits().filter(|&n| n >= 0).ok_or_else(|| self.err("too many ups"))?;
+                    n = self
+                        .digits()
+                        .filter(|&n| n >= 0)
+                        .ok_or_else(|| self.err("too many ups"))?;
                 }
                 ups = sign * n;
             }

@@ -173,7 +173,8 @@ impl Store {
     }
 
     fn push(&mut self, n: Node) -> Result<Game> {
-        let id = u32::try_from(self.nodes.len()).map_err(|_| Error::limit("more than 2^32 games in the store"))?;
+        let id = u32::try_from(self.nodes.len())
+            .map_err(|_| Error::limit("more than 2^32 games in the store"))?;
         self.nodes.push(n);
         Ok(Game(id))
     }
@@ -222,7 +223,9 @@ impl Store {
     }
     /// The value when `g` is a number.
     pub fn as_number(&self, g: Game) -> Option<Dyadic> {
-        self.nus(g).filter(|n| n.ups == 0 && n.nim == 0).map(|n| n.number)
+        self.nus(g)
+            .filter(|n| n.ups == 0 && n.nim == 0)
+            .map(|n| n.number)
     }
     pub fn is_number(&self, g: Game) -> bool {
         self.as_number(g).is_some()
@@ -271,8 +274,16 @@ impl Store {
             .map(|&o| self.birthday(o))
             .max()
             .unwrap_or(0);
-        let left_stop = left.iter().map(|&o| self.right_stop(o)).max().expect("non-numbers have Left options");
-        let right_stop = right.iter().map(|&o| self.left_stop(o)).min().expect("non-numbers have Right options");
+        let left_stop = left
+            .iter()
+            .map(|&o| self.right_stop(o))
+            .max()
+            .expect("non-numbers have Left options");
+        let right_stop = right
+            .iter()
+            .map(|&o| self.left_stop(o))
+            .min()
+            .expect("non-numbers have Right options");
         let nus = self.recognize(&left, &right);
         let g = self.push(Node {
             left: left.clone(),
@@ -352,7 +363,11 @@ impl Store {
             nim ^= 1;
             let mut near = vec![x];
             if k == 1 && nim == 1 {
-                near.push(self.nus_game(Nus { ups: 0, nim: 1, ..v })?);
+                near.push(self.nus_game(Nus {
+                    ups: 0,
+                    nim: 1,
+                    ..v
+                })?);
             }
             cur = if sign > 0 {
                 self.intern(near, vec![cur])?
@@ -462,7 +477,10 @@ impl Store {
         let n = if let Some(v) = self.nus(g) {
             self.nus_game(Nus {
                 number: v.number.neg()?,
-                ups: v.ups.checked_neg().ok_or_else(|| Error::limit("too many ups"))?,
+                ups: v
+                    .ups
+                    .checked_neg()
+                    .ok_or_else(|| Error::limit("too many ups"))?,
                 nim: v.nim,
             })?
         } else {
@@ -498,7 +516,10 @@ impl Store {
         if let (Some(a), Some(b)) = (self.nus(g), self.nus(h)) {
             return self.nus_game(Nus {
                 number: a.number.add(b.number)?,
-                ups: a.ups.checked_add(b.ups).ok_or_else(|| Error::limit("too many ups"))?,
+                ups: a
+                    .ups
+                    .checked_add(b.ups)
+                    .ok_or_else(|| Error::limit("too many ups"))?,
                 nim: a.nim ^ b.nim,
             });
         }
@@ -613,7 +634,11 @@ impl Store {
                 if i == j || !keep[j] {
                     continue;
                 }
-                let (a, b) = if left { (opts[i], opts[j]) } else { (opts[j], opts[i]) };
+                let (a, b) = if left {
+                    (opts[i], opts[j])
+                } else {
+                    (opts[j], opts[i])
+                };
                 // option i is dominated by j
                 if self.leq(a, b)? {
                     keep[i] = false;

@@ -14,13 +14,19 @@ pub struct Wall {
     pub tail: i64,
 }
 
+/// k·d for the small k of wall slopes and their differences.
 fn times(d: Dyadic, k: i64) -> Result<Dyadic> {
-    match k {
-        0 => Ok(Dyadic::ZERO),
-        1 => Ok(d),
-        -1 => d.neg(),
-        _ => d.add(d)?.add(times(d, k - 2)?),
-    }
+    let m = match k.abs() {
+        0 => Dyadic::ZERO,
+        1 => d,
+        2 => d.add(d)?,
+        _ => {
+            return Err(Error::invalid(
+                "thermograph walls must have slopes -1, 0 or 1",
+            ));
+        }
+    };
+    if k < 0 { m.neg() } else { Ok(m) }
 }
 
 /// d / k for k in {±1, ±2} (the slopes of a difference of walls).
@@ -28,7 +34,11 @@ fn div_small(d: Dyadic, k: i64) -> Result<Dyadic> {
     let q = match k.abs() {
         1 => d,
         2 => d.half()?,
-        _ => return Err(Error::invalid("thermograph walls must have slopes -1, 0 or 1")),
+        _ => {
+            return Err(Error::invalid(
+                "thermograph walls must have slopes -1, 0 or 1",
+            ));
+        }
     };
     if k < 0 { q.neg() } else { Ok(q) }
 }
@@ -98,7 +108,8 @@ impl Wall {
         let mut cross = vec![];
         for w in ts.windows(2) {
             let (d0, d1) = (diff(w[0])?, diff(w[1])?);
-            if (d0 > Dyadic::ZERO && d1 < Dyadic::ZERO) || (d0 < Dyadic::ZERO && d1 > Dyadic::ZERO) {
+            if (d0 > Dyadic::ZERO && d1 < Dyadic::ZERO) || (d0 < Dyadic::ZERO && d1 > Dyadic::ZERO)
+            {
                 cross.push(root(w[0], d0, w[1], d1)?);
             }
         }
@@ -224,7 +235,11 @@ impl Store {
         }
         let (l, r) = match (left, right) {
             (Some(l), Some(r)) => (l, r),
-            _ => return Err(Error::invalid("a non-integer game without options on one side")),
+            _ => {
+                return Err(Error::invalid(
+                    "a non-integer game without options on one side",
+                ));
+            }
         };
         // the first temperature where the scaffolds meet
         let mut ts: Vec<Dyadic> = l.points.iter().chain(&r.points).map(|p| p.0).collect();
@@ -279,7 +294,9 @@ impl Store {
     /// temperature.
     pub fn cool(&mut self, g: Game, t: Dyadic) -> Result<Game> {
         if t <= Dyadic::int(-1) {
-            return Err(Error::invalid(format!("cannot cool by {t}: the temperature must be above -1")));
+            return Err(Error::invalid(format!(
+                "cannot cool by {t}: the temperature must be above -1"
+            )));
         }
         if self.is_number(g) {
             return Ok(g);
