@@ -441,7 +441,7 @@ fn maundy_cake() {
         let mut primes = vec![];
         let mut p = 2;
         while n > 1 {
-            while n % p == 0 {
+            while n.is_multiple_of(p) {
                 primes.push(p);
                 n /= p;
             }

@@ -72,14 +72,18 @@ impl Dyadic {
         )
     }
 
+    // checked, so not the std operator traits
+    #[allow(clippy::should_implement_trait)]
     pub fn add(self, o: Dyadic) -> Result<Dyadic> {
         let (a, b, e) = self.aligned(o);
         Dyadic::from_i128(a + b, e)
     }
+    #[allow(clippy::should_implement_trait)]
     pub fn sub(self, o: Dyadic) -> Result<Dyadic> {
         let (a, b, e) = self.aligned(o);
         Dyadic::from_i128(a - b, e)
     }
+    #[allow(clippy::should_implement_trait)]
     pub fn neg(self) -> Result<Dyadic> {
         Dyadic::from_i128(-(self.num as i128), self.exp)
     }

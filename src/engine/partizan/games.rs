@@ -400,26 +400,38 @@ impl Picture {
                 Ok((i as u32, i as u32 + 1, c))
             })
             .collect::<Result<_>>()?;
-        Ok(Picture { edges })
+        let p = Picture { edges };
+        p.check()?;
+        Ok(p)
     }
 
-    /// Keeps the edges still connected to the ground.
+    /// Keeps the edges still connected to the ground (vertices are below 64).
     fn grounded(mut self) -> Picture {
-        let mut reach = std::collections::HashSet::from([0u32]);
+        let mut reach = 1u64;
         loop {
-            let before = reach.len();
+            let before = reach;
             for &(a, b, _) in &self.edges {
-                if reach.contains(&a) || reach.contains(&b) {
-                    reach.insert(a);
-                    reach.insert(b);
+                if (reach >> a | reach >> b) & 1 == 1 {
+                    reach |= 1 << a | 1 << b;
                 }
             }
-            if reach.len() == before {
+            if reach == before {
                 break;
             }
         }
-        self.edges.retain(|e| reach.contains(&e.0));
+        self.edges.retain(|e| reach >> e.0 & 1 == 1);
         self
+    }
+
+    /// Refuses pictures with vertex numbers past 63.
+    pub fn check(&self) -> Result<()> {
+        match self.edges.iter().find(|e| e.0 > 63 || e.1 > 63) {
+            Some(e) => Err(Error::limit(format!(
+                "vertex {} is past 63: Hackenbush pictures here have at most 64 vertices",
+                e.0.max(e.1)
+            ))),
+            None => Ok(()),
+        }
     }
 }
 
@@ -444,6 +456,7 @@ impl Rules for Hackenbush {
     type Pos = Picture;
     type Error = Error;
     fn left(&mut self, p: &Picture) -> Result<Vec<Picture>> {
+        p.check()?;
         Ok(Hackenbush::moves(p, Colour::Blue))
     }
     fn right(&mut self, p: &Picture) -> Result<Vec<Picture>> {
@@ -451,27 +464,43 @@ impl Rules for Hackenbush {
     }
     /// The parts that meet only at the ground, with vertices renumbered in order of appearance.
     fn components(&mut self, p: &Picture) -> Vec<Picture> {
-        let mut parts: Vec<(std::collections::HashSet<u32>, Vec<(u32, u32, Colour)>)> = vec![];
-        for &(a, b, c) in &p.edges {
-            let touching: Vec<usize> = (0..parts.len())
-                .filter(|&k| [a, b].iter().any(|v| *v != 0 && parts[k].0.contains(v)))
-                .collect();
-            let mut merged = (std::collections::HashSet::from([a, b]), vec![(a, b, c)]);
-            for &k in touching.iter().rev() {
-                let (vs, es) = parts.swap_remove(k);
-                merged.0.extend(vs);
-                merged.1.extend(es);
+        // union-find over the vertices other than the ground
+        let mut up: [u8; 64] = std::array::from_fn(|i| i as u8);
+        fn find(up: &mut [u8; 64], mut v: u8) -> u8 {
+            while up[v as usize] != v {
+                up[v as usize] = up[up[v as usize] as usize];
+                v = up[v as usize];
             }
-            parts.push(merged);
+            v
+        }
+        for &(a, b, _) in &p.edges {
+            if a != 0 && b != 0 {
+                let (x, y) = (find(&mut up, a as u8), find(&mut up, b as u8));
+                up[x as usize] = y;
+            }
+        }
+        type Edges = Vec<(u32, u32, Colour)>;
+        let mut parts: Vec<(u8, Edges)> = vec![];
+        for &(a, b, c) in &p.edges {
+            let root = find(&mut up, a.max(b) as u8);
+            match parts.iter_mut().find(|q| q.0 == root) {
+                Some(q) => q.1.push((a, b, c)),
+                None => parts.push((root, vec![(a, b, c)])),
+            }
         }
         parts
             .into_iter()
             .map(|(_, mut es)| {
                 es.sort();
-                let mut names = std::collections::HashMap::from([(0u32, 0u32)]);
+                let mut names = [u32::MAX; 64];
+                names[0] = 0;
+                let mut count = 1;
                 let mut name = |v: u32| {
-                    let n = names.len() as u32;
-                    *names.entry(v).or_insert(n)
+                    if names[v as usize] == u32::MAX {
+                        names[v as usize] = count;
+                        count += 1;
+                    }
+                    names[v as usize]
                 };
                 let mut edges: Vec<_> = es
                     .into_iter()

@@ -395,22 +395,19 @@ impl Parser {
             number = number.neg()?;
         }
         let mut ups: i64 = 0;
-        match self.peek() {
-            Some(c @ ('^' | 'v' | '↑' | '↓' | '⇑' | '⇓')) => {
-                self.i += 1;
-                let sign = if "^↑⇑".contains(c) { 1 } else { -1 };
-                let mut n = if "⇑⇓".contains(c) { 2 } else { 1 };
-                if n == 1 && self.eat(c) {
-                    n = 2;
-                } else if self.peek().is_some_and(|c| c.is_ascii_digit()) {
-                    n = self
-                        .digits()
-                        .filter(|&n| n >= 0)
-                        .ok_or_else(|| self.err("too many ups"))?;
-                }
-                ups = sign * n;
+        if let Some(c @ ('^' | 'v' | '↑' | '↓' | '⇑' | '⇓')) = self.peek() {
+            self.i += 1;
+            let sign = if "^↑⇑".contains(c) { 1 } else { -1 };
+            let mut n = if "⇑⇓".contains(c) { 2 } else { 1 };
+            if n == 1 && self.eat(c) {
+                n = 2;
+            } else if self.peek().is_some_and(|c| c.is_ascii_digit()) {
+                n = self
+                    .digits()
+                    .filter(|&n| n >= 0)
+                    .ok_or_else(|| self.err("too many ups"))?;
             }
-            _ => {}
+            ups = sign * n;
         }
         let mut nim = 0;
         if self.eat('*') {

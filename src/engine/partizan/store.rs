@@ -9,6 +9,9 @@ use crate::engine::{Ctl, Error, Result};
 use std::collections::HashMap;
 use std::rc::Rc;
 
+/// A canonical form's key: its sorted Left and Right option ids.
+type Options = (Rc<[Game]>, Rc<[Game]>);
+
 pub(super) type Map<K, V> = HashMap<K, V, foldhash::fast::FixedState>;
 
 /// A canonical short game: an id into its [`Store`]. Equal games have equal ids.
@@ -69,7 +72,7 @@ const NODE_BYTES: u64 = 160;
 /// The arena of canonical forms and the memo tables of the operations on them.
 pub struct Store {
     nodes: Vec<Node>,
-    by_options: Map<(Rc<[Game]>, Rc<[Game]>), Game>,
+    by_options: Map<Options, Game>,
     numbers: Map<Dyadic, Game>,
     neg: Map<Game, Game>,
     sums: Map<(Game, Game), Game>,
@@ -149,8 +152,8 @@ impl Store {
         if let Some(&g) = self.numbers.get(&x) {
             return Ok(g);
         }
-        let birthday = (x.numerator().unsigned_abs().div_ceil(1u64 << x.exponent())) as u64
-            + x.exponent() as u64;
+        let birthday =
+            x.numerator().unsigned_abs().div_ceil(1u64 << x.exponent()) + x.exponent() as u64;
         let g = self.push(Node {
             left: Rc::from([]),
             right: Rc::from([]),
