@@ -575,55 +575,42 @@ impl Store {
             right.dedup();
             self.undominated(&mut left, true)?;
             self.undominated(&mut right, false)?;
-            let mut changed = false;
             let mut memo = Map::default();
-            let mut i = 0;
-            while i < left.len() {
-                let gl = left[i];
-                let mut reversed = None;
-                for &glr in self.right(gl)?.iter() {
-                    if self.le_virtual(glr, &left, &right, true, &mut memo)? {
-                        reversed = Some(glr);
-                        break;
-                    }
-                }
-                match reversed {
-                    Some(glr) => {
-                        left.swap_remove(i);
-                        left.extend(self.left(glr)?.iter());
-                        changed = true;
-                        break;
-                    }
-                    None => i += 1,
-                }
-            }
-            if changed {
-                continue;
-            }
-            let mut i = 0;
-            while i < right.len() {
-                let gr = right[i];
-                let mut reversed = None;
-                for &grl in self.left(gr)?.iter() {
-                    if self.le_virtual(grl, &left, &right, false, &mut memo)? {
-                        reversed = Some(grl);
-                        break;
-                    }
-                }
-                match reversed {
-                    Some(grl) => {
-                        right.swap_remove(i);
-                        right.extend(self.right(grl)?.iter());
-                        changed = true;
-                        break;
-                    }
-                    None => i += 1,
-                }
-            }
-            if !changed {
+            if !self.bypass_one(&mut left, &right, true, &mut memo)?
+                && !self.bypass_one(&mut right, &left, false, &mut memo)?
+            {
                 return self.intern(left, right);
             }
         }
+    }
+
+    /// Bypasses the first reversible option of one side (`left`: Left's options `mine`, with
+    /// Right's `theirs`): GL is reversible through a GLR ≤ G and gives way to GLR's Left
+    /// options (mirrored for Right). Returns whether one was found.
+    fn bypass_one(
+        &mut self,
+        mine: &mut Vec<Game>,
+        theirs: &[Game],
+        left: bool,
+        memo: &mut Map<(Game, bool), bool>,
+    ) -> Result<bool> {
+        for i in 0..mine.len() {
+            let o = mine[i];
+            let back = if left { self.right(o)? } else { self.left(o)? };
+            for &b in back.iter() {
+                let reverses = if left {
+                    self.le_virtual(b, mine, theirs, true, memo)?
+                } else {
+                    self.le_virtual(b, theirs, mine, false, memo)?
+                };
+                if reverses {
+                    mine.swap_remove(i);
+                    mine.extend(if left { self.left(b)? } else { self.right(b)? }.iter());
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
     }
 
     /// Keeps the options not dominated by another (Left keeps its largest, Right its smallest).
