@@ -691,3 +691,21 @@ fn knights_against_queens() {
     }
     assert!(Placement::pieces(3, 3, "pawn", "queen").is_err());
 }
+
+/// A store can move to another thread (the language may evaluate on a worker).
+#[test]
+fn store_is_send() {
+    fn send<T: Send>(_: &T) {}
+    send(&Store::default());
+}
+
+/// Toads-and-Frogs rows may mark empty squares with `.`, `_` or `□`; other letters are refused.
+#[test]
+fn toads_and_frogs_notation() {
+    let mut s = Store::default();
+    let a = val(&mut ToadsAndFrogs, &mut s, &ToadsAndFrogs::parse("TT□□FF").unwrap());
+    let b = val(&mut ToadsAndFrogs, &mut s, &ToadsAndFrogs::parse("TT__FF").unwrap());
+    let c = val(&mut ToadsAndFrogs, &mut s, &ToadsAndFrogs::parse("TT..FF").unwrap());
+    assert!(a == b && b == c);
+    assert!(ToadsAndFrogs::parse("TXF").is_err());
+}

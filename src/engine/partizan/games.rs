@@ -524,19 +524,21 @@ impl Rules for Hackenbush {
 pub struct ToadsAndFrogs;
 
 impl ToadsAndFrogs {
-    /// A strip such as `TT..FF` (`_` also marks an empty square).
+    /// A strip such as `TT..FF` (`_` and `□` also mark an empty square).
     pub fn parse(text: &str) -> Result<Vec<u8>> {
-        let cells: Vec<u8> = text
-            .bytes()
-            .filter(|b| !b.is_ascii_whitespace())
-            .map(|b| if b == b'_' { b'.' } else { b })
-            .collect();
-        if let Some(b) = cells.iter().find(|&&b| !matches!(b, b'T' | b'F' | b'.')) {
-            return Err(Error::invalid(format!(
-                "`{}` is not a Toads-and-Frogs square",
-                *b as char
-            ))
-            .hint("use T (toad, Left), F (frog, Right) and . or _ (empty)"));
+        let mut cells = vec![];
+        for ch in text.chars().filter(|c| !c.is_whitespace()) {
+            cells.push(match ch {
+                'T' => b'T',
+                'F' => b'F',
+                '.' | '_' | '□' => b'.',
+                _ => {
+                    return Err(
+                        Error::invalid(format!("`{ch}` is not a Toads-and-Frogs square"))
+                            .hint("use T (toad, Left), F (frog, Right) and . or _ or □ (empty)"),
+                    );
+                }
+            });
         }
         Ok(cells)
     }

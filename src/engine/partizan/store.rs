@@ -7,10 +7,10 @@ use super::thermo::Thermograph;
 use crate::engine::control::over_budget;
 use crate::engine::{Ctl, Error, Result};
 use std::collections::HashMap;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// A canonical form's key: its sorted Left and Right option ids.
-type Options = (Rc<[Game]>, Rc<[Game]>);
+type Options = (Arc<[Game]>, Arc<[Game]>);
 
 pub(super) type Map<K, V> = HashMap<K, V, foldhash::fast::FixedState>;
 
@@ -56,8 +56,8 @@ pub enum Relation {
 }
 
 struct Node {
-    left: Rc<[Game]>,
-    right: Rc<[Game]>,
+    left: Arc<[Game]>,
+    right: Arc<[Game]>,
     /// numbers get their options when first asked (so `1000` is one node, not a chain)
     lazy: bool,
     nus: Option<Nus>,
@@ -69,7 +69,8 @@ struct Node {
 /// Bytes a node takes with its share of the tables (the memory estimate).
 const NODE_BYTES: u64 = 160;
 
-/// The arena of canonical forms and the memo tables of the operations on them.
+/// The arena of canonical forms and the memo tables of the operations on them (`Send`, so a
+/// store can move to a worker thread).
 pub struct Store {
     nodes: Vec<Node>,
     by_options: Map<Options, Game>,
@@ -77,7 +78,7 @@ pub struct Store {
     neg: Map<Game, Game>,
     sums: Map<(Game, Game), Game>,
     leq: Map<(Game, Game), bool>,
-    pub(super) thermo: Map<Game, Rc<Thermograph>>,
+    pub(super) thermo: Map<Game, Arc<Thermograph>>,
     pub(super) cooled: Map<(Game, Dyadic), Game>,
     pub(super) heated: Map<(Game, Dyadic), Game>,
     ctl: Ctl,
@@ -155,8 +156,8 @@ impl Store {
         let birthday =
             x.numerator().unsigned_abs().div_ceil(1u64 << x.exponent()) + x.exponent() as u64;
         let g = self.push(Node {
-            left: Rc::from([]),
-            right: Rc::from([]),
+            left: Arc::from([]),
+            right: Arc::from([]),
             lazy: true,
             nus: Some(Nus {
                 number: x,
@@ -183,12 +184,12 @@ impl Store {
     }
 
     /// Left options of a canonical form.
-    pub fn left(&mut self, g: Game) -> Result<Rc<[Game]>> {
+    pub fn left(&mut self, g: Game) -> Result<Arc<[Game]>> {
         self.fill(g)?;
         Ok(self.node(g).left.clone())
     }
     /// Right options of a canonical form.
-    pub fn right(&mut self, g: Game) -> Result<Rc<[Game]>> {
+    pub fn right(&mut self, g: Game) -> Result<Arc<[Game]>> {
         self.fill(g)?;
         Ok(self.node(g).right.clone())
     }
@@ -266,11 +267,11 @@ impl Store {
                 }
             }
         }
-        let key = (Rc::from(left), Rc::from(right));
+        let key = (Arc::from(left), Arc::from(right));
         if let Some(&g) = self.by_options.get(&key) {
             return Ok(g);
         }
-        let (left, right): (Rc<[Game]>, Rc<[Game]>) = key;
+        let (left, right): (Arc<[Game]>, Arc<[Game]>) = key;
         let birthday = 1 + left
             .iter()
             .chain(right.iter())
@@ -445,10 +446,6 @@ impl Store {
             }
         }
         Ok(true)
-    }
-
-    pub fn eq(&mut self, g: Game, h: Game) -> bool {
-        g == h
     }
 
     /// How `g` compares with `h`.

@@ -4,7 +4,7 @@
 use super::dyadic::Dyadic;
 use super::store::{Game, Store};
 use crate::engine::{Error, Result};
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// A continuous piecewise-linear function of the temperature on [−1, ∞): its value at each
 /// breakpoint (the first at t = −1) and its slope after the last one. Slopes are −1, 0 or 1.
@@ -198,12 +198,12 @@ impl Thermograph {
 
 impl Store {
     /// The thermograph of `g` (integers: a mast from t = −1).
-    pub fn thermograph(&mut self, g: Game) -> Result<Rc<Thermograph>> {
+    pub fn thermograph(&mut self, g: Game) -> Result<Arc<Thermograph>> {
         if let Some(t) = self.thermo.get(&g) {
             return Ok(t.clone());
         }
         let t = stacker::maybe_grow(64 * 1024, 4 << 20, || self.thermograph_fresh(g))?;
-        let t = Rc::new(t);
+        let t = Arc::new(t);
         self.thermo.insert(g, t.clone());
         Ok(t)
     }
