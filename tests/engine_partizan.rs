@@ -703,9 +703,14 @@ fn store_is_send() {
 #[test]
 fn toads_and_frogs_notation() {
     let mut s = Store::default();
-    let a = val(&mut ToadsAndFrogs, &mut s, &ToadsAndFrogs::parse("TT□□FF").unwrap());
-    let b = val(&mut ToadsAndFrogs, &mut s, &ToadsAndFrogs::parse("TT__FF").unwrap());
-    let c = val(&mut ToadsAndFrogs, &mut s, &ToadsAndFrogs::parse("TT..FF").unwrap());
+    let mut row = |t: &str| {
+        val(
+            &mut ToadsAndFrogs,
+            &mut s,
+            &ToadsAndFrogs::parse(t).unwrap(),
+        )
+    };
+    let (a, b, c) = (row("TT□□FF"), row("TT__FF"), row("TT..FF"));
     assert!(a == b && b == c);
     assert!(ToadsAndFrogs::parse("TXF").is_err());
 }
