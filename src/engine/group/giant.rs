@@ -1,0 +1,148 @@
+//! Recognition of the giants: a group that acts on the points it moves as the whole symmetric
+//! or alternating group. Jordan's theorem (Wielandt, "Finite Permutation Groups", Thm 13.9): a
+//! primitive group of degree m that contains a cycle of prime length p ≤ m − 3 contains A_m.
+//! A random element with a cycle of prime length p, m/2 < p ≤ m − 3, has that cycle to the
+//! power of the lcm of its other cycle lengths (all shorter than p, so prime to p) as such a
+//! cycle. The element is the certificate and primitivity is tested exactly (Atkinson's minimal
+//! blocks), so the answer is a proof; only finding the element is random, and a group where
+//! none turns up is left to Schreier–Sims. The parity of the generators then tells A_m from S_m.
+use super::perm::Perm;
+use super::schreier::RandomElements;
+use crate::engine::{Ctl, Result};
+use num_bigint::BigUint;
+
+/// Sym(support) or Alt(support), fixing every other point.
+#[derive(Clone, Debug)]
+pub struct Giant {
+    pub support: Vec<usize>,
+    pub alternating: bool,
+}
+
+/// Below this many points Schreier–Sims is instant and the prime-cycle test has no room.
+const SMALLEST: usize = 8;
+/// Random elements tried for a Jordan cycle: for m points about ln 2 / ln m of the elements of
+/// a giant have one, so a giant of 1000 points is missed with probability below 10^-9.
+const TRIES: usize = 200;
+
+impl Giant {
+    pub fn recognize(degree: usize, gens: &[Perm], ctl: &Ctl) -> Result<Option<Giant>> {
+        let gens: Vec<Perm> = gens.iter().map(|g| g.extended(degree)).collect();
+        let support: Vec<usize> = (0..degree)
+            .filter(|&p| gens.iter().any(|g| g.apply(p) != p))
+            .collect();
+        let m = support.len();
+        if m < SMALLEST || orbit_len(&gens, support[0], degree) != m {
+            return Ok(None);
+        }
+        let mut rng = RandomElements::new(degree, &gens);
+        let mut found = false;
+        for _ in 0..TRIES {
+            ctl.check()?;
+            if jordan_cycle(&rng.next_element(), m) {
+                found = true;
+                break;
+            }
+        }
+        if !found || !primitive(&gens, &support, degree, ctl)? {
+            return Ok(None);
+        }
+        let alternating = gens.iter().all(is_even);
+        Ok(Some(Giant {
+            support,
+            alternating,
+        }))
+    }
+
+    pub fn order(&self) -> BigUint {
+        let f = (2..=self.support.len()).fold(BigUint::from(1u32), |a, k| a * BigUint::from(k));
+        if self.alternating { f / 2u32 } else { f }
+    }
+
+    pub fn contains(&self, p: &Perm) -> bool {
+        let mut inside = vec![false; p.degree().max(self.support.last().map_or(0, |&x| x + 1))];
+        for &x in &self.support {
+            inside[x] = true;
+        }
+        (0..p.degree()).all(|x| inside[x] || p.apply(x) == x) && (!self.alternating || is_even(p))
+    }
+}
+
+fn orbit_len(gens: &[Perm], start: usize, degree: usize) -> usize {
+    let mut seen = vec![false; degree];
+    seen[start] = true;
+    let mut stack = vec![start];
+    let mut n = 1;
+    while let Some(x) = stack.pop() {
+        for g in gens {
+            let y = g.apply(x);
+            if !seen[y] {
+                seen[y] = true;
+                n += 1;
+                stack.push(y);
+            }
+        }
+    }
+    n
+}
+
+fn is_even(p: &Perm) -> bool {
+    p.cycles().iter().map(|c| c.len() - 1).sum::<usize>() % 2 == 0
+}
+
+fn is_prime(p: usize) -> bool {
+    p >= 2 && (2..).take_while(|d| d * d <= p).all(|d| p % d != 0)
+}
+
+/// Whether g has a cycle of prime length p with m/2 < p ≤ m − 3.
+fn jordan_cycle(g: &Perm, m: usize) -> bool {
+    g.cycles()
+        .iter()
+        .any(|c| 2 * c.len() > m && c.len() + 3 <= m && is_prime(c.len()))
+}
+
+/// Atkinson's test: a transitive group is primitive when the smallest block system joining
+/// the first point to any other is the one with a single block.
+fn primitive(gens: &[Perm], support: &[usize], degree: usize, ctl: &Ctl) -> Result<bool> {
+    let m = support.len();
+    let mut local = vec![usize::MAX; degree];
+    for (i, &x) in support.iter().enumerate() {
+        local[x] = i;
+    }
+    let imgs: Vec<Vec<usize>> = gens
+        .iter()
+        .map(|g| support.iter().map(|&x| local[g.apply(x)]).collect())
+        .collect();
+    let mut parent: Vec<usize> = vec![0; m];
+    for x in 1..m {
+        ctl.check()?;
+        parent.iter_mut().enumerate().for_each(|(i, p)| *p = i);
+        let mut classes = m - 1;
+        parent[x] = 0;
+        let mut queue = vec![(0, x)];
+        while let Some((a, b)) = queue.pop() {
+            for img in &imgs {
+                let (ra, rb) = (find(&mut parent, img[a]), find(&mut parent, img[b]));
+                if ra != rb {
+                    parent[rb] = ra;
+                    classes -= 1;
+                    queue.push((ra, rb));
+                }
+            }
+            if classes == 1 {
+                break;
+            }
+        }
+        if classes > 1 {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+fn find(parent: &mut [usize], mut x: usize) -> usize {
+    while parent[x] != x {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    x
+}
