@@ -26,12 +26,18 @@ pub struct Level {
     tree: Vec<(u32, u32)>,
     /// position of a point in `orbit`, or u32::MAX
     pub pos: Vec<u32>,
+    /// the points the generators move: everything below this level happens there
+    support: Vec<usize>,
+    in_support: Vec<bool>,
 }
 
 #[derive(Clone, Debug)]
 pub struct StabChain {
     pub degree: usize,
     pub levels: Vec<Level>,
+    /// new base points are taken orbit by orbit of G (this key, least first), so that the
+    /// stabilizers deep in the chain move few points and sifting there is cheap
+    key: Vec<usize>,
 }
 
 impl Level {
@@ -46,11 +52,19 @@ impl Level {
             inv: vec![Perm::identity(degree)],
             tree: vec![(u32::MAX, u32::MAX)],
             pos,
+            support: vec![],
+            in_support: vec![false; degree],
         }
     }
 
     /// Adds a generator and extends the orbit and transversal by what it newly reaches.
     fn add_gen(&mut self, g: Perm) {
+        for (x, &y) in g.images().iter().enumerate() {
+            if x != y as usize && !self.in_support[x] {
+                self.in_support[x] = true;
+                self.support.push(x);
+            }
+        }
         self.gens.push(g);
         let s = self.gens.len() - 1;
         let old = self.orbit.len();
@@ -177,15 +191,16 @@ impl StabChain {
     ) -> Result<StabChain> {
         let task = ctl.task("Schreier–Sims (generators sifted)", None);
         let budget = ctl.memory();
-        let mut chain = StabChain {
-            degree,
-            levels: vec![],
-        };
         let gens: Vec<Perm> = gens
             .iter()
             .map(|g| g.extended(degree))
             .filter(|g| !g.is_identity())
             .collect();
+        let mut chain = StabChain {
+            degree,
+            levels: vec![],
+            key: orbit_key(degree, &gens),
+        };
         for g in &gens {
             let (res, j) = chain.strip(g, 0);
             if !res.is_identity() {
@@ -206,10 +221,59 @@ impl StabChain {
                 }
             }
         }
+        if random {
+            chain = chain.regenerated(&gens);
+        }
+        let t0 = std::time::Instant::now();
+        if std::env::var("SSDEBUG").is_ok() {
+            let sg: usize = chain.levels.iter().map(|l| l.orbit.len() * l.gens.len()).sum();
+            let ng: usize = chain.levels.iter().map(|l| l.gens.len()).max().unwrap_or(0);
+            eprintln!("random phase: {} levels, {} gens at level 0, {} schreier gens, nontrivial {}", chain.levels.len(), ng, sg, chain.levels.iter().filter(|l| l.orbit.len() > 1).count());
+        }
         if known.is_none_or(|o| chain.order() != *o) {
             chain.complete(&task, budget)?;
         }
+        if std::env::var("SSDEBUG").is_ok() {
+            eprintln!("verify {:?}", t0.elapsed());
+        }
         Ok(chain)
+    }
+
+    /// The same base and orbits with fewer strong generators, for a cheaper Sims test: level 0
+    /// takes the given generators of G (every strong generator lies in G, so nothing else needs
+    /// them), a deeper level those of the level below plus the strong generators it needs to
+    /// reach its whole orbit. The test proves the new chain; the sets stay nested as it needs.
+    fn regenerated(&self, gens: &[Perm]) -> StabChain {
+        let mut levels: Vec<Level> = self
+            .levels
+            .iter()
+            .map(|l| Level::new(l.point, self.degree))
+            .collect();
+        for i in (1..self.levels.len()).rev() {
+            let below: Vec<Perm> = levels.get(i + 1).map_or(vec![], |l| l.gens.clone());
+            let level = &mut levels[i];
+            for g in below {
+                level.add_gen(g);
+            }
+            for g in &self.levels[i].gens {
+                if level.orbit.len() == self.levels[i].orbit.len() {
+                    break;
+                }
+                if level.orbit.iter().any(|&x| level.pos[g.apply(x)] == u32::MAX) {
+                    level.add_gen(g.clone());
+                }
+            }
+        }
+        if let Some(level) = levels.first_mut() {
+            for g in gens {
+                level.add_gen(g.clone());
+            }
+        }
+        StabChain {
+            degree: self.degree,
+            levels,
+            key: self.key.clone(),
+        }
     }
 
     /// Sift g through the levels from `from`; returns the residue and the level it stopped at.
@@ -220,14 +284,21 @@ impl StabChain {
     }
 
     fn strip_in_place(&self, h: &mut [u16], from: usize) -> usize {
+        self.strip_on(h, from, None)
+    }
+
+    /// Sifting that touches only the points in `on` (h is the identity elsewhere, and the
+    /// levels sifted through move no other point).
+    fn strip_on(&self, h: &mut [u16], from: usize, on: Option<&[usize]>) -> usize {
         for (i, l) in self.levels.iter().enumerate().skip(from) {
             let k = l.pos[h[l.point] as usize];
             if k == u32::MAX {
                 return i;
             }
             let inv = l.inv[k as usize].images();
-            for x in h.iter_mut() {
-                *x = inv[*x as usize];
+            match on {
+                Some(pts) => pts.iter().for_each(|&x| h[x] = inv[h[x] as usize]),
+                None => h.iter_mut().for_each(|x| *x = inv[*x as usize]),
             }
         }
         self.levels.len()
@@ -239,7 +310,8 @@ impl StabChain {
         for l in from..=to {
             if l == self.levels.len() {
                 let moved = (0..self.degree)
-                    .find(|&p| g.apply(p) != p)
+                    .filter(|&p| g.apply(p) != p)
+                    .min_by_key(|&p| (self.key[p], p))
                     .expect("non-identity residue");
                 self.levels.push(Level::new(moved, self.degree));
             }
@@ -272,10 +344,11 @@ impl StabChain {
                 })
                 .collect();
             let chain = &*self;
+            let support = &l.support;
             let found = pairs
                 .par_iter()
                 .map_init(
-                    || vec![0u16; chain.degree],
+                    || (0..chain.degree as u16).collect::<Vec<u16>>(),
                     |h, &(k, s)| -> Option<Result<(Perm, usize)>> {
                         if let Err(e) = task.tick(1) {
                             return Some(Err(e));
@@ -284,12 +357,15 @@ impl StabChain {
                         let gamma = l.gens[s].apply(l.orbit[k]);
                         let (u, g) = (l.reps[k].images(), l.gens[s].images());
                         let v = l.inv[l.pos[gamma] as usize].images();
-                        for (x, hx) in h.iter_mut().enumerate() {
-                            *hx = v[g[u[x] as usize] as usize];
+                        // h is the identity off the support, and stays so
+                        for &x in support {
+                            h[x] = v[g[u[x] as usize] as usize];
                         }
-                        let j = chain.strip_in_place(h, lvl + 1);
-                        let id = h.iter().enumerate().all(|(x, &y)| x == y as usize);
-                        (!id).then(|| Ok((Perm::from_images(h.clone()), j)))
+                        let j = chain.strip_on(h, lvl + 1, Some(support));
+                        let id = support.iter().all(|&x| x == h[x] as usize);
+                        let out = (!id).then(|| Ok((Perm::from_images(h.clone()), j)));
+                        support.iter().for_each(|&x| h[x] = x as u16);
+                        out
                     },
                 )
                 .find_map_first(|r| r);
@@ -329,4 +405,26 @@ impl StabChain {
     pub fn base(&self) -> Vec<usize> {
         self.levels.iter().map(|l| l.point).collect()
     }
+}
+
+/// Each point's G-orbit, numbered by the orbits' least points.
+fn orbit_key(degree: usize, gens: &[Perm]) -> Vec<usize> {
+    let mut key = vec![usize::MAX; degree];
+    for start in 0..degree {
+        if key[start] != usize::MAX {
+            continue;
+        }
+        key[start] = start;
+        let mut stack = vec![start];
+        while let Some(x) = stack.pop() {
+            for g in gens {
+                let y = g.apply(x);
+                if key[y] == usize::MAX {
+                    key[y] = start;
+                    stack.push(y);
+                }
+            }
+        }
+    }
+    key
 }
