@@ -1,11 +1,13 @@
 //! Recognition of the giants: a group that acts on the points it moves as the whole symmetric
 //! or alternating group. Jordan's theorem (Wielandt, "Finite Permutation Groups", Thm 13.9): a
 //! primitive group of degree m that contains a cycle of prime length p ≤ m − 3 contains A_m.
-//! A random element with a cycle of prime length p, m/2 < p ≤ m − 3, has that cycle to the
-//! power of the lcm of its other cycle lengths (all shorter than p, so prime to p) as such a
-//! cycle. The element is the certificate and primitivity is tested exactly (Atkinson's minimal
-//! blocks), so the answer is a proof; only finding the element is random, and a group where
-//! none turns up is left to Schreier–Sims. The parity of the generators then tells A_m from S_m.
+//! A random element with a cycle of prime length p, m/2 < p ≤ m − 3, raised to the lcm of its
+//! other cycle lengths (all shorter than p, so prime to p) is such a cycle z. A transitive
+//! group holding z is primitive: z, of prime order p, would fix each of the fewer than p blocks
+//! of a block system and act trivially inside blocks of fewer than p points, so z = 1. The
+//! element is a certificate and the answer a proof; only finding the element is random, and a
+//! group where none turns up is left to Schreier–Sims. The parity of the generators then tells
+//! A_m from S_m.
 use super::perm::Perm;
 use super::schreier::RandomElements;
 use crate::engine::{Ctl, Result};
@@ -43,7 +45,7 @@ impl Giant {
                 break;
             }
         }
-        if !found || !primitive(&gens, &support, degree, ctl)? {
+        if !found {
             return Ok(None);
         }
         let alternating = gens.iter().all(is_even);
@@ -64,6 +66,26 @@ impl Giant {
             inside[x] = true;
         }
         (0..p.degree()).all(|x| inside[x] || p.apply(x) == x) && (!self.alternating || is_even(p))
+    }
+}
+
+impl Giant {
+    /// The size of the orbit of a pattern (a colour for every point): every arrangement of
+    /// its colours on the support, a multinomial coefficient. A_m reaches them all too unless
+    /// the colours on the support are all different (A_m is (m−2)-transitive, and any two
+    /// points of one colour give a transposition that fixes the pattern).
+    pub fn orbit_size(&self, colours: &[u8]) -> BigUint {
+        let mut count = [0usize; 256];
+        for &x in &self.support {
+            count[colours[x] as usize] += 1;
+        }
+        let fact = |k: usize| (2..=k).fold(BigUint::from(1u32), |a, i| a * BigUint::from(i));
+        let all = count.iter().fold(fact(self.support.len()), |a, &c| a / fact(c));
+        if self.alternating && count.iter().all(|&c| c <= 1) {
+            all / 2u32
+        } else {
+            all
+        }
     }
 }
 
@@ -98,51 +120,4 @@ fn jordan_cycle(g: &Perm, m: usize) -> bool {
     g.cycles()
         .iter()
         .any(|c| 2 * c.len() > m && c.len() + 3 <= m && is_prime(c.len()))
-}
-
-/// Atkinson's test: a transitive group is primitive when the smallest block system joining
-/// the first point to any other is the one with a single block.
-fn primitive(gens: &[Perm], support: &[usize], degree: usize, ctl: &Ctl) -> Result<bool> {
-    let m = support.len();
-    let mut local = vec![usize::MAX; degree];
-    for (i, &x) in support.iter().enumerate() {
-        local[x] = i;
-    }
-    let imgs: Vec<Vec<usize>> = gens
-        .iter()
-        .map(|g| support.iter().map(|&x| local[g.apply(x)]).collect())
-        .collect();
-    let mut parent: Vec<usize> = vec![0; m];
-    for x in 1..m {
-        ctl.check()?;
-        parent.iter_mut().enumerate().for_each(|(i, p)| *p = i);
-        let mut classes = m - 1;
-        parent[x] = 0;
-        let mut queue = vec![(0, x)];
-        while let Some((a, b)) = queue.pop() {
-            for img in &imgs {
-                let (ra, rb) = (find(&mut parent, img[a]), find(&mut parent, img[b]));
-                if ra != rb {
-                    parent[rb] = ra;
-                    classes -= 1;
-                    queue.push((ra, rb));
-                }
-            }
-            if classes == 1 {
-                break;
-            }
-        }
-        if classes > 1 {
-            return Ok(false);
-        }
-    }
-    Ok(true)
-}
-
-fn find(parent: &mut [usize], mut x: usize) -> usize {
-    while parent[x] != x {
-        parent[x] = parent[parent[x]];
-        x = parent[x];
-    }
-    x
 }

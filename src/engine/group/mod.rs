@@ -71,9 +71,10 @@ impl GroupVal {
         Ok(self.giant.get_or_init(|| g))
     }
 
-    fn giant(&self) -> &Option<giant::Giant> {
+    pub fn giant(&self) -> Option<&giant::Giant> {
         self.giant_ctl(&crate::engine::Ctl::default())
             .unwrap_or_else(|_| unreachable!("a handle that is never cancelled"))
+            .as_ref()
     }
 
     fn chain(&self) -> &StabChain {

@@ -224,17 +224,8 @@ impl StabChain {
         if random {
             chain = chain.regenerated(&gens);
         }
-        let t0 = std::time::Instant::now();
-        if std::env::var("SSDEBUG").is_ok() {
-            let sg: usize = chain.levels.iter().map(|l| l.orbit.len() * l.gens.len()).sum();
-            let ng: usize = chain.levels.iter().map(|l| l.gens.len()).max().unwrap_or(0);
-            eprintln!("random phase: {} levels, {} gens at level 0, {} schreier gens, nontrivial {}", chain.levels.len(), ng, sg, chain.levels.iter().filter(|l| l.orbit.len() > 1).count());
-        }
         if known.is_none_or(|o| chain.order() != *o) {
             chain.complete(&task, budget)?;
-        }
-        if std::env::var("SSDEBUG").is_ok() {
-            eprintln!("verify {:?}", t0.elapsed());
         }
         Ok(chain)
     }
@@ -284,21 +275,32 @@ impl StabChain {
     }
 
     fn strip_in_place(&self, h: &mut [u16], from: usize) -> usize {
-        self.strip_on(h, from, None)
-    }
-
-    /// Sifting that touches only the points in `on` (h is the identity elsewhere, and the
-    /// levels sifted through move no other point).
-    fn strip_on(&self, h: &mut [u16], from: usize, on: Option<&[usize]>) -> usize {
         for (i, l) in self.levels.iter().enumerate().skip(from) {
             let k = l.pos[h[l.point] as usize];
             if k == u32::MAX {
                 return i;
             }
             let inv = l.inv[k as usize].images();
-            match on {
-                Some(pts) => pts.iter().for_each(|&x| h[x] = inv[h[x] as usize]),
-                None => h.iter_mut().for_each(|x| *x = inv[*x as usize]),
+            h.iter_mut().for_each(|x| *x = inv[*x as usize]);
+        }
+        self.levels.len()
+    }
+
+    /// Sifting that keeps h's inverse too, so that a level changes only the points its
+    /// support holds: h·u⁻¹ differs from h only where h lands in the support of u.
+    fn strip_sparse(&self, h: &mut [u16], hinv: &mut [u16], tmp: &mut Vec<u16>, from: usize) -> usize {
+        for (i, l) in self.levels.iter().enumerate().skip(from) {
+            let k = l.pos[h[l.point] as usize];
+            if k == u32::MAX {
+                return i;
+            }
+            let inv = l.inv[k as usize].images();
+            tmp.clear();
+            tmp.extend(l.support.iter().map(|&y| hinv[y]));
+            for (&y, &x) in l.support.iter().zip(tmp.iter()) {
+                let z = inv[y];
+                h[x as usize] = z;
+                hinv[z as usize] = x;
             }
         }
         self.levels.len()
@@ -348,8 +350,11 @@ impl StabChain {
             let found = pairs
                 .par_iter()
                 .map_init(
-                    || (0..chain.degree as u16).collect::<Vec<u16>>(),
-                    |h, &(k, s)| -> Option<Result<(Perm, usize)>> {
+                    || {
+                        let id: Vec<u16> = (0..chain.degree as u16).collect();
+                        (id.clone(), id, vec![])
+                    },
+                    |(h, hinv, tmp), &(k, s)| -> Option<Result<(Perm, usize)>> {
                         if let Err(e) = task.tick(1) {
                             return Some(Err(e));
                         }
@@ -359,12 +364,17 @@ impl StabChain {
                         let v = l.inv[l.pos[gamma] as usize].images();
                         // h is the identity off the support, and stays so
                         for &x in support {
-                            h[x] = v[g[u[x] as usize] as usize];
+                            let y = v[g[u[x] as usize] as usize];
+                            h[x] = y;
+                            hinv[y as usize] = x as u16;
                         }
-                        let j = chain.strip_on(h, lvl + 1, Some(support));
+                        let j = chain.strip_sparse(h, hinv, tmp, lvl + 1);
                         let id = support.iter().all(|&x| x == h[x] as usize);
                         let out = (!id).then(|| Ok((Perm::from_images(h.clone()), j)));
-                        support.iter().for_each(|&x| h[x] = x as u16);
+                        for &x in support {
+                            h[x] = x as u16;
+                            hinv[x] = x as u16;
+                        }
                         out
                     },
                 )

@@ -566,6 +566,16 @@ fn orbit(it: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(2, 2)?;
     let g = get_group(a, 0)?;
     let (st, shape) = pattern(a, 1, g.degree)?;
+    if let Some(size) = g.giant().map(|gi| gi.orbit_size(&st))
+        && size > BigUint::from(STATE_LIMIT)
+    {
+        return Err(Error::plain(format!(
+            "the orbit has {} elements, more than the {} an orbit in memory holds",
+            num(&size),
+            num(STATE_LIMIT)
+        ))
+        .hint("G is the whole symmetric or alternating group on the points it moves, so the orbit is every arrangement of the pattern"));
+    }
     let sg = SchreierGraph::explore(&g.perms(), &st, STATE_LIMIT, &it.ctl)?;
     let mut elems: Vec<Value> = sg.states.iter().map(|s| pattern_value(s, shape)).collect();
     elems.sort();
