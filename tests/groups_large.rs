@@ -54,7 +54,13 @@ fn symmetric_and_alternating_groups_by_several_generating_sets() {
     for n in [8, 9, 10, 11, 13, 16, 31, 50, 100, 150, 255, 256, 500, 1000] {
         let sets: Vec<(Vec<Perm>, bool)> = vec![
             (vec![cyc(n, [0, 1]), cyc(n, 0..n)], false),
-            (vec![cyc(n, [0, 1, 2]), cyc(n, if n % 2 == 1 { 0..n } else { 1..n })], true),
+            (
+                vec![
+                    cyc(n, [0, 1, 2]),
+                    cyc(n, if n % 2 == 1 { 0..n } else { 1..n }),
+                ],
+                true,
+            ),
             (vec![cyc(n, [0, 1]), cyc(n, 1..n)], false),
             // an (n-1)-cycle and a 3-cycle through its fixed point: 2-transitive with a
             // 3-cycle, so A_n or S_n by the parity of the (n-1)-cycle
@@ -70,7 +76,10 @@ fn symmetric_and_alternating_groups_by_several_generating_sets() {
             let w = gens[0].then(&gens[1]).then(&gens[0]);
             assert!(g.contains(&w));
             assert_eq!(g.contains(&cyc(n, [3, 5])), !alternating, "n = {n}");
-            assert!(!g.contains(&cyc(n + 1, [0, n])), "n = {n}: a point past the degree");
+            assert!(
+                !g.contains(&cyc(n + 1, [0, n])),
+                "n = {n}: a point past the degree"
+            );
         }
     }
 }
@@ -134,14 +143,20 @@ fn shaped_group(kind: usize, a: usize, b: usize) -> (Vec<Perm>, Option<BigUint>)
         }
         // S_a on the 2-subsets of a points (primitive, not a giant for a ≥ 5)
         _ => {
-            let pairs: Vec<(usize, usize)> =
-                (0..a).flat_map(|i| (i + 1..a).map(move |j| (i, j))).collect();
+            let pairs: Vec<(usize, usize)> = (0..a)
+                .flat_map(|i| (i + 1..a).map(move |j| (i, j)))
+                .collect();
             let index = |i: usize, j: usize| {
                 let (i, j) = (i.min(j), i.max(j));
                 pairs.iter().position(|&p| p == (i, j)).unwrap()
             };
             let on_pairs = |f: &dyn Fn(usize) -> usize| {
-                Perm::from_images(pairs.iter().map(|&(i, j)| index(f(i), f(j)) as u16).collect())
+                Perm::from_images(
+                    pairs
+                        .iter()
+                        .map(|&(i, j)| index(f(i), f(j)) as u16)
+                        .collect(),
+                )
             };
             let t = on_pairs(&|x| match x {
                 0 => 1,
@@ -233,5 +248,8 @@ fn orbits_of_giants_are_refused_at_once_when_too_big() {
     let v = common::values(
         "let S = group(t: (1,2), c: cycle(list(1..255)))\norbit(S, 7).size\norbit(S, [set(1..2)]).size",
     );
-    assert_eq!(v, vec![serde_json::json!(255), serde_json::json!(255 * 254 / 2)]);
+    assert_eq!(
+        v,
+        vec![serde_json::json!(255), serde_json::json!(255 * 254 / 2)]
+    );
 }

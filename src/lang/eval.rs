@@ -818,8 +818,11 @@ impl Interp {
                     }
                     Value::Int(_) | Value::Big(_) => {
                         let max = crate::engine::group::perm::MAX_DEGREE;
-                        return Err(Error::runtime(format!("points must be at most {max}"), x.span)
-                            .hint(format!("permutations act on at most {max} points")));
+                        return Err(Error::runtime(
+                            format!("points must be at most {max}"),
+                            x.span,
+                        )
+                        .hint(format!("permutations act on at most {max} points")));
                     }
                     _ => {
                         return Err(Error::runtime(

@@ -80,7 +80,9 @@ impl Giant {
             count[colours[x] as usize] += 1;
         }
         let fact = |k: usize| (2..=k).fold(BigUint::from(1u32), |a, i| a * BigUint::from(i));
-        let all = count.iter().fold(fact(self.support.len()), |a, &c| a / fact(c));
+        let all = count
+            .iter()
+            .fold(fact(self.support.len()), |a, &c| a / fact(c));
         if self.alternating && count.iter().all(|&c| c <= 1) {
             all / 2u32
         } else {
@@ -112,7 +114,7 @@ fn is_even(p: &Perm) -> bool {
 }
 
 fn is_prime(p: usize) -> bool {
-    p >= 2 && (2..).take_while(|d| d * d <= p).all(|d| p % d != 0)
+    p >= 2 && (2..).take_while(|d| d * d <= p).all(|d| !p.is_multiple_of(d))
 }
 
 /// Whether g has a cycle of prime length p with m/2 < p ≤ m − 3.

@@ -172,7 +172,12 @@ impl StabChain {
 
     /// The chain of a group whose order is known by proof (a giant): random Schreier–Sims
     /// until the orbit lengths multiply to `order`, the deterministic test only if they do not.
-    pub fn build_known(degree: usize, gens: &[Perm], order: &BigUint, ctl: &Ctl) -> Result<StabChain> {
+    pub fn build_known(
+        degree: usize,
+        gens: &[Perm],
+        order: &BigUint,
+        ctl: &Ctl,
+    ) -> Result<StabChain> {
         StabChain::build_with(degree, gens, Some(order), true, ctl)
     }
 
@@ -250,7 +255,11 @@ impl StabChain {
                 if level.orbit.len() == self.levels[i].orbit.len() {
                     break;
                 }
-                if level.orbit.iter().any(|&x| level.pos[g.apply(x)] == u32::MAX) {
+                if level
+                    .orbit
+                    .iter()
+                    .any(|&x| level.pos[g.apply(x)] == u32::MAX)
+                {
                     level.add_gen(g.clone());
                 }
             }
@@ -288,7 +297,13 @@ impl StabChain {
 
     /// Sifting that keeps h's inverse too, so that a level changes only the points its
     /// support holds: h·u⁻¹ differs from h only where h lands in the support of u.
-    fn strip_sparse(&self, h: &mut [u16], hinv: &mut [u16], tmp: &mut Vec<u16>, from: usize) -> usize {
+    fn strip_sparse(
+        &self,
+        h: &mut [u16],
+        hinv: &mut [u16],
+        tmp: &mut Vec<u16>,
+        from: usize,
+    ) -> usize {
         for (i, l) in self.levels.iter().enumerate().skip(from) {
             let k = l.pos[h[l.point] as usize];
             if k == u32::MAX {

@@ -270,10 +270,7 @@ fn grid(it: &mut Interp, a: &mut Args) -> Result<Value> {
 pub fn board(_: &mut Interp, a: &mut Args, torus: bool) -> Result<Value> {
     a.count(2, 2)?;
     let (m, n) = (a.nonneg(0)? as usize, a.nonneg(1)? as usize);
-    if m == 0
-        || n == 0
-        || m.checked_mul(n).is_none_or(|c| c > 255)
-    {
+    if m == 0 || n == 0 || m.checked_mul(n).is_none_or(|c| c > 255) {
         return Err(
             Error::runtime(format!("a {m}x{n} grid is not supported"), a.span)
                 .hint("boards have 1 to 255 cells"),
@@ -672,8 +669,8 @@ fn ranked_layers(
     }
     // the ranked search keeps points in bytes, as the in-memory one does
     identity_state(g.degree)?;
-    let rk = crate::engine::group::ranked::Ranker::new(g.chain_ctl(ctl)?, moves)
-        .ok_or_else(too_big)?;
+    let rk =
+        crate::engine::group::ranked::Ranker::new(g.chain_ctl(ctl)?, moves).ok_or_else(too_big)?;
     let need = crate::engine::group::ranked::memory_needed(rk.size);
     let have = memory.unwrap_or_else(|| ctl.memory());
     let loud = rk.size >= 10_000_000;
