@@ -4,10 +4,12 @@ same generators for GAP), from the geometry: a sticker is a piece position and t
 shows; a turn rotates every sticker of a layer. Fixed centre stickers are left out, so the
 points are the moving stickers, numbered in a fixed order.
 
-    python3 bench/puzzles.py tests/data/puzzles   # writes <name>.game and <name>.g
+    python3 bench/puzzles.py tests/data/puzzles         # writes <name>.game and <name>.g
+    python3 bench/puzzles.py DIR --more                 # and the groups of bench/gap-orders.sh
 """
 import math
 import os
+import random
 import sys
 
 
@@ -117,6 +119,71 @@ def megaminx():
     return finish(stickers, gens)
 
 
+def cyc(n, pts):
+    img = list(range(n))
+    for a, b in zip(pts, pts[1:] + pts[:1]):
+        img[a] = b
+    return img
+
+
+def on_blocks(n, parts):
+    """One permutation made of permutations of consecutive blocks of points."""
+    img, off = [], 0
+    for q in parts:
+        img += [off + x for x in q]
+        off += len(q)
+    return img
+
+
+def wreath(a, b):
+    """S_a wr S_b on a*b points: blocks of a points, permuted by S_b."""
+    n = a * b
+    swap = [(x + a) % (2 * a) if x < 2 * a else x for x in range(n)]
+    shift = [(x + a) % n for x in range(n)]
+    return [("t", cyc(n, [0, 1])), ("c", cyc(n, list(range(a)))), ("s", swap), ("r", shift)]
+
+
+def shuffled(n, rng):
+    v = list(range(n))
+    rng.shuffle(v)
+    return v
+
+
+def more():
+    rng = random.Random(2026)
+    out = {}
+    for n in (50, 100, 150, 300, 1000):
+        out[f"sym{n}"] = ([("t", cyc(n, [0, 1])), ("c", cyc(n, list(range(n))))],
+                          f"S_{n} by (1,2) and (1,...,{n})")
+    for n in (101, 999):
+        out[f"alt{n}"] = ([("a", cyc(n, [0, 1, 2])), ("c", cyc(n, list(range(n))))],
+                          f"A_{n} by (1,2,3) and (1,...,{n})")
+    out["random200"] = ([(f"r{i}", shuffled(200, rng)) for i in range(2)],
+                        "two random permutations of 200 points")
+    out["wreath5x20"] = (wreath(5, 20), "S_5 wr S_20 on 100 points (imprimitive)")
+    out["diagonal3x40"] = ([(f"d{i}", on_blocks(120, [shuffled(40, rng) for _ in range(3)]))
+                            for i in range(2)],
+                           "two random permutations of each of three blocks of 40, acting together")
+    out["product30x5"] = ([(f"p{i}", on_blocks(150, [shuffled(30, rng) for _ in range(5)]))
+                           for i in range(3)] + [("t", cyc(150, [0, 1]))],
+                          "three random permutations of each of five blocks of 30, and (1,2)")
+    return out
+
+
+def write(out, name, gens, title):
+    degree = len(gens[0][1])
+    with open(os.path.join(out, name + ".game"), "w") as f:
+        f.write(f"# {title}, on {degree} points; written by bench/puzzles.py\n")
+        for g, img in gens:
+            f.write(f"gen {g} = {cycle_text(img)}\n")
+        f.write(f"group {name} = <{', '.join(g for g, _ in gens)}>\n")
+    with open(os.path.join(out, name + ".g"), "w") as f:
+        f.write(f"# {title}, the generators of {name}.game\n")
+        f.write(f"{name} := Group(\n")
+        f.write(",\n".join(cycle_text(img) for _, img in gens))
+        f.write(");\n")
+
+
 PUZZLES = {
     "cube3": (lambda: cube(3), "the 3 x 3 x 3 cube"),
     "cube4": (lambda: cube(4), "the 4 x 4 x 4 cube"),
@@ -130,19 +197,10 @@ def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     for name, (make, title) in PUZZLES.items():
-        gens = make()
-        degree = len(gens[0][1])
-        with open(os.path.join(out, name + ".game"), "w") as f:
-            f.write(f"# {title} on its {degree} moving stickers, one generator for each layer turn\n")
-            f.write("# (centre stickers stay put); written by bench/puzzles.py\n")
-            for g, img in gens:
-                f.write(f"gen {g} = {cycle_text(img)}\n")
-            f.write(f"group {name} = <{', '.join(g for g, _ in gens)}>\n")
-        with open(os.path.join(out, name + ".g"), "w") as f:
-            f.write(f"# {title}, the generators of {name}.game\n")
-            f.write(f"{name} := Group(\n")
-            f.write(",\n".join(cycle_text(img) for _, img in gens))
-            f.write(");\n")
+        write(out, name, make(), f"{title} on its moving stickers, one generator for each layer turn (centre stickers stay put)")
+    if "--more" in sys.argv:
+        for name, (gens, title) in more().items():
+            write(out, name, gens, title)
 
 
 main()

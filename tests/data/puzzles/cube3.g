@@ -1,4 +1,4 @@
-# the 3 x 3 x 3 cube, the generators of cube3.game
+# the 3 x 3 x 3 cube on its moving stickers, one generator for each layer turn (centre stickers stay put), the generators of cube3.game
 cube3 := Group(
 (1,3,8,6)(2,5,7,4)(17,41,27,35)(18,42,26,34)(19,43,25,33),
 (9,11,16,14)(10,13,15,12)(22,46,32,40)(23,47,31,39)(24,48,30,38),

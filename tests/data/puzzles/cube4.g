@@ -1,4 +1,4 @@
-# the 4 x 4 x 4 cube, the generators of cube4.game
+# the 4 x 4 x 4 cube on its moving stickers, one generator for each layer turn (centre stickers stay put), the generators of cube4.game
 cube4 := Group(
 (1,4,16,13)(2,8,15,9)(3,12,14,5)(6,7,11,10)(33,81,52,68)(34,82,51,67)(35,83,50,66)(36,84,49,65),
 (37,85,56,72)(38,86,55,71)(39,87,54,70)(40,88,53,69),

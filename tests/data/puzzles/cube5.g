@@ -1,4 +1,4 @@
-# the 5 x 5 x 5 cube, the generators of cube5.game
+# the 5 x 5 x 5 cube on its moving stickers, one generator for each layer turn (centre stickers stay put), the generators of cube5.game
 cube5 := Group(
 (1,5,24,20)(2,10,23,15)(3,14,22,11)(4,19,21,6)(7,9,18,16)(8,13,17,12)(49,121,77,101)(50,122,76,100)(51,123,75,99)(52,124,74,98)(53,125,73,97),
 (54,126,82,106)(55,127,81,105)(56,128,80,104)(57,129,79,103)(58,130,78,102),

@@ -1,4 +1,4 @@
-# the Megaminx, the generators of megaminx.game
+# the Megaminx on its moving stickers, one generator for each layer turn (centre stickers stay put), the generators of megaminx.game
 megaminx := Group(
 (1,7,10,13,4)(2,8,12,14,6)(3,9,11,15,5)(61,63,67,65,69)(62,64,68,66,70),
 (1,6,20,24,17)(2,5,19,22,16)(3,4,21,23,18)(61,76,74,78,72)(62,75,73,77,71),
