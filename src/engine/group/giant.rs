@@ -22,9 +22,12 @@ pub struct Giant {
 
 /// Below this many points Schreier–Sims is instant and the prime-cycle test has no room.
 const SMALLEST: usize = 8;
-/// Random elements tried for a Jordan cycle: for m points about ln 2 / ln m of the elements of
-/// a giant have one, so a giant of 1000 points is missed with probability below 10^-9.
-const TRIES: usize = 200;
+/// Random elements tried for a Jordan cycle, 40 + m/4: for m points about ln 2 / ln m of the
+/// elements of a giant have one (a quarter at m = 16, a tenth at m = 1000), so a giant is
+/// missed (and left to Schreier–Sims) with probability below 10^-5.
+fn tries(m: usize) -> usize {
+    40 + m / 4
+}
 
 impl Giant {
     pub fn recognize(degree: usize, gens: &[Perm], ctl: &Ctl) -> Result<Option<Giant>> {
@@ -38,7 +41,7 @@ impl Giant {
         }
         let mut rng = RandomElements::new(degree, &gens);
         let mut found = false;
-        for _ in 0..TRIES {
+        for _ in 0..tries(m) {
             ctl.check()?;
             if jordan_cycle(&rng.next_element(), m) {
                 found = true;
@@ -114,7 +117,10 @@ fn is_even(p: &Perm) -> bool {
 }
 
 fn is_prime(p: usize) -> bool {
-    p >= 2 && (2..).take_while(|d| d * d <= p).all(|d| !p.is_multiple_of(d))
+    p >= 2
+        && (2..)
+            .take_while(|d| d * d <= p)
+            .all(|d| !p.is_multiple_of(d))
 }
 
 /// Whether g has a cycle of prime length p with m/2 < p ≤ m − 3.
