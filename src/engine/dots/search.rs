@@ -241,6 +241,8 @@ struct Node {
     pos: u64,
     gained: i32,
     r: i32,
+    /// a lower bound of the value (after `gained`)
+    lo: i32,
     nfree: u32,
     /// the table key and the symmetry that gave it (none below `TABLE_MIN_FREE` free lines)
     key: Option<(u64, usize)>,
@@ -252,9 +254,9 @@ struct Node {
 
 impl<'a> Solver<'a> {
     /// A solver whose table is sized for the board (2^(lines - 8) entries of 16 bytes, between
-    /// 64 KB and 4 GB) and at most half of `ctl`'s memory budget.
+    /// 64 KB and 1 GB) and at most half of `ctl`'s memory budget.
     pub fn new(board: &'a Dots, ctl: &Ctl) -> Result<Solver<'a>> {
-        let shift = (board.num_lines() as u32).saturating_sub(8).clamp(12, 28);
+        let shift = (board.num_lines() as u32).saturating_sub(8).clamp(12, 26);
         let want = 16u64 << shift;
         Solver::with_table_bytes(board, want.min(ctl.memory() / 2).max(1 << 16), ctl)
     }
@@ -762,8 +764,17 @@ impl<'s, 'a> Searcher<'s, 'a> {
         if r <= alpha {
             return Err(gained + r);
         }
-        if -r >= beta {
-            return Err(gained - r);
+        // Facing a capture with a choice (the last two boxes of a chain or four of a loop, taken
+        // or left with a double-deal), the mover's two options lead to the same position with
+        // the other player to move after the same boxes, won by one or the other, so the best of
+        // them is at least 0: the receiver of a loony move never loses on what is left. The
+        // value has the parity of r.
+        let mut lo = match kind {
+            Kind::Choice(..) | Kind::Multi(..) => r & 1,
+            _ => -r,
+        };
+        if lo >= beta {
+            return Err(gained + lo);
         }
         if let Some(v) = self.loony_value(&sc) {
             return Err(gained + v);
@@ -786,7 +797,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
             }
             _ => self.free_moves(&sc, &mut moves),
         };
-        let (mut lo, mut hi) = (-r, r);
+        let mut hi = r;
         if let Some(e) = key.and_then(|(k, _)| self.s.table.probe(k)) {
             lo = lo.max(e.lower);
             hi = hi.min(e.upper);
@@ -810,6 +821,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
             r,
             nfree,
             key,
+            lo,
             a0: alpha.max(lo),
             b0: beta.min(hi),
             moves,
@@ -822,7 +834,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
     fn finish(&self, node: &Node, best: i32, best_move: u8) -> i32 {
         if let Some((key, g)) = node.key {
             let (lower, upper) = if best <= node.a0 {
-                (-node.r, best)
+                (node.lo, best)
             } else if best >= node.b0 {
                 (best, node.r)
             } else {
