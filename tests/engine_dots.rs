@@ -165,6 +165,78 @@ fn random_positions_of_the_3x3_board() {
     }
 }
 
+/// Positions where the mover can capture a box whose last side leads into a box with two free
+/// sides (the choice between taking and the double-deal, which the search bounds below by 0
+/// without searching), on 2 x 3, 2 x 4 and 3 x 3, with a small table, against the reference.
+#[test]
+fn capture_choices_agree_with_the_reference() {
+    let ctl = Ctl::default();
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    for (m, n) in [(2, 3), (2, 4), (3, 3)] {
+        let b = Dots::new(m, n).unwrap();
+        let reference = retrograde(&b);
+        let bx = boxes(&b);
+        let solver = Solver::with_table_bytes(&b, 1 << 16, &ctl).unwrap();
+        let nl = b.num_lines() as u64;
+        let mut found = 0;
+        while found < 600 {
+            let keep = rng.next() % nl;
+            let s = (0..nl).fold(0u64, |s, l| s | u64::from(rng.next() % nl < keep) << l);
+            let free = |mask: u64| (mask & !s).count_ones();
+            let choice = bx.iter().any(|&x| {
+                free(x) == 1 && bx.iter().any(|&y| y != x && x & y & !s != 0 && free(y) == 2)
+            });
+            if !choice {
+                continue;
+            }
+            found += 1;
+            let pos = b.position(s).unwrap();
+            assert_eq!(
+                solver.value(&pos, &ctl).unwrap(),
+                reference[s as usize] as i32,
+                "{m} x {n}: {}",
+                b.lines_text(&pos)
+            );
+            if found % 10 == 0 {
+                check_moves(&b, &solver, s, &reference, &ctl);
+            }
+        }
+    }
+}
+
+/// Positions with 22 free lines or more are searched in parallel: the values are the same on
+/// 1, 2 and 3 threads, and equal to the reference.
+#[test]
+fn values_do_not_depend_on_the_thread_count() {
+    let ctl = Ctl::default();
+    let b = Dots::new(3, 3).unwrap();
+    let reference = retrograde(&b);
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let mut positions: Vec<u64> = (0..24).map(|l| 1u64 << l).collect();
+    positions.push(0);
+    for _ in 0..20 {
+        positions.push(1 << (rng.next() % 24) | 1 << (rng.next() % 24));
+    }
+    for threads in [1, 2, 3] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let solver = Solver::new(&b, &ctl).unwrap();
+            for &s in &positions {
+                let pos = b.position(s).unwrap();
+                assert_eq!(
+                    solver.value(&pos, &ctl).unwrap(),
+                    reference[s as usize] as i32,
+                    "{threads} threads: {}",
+                    b.lines_text(&pos)
+                );
+            }
+        });
+    }
+}
+
 /// Michon: "The above 3 by 3 game ... turns out to be a win for the second player who can always
 /// capture at least 6 boxes and leave only 3 for the first player. (The first player's opening
 /// move turns out to be irrelevant to the final score in perfect play.)"
