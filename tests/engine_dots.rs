@@ -95,6 +95,19 @@ fn every_position_of_every_board_up_to_20_lines() {
     }
 }
 
+/// The value of position `s` equals the reference.
+fn check_value(b: &Dots, solver: &Solver, s: u64, reference: &[i8], ctl: &Ctl) {
+    let pos = b.position(s).unwrap();
+    assert_eq!(
+        solver.value(&pos, ctl).unwrap(),
+        reference[s as usize] as i32,
+        "{} x {}: {}",
+        b.rows(),
+        b.cols(),
+        b.lines_text(&pos)
+    );
+}
+
 /// Every move's value from position `s` equals its boxes plus (or minus, when the turn
 /// passes) the reference value after it.
 fn check_moves(b: &Dots, solver: &Solver, s: u64, reference: &[i8], ctl: &Ctl) {
@@ -147,18 +160,12 @@ fn random_positions_of_the_3x3_board() {
                 s |= 1 << l;
             }
         }
-        let pos = b.position(s).unwrap();
         let which = if i % 3 == 0 && keep >= 12 {
             &small
         } else {
             &solver
         };
-        assert_eq!(
-            which.value(&pos, &ctl).unwrap(),
-            reference[s as usize] as i32,
-            "{}",
-            b.lines_text(&pos)
-        );
+        check_value(&b, which, s, &reference, &ctl);
         if i % 10 == 0 {
             check_moves(&b, which, s, &reference, &ctl);
         }
@@ -184,19 +191,16 @@ fn capture_choices_agree_with_the_reference() {
             let s = (0..nl).fold(0u64, |s, l| s | u64::from(rng.next() % nl < keep) << l);
             let free = |mask: u64| (mask & !s).count_ones();
             let choice = bx.iter().any(|&x| {
-                free(x) == 1 && bx.iter().any(|&y| y != x && x & y & !s != 0 && free(y) == 2)
+                free(x) == 1
+                    && bx
+                        .iter()
+                        .any(|&y| y != x && x & y & !s != 0 && free(y) == 2)
             });
             if !choice {
                 continue;
             }
             found += 1;
-            let pos = b.position(s).unwrap();
-            assert_eq!(
-                solver.value(&pos, &ctl).unwrap(),
-                reference[s as usize] as i32,
-                "{m} x {n}: {}",
-                b.lines_text(&pos)
-            );
+            check_value(&b, &solver, s, &reference, &ctl);
             if found % 10 == 0 {
                 check_moves(&b, &solver, s, &reference, &ctl);
             }
@@ -225,13 +229,7 @@ fn values_do_not_depend_on_the_thread_count() {
         pool.install(|| {
             let solver = Solver::new(&b, &ctl).unwrap();
             for &s in &positions {
-                let pos = b.position(s).unwrap();
-                assert_eq!(
-                    solver.value(&pos, &ctl).unwrap(),
-                    reference[s as usize] as i32,
-                    "{threads} threads: {}",
-                    b.lines_text(&pos)
-                );
+                check_value(&b, &solver, s, &reference, &ctl);
             }
         });
     }

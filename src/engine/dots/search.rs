@@ -1,5 +1,6 @@
 //! The search: negamax alpha-beta on the net score with a transposition table of bounds,
-//! null-window (MTD(f)-style) drivers, and the safe capture reductions.
+//! null-window (MTD(f)-style) drivers, and the safe capture reductions. The first levels of a
+//! test are searched in parallel, young brothers waiting for the eldest.
 //!
 //! Reductions, in the strings-and-coins view (a box is a coin, a line a string; a box's border
 //! sides are strings to the ground):
@@ -9,6 +10,9 @@
 //! - a capturable box whose last side leads to a box with exactly two sides free: only two moves
 //!   are searched, capturing it, or drawing the far side of that neighbour (the double-dealing
 //!   move that leaves the last two boxes of a chain, or four of an opened loop, to the opponent);
+//! - a position with such a choice is worth at least 0 to the mover (both options end in the
+//!   same position with the other player to move, the boxes between them going to one side or
+//!   the other), a bound that refutes most loony moves without search;
 //! - a box's border sides are interchangeable, so only one of them is tried, and positions are
 //!   keyed on the number of border sides drawn per box (with the corner boxes this is the corner
 //!   equivalence of Barker and Korf), then canonicalised under the board's symmetries.
@@ -250,7 +254,10 @@ struct Stops<'s> {
     up: Option<&'s Stops<'s>>,
 }
 
-impl Stops<'_> {
+impl<'s> Stops<'s> {
+    fn root(flag: &'s AtomicBool) -> Self {
+        Stops { flag, up: None }
+    }
     fn any(&self) -> bool {
         self.flag.load(Ordering::Relaxed) || self.up.is_some_and(|u| u.any())
     }
@@ -317,14 +324,7 @@ impl<'a> Solver<'a> {
     /// levels of each test are searched in parallel (young brothers wait).
     pub fn value(&self, pos: &Position, ctl: &Ctl) -> Result<i32> {
         let flag = AtomicBool::new(false);
-        let mut se = Searcher::new(
-            self,
-            ctl,
-            Stops {
-                flag: &flag,
-                up: None,
-            },
-        );
+        let mut se = Searcher::new(self, ctl, Stops::root(&flag));
         let v = se.mtd(pos.lines, 0, true);
         self.nodes.fetch_add(se.nodes, Ordering::Relaxed);
         ctl.check()?;
@@ -356,14 +356,7 @@ impl<'a> Solver<'a> {
             .par_iter()
             .map(|&i| {
                 let child = pos.lines | 1 << legal[i];
-                let mut se = Searcher::new(
-                    self,
-                    ctl,
-                    Stops {
-                        flag: &flag,
-                        up: None,
-                    },
-                );
+                let mut se = Searcher::new(self, ctl, Stops::root(&flag));
                 let v = se.mtd(child, 0, false);
                 self.nodes.fetch_add(se.nodes, Ordering::Relaxed);
                 let _ = task.tick(1);
