@@ -413,12 +413,17 @@ fn empty_boards_bench() {
     struct Print(Instant);
     impl gamut::engine::control::Progress for Print {
         fn begin(&self, label: &str, _: Option<u64>) {
-            eprintln!("[{:.1} s] {label}", self.0.elapsed().as_secs_f64());
+            eprintln!(
+                "[{:.1} s, cpu {:.1} s] {label}",
+                self.0.elapsed().as_secs_f64(),
+                cpu_seconds()
+            );
         }
         fn advance(&self, done: u64) {
             eprintln!(
-                "[{:.1} s] {done} root moves done",
-                self.0.elapsed().as_secs_f64()
+                "[{:.1} s, cpu {:.1} s] {done} root moves done",
+                self.0.elapsed().as_secs_f64(),
+                cpu_seconds()
             );
         }
         fn end(&self) {}
@@ -435,7 +440,12 @@ fn empty_boards_bench() {
         let b = Dots::new(m, n).unwrap();
         let t = Instant::now();
         let c = cpu_seconds();
-        let solver = Solver::new(&b, &ctl).unwrap();
+        // DOTS_TABLE_MB: a table of another size than the default (at most 1 GB)
+        let solver = match std::env::var("DOTS_TABLE_MB") {
+            Ok(mb) => Solver::with_table_bytes(&b, mb.parse::<u64>().unwrap() << 20, &ctl),
+            Err(_) => Solver::new(&b, &ctl),
+        }
+        .unwrap();
         let v = solver.value(&b.empty(), &ctl).unwrap();
         let st = solver.stats();
         println!(
