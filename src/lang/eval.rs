@@ -8,7 +8,7 @@ use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::{Signed, ToPrimitive, Zero};
 use std::cell::RefCell;
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 pub type Env = Rc<Scope>;
@@ -210,6 +210,8 @@ pub struct Interp {
     pub family: &'static str,
     /// elements held by lists being built by comprehensions that are still running
     pub building: u64,
+    /// values are printed as JSON (`--json`): `print(a, b)` prints the list `[a, b]`
+    pub json: bool,
 }
 
 impl Drop for Interp {
@@ -277,6 +279,7 @@ impl Interp {
             last: None,
             family: "core",
             building: 0,
+            json: false,
         };
         it.family = "core";
         crate::lang::builtins::core::register(&mut it);
@@ -577,7 +580,7 @@ impl Interp {
             ExprKind::Set(xs) => Value::Set(Rc::new(
                 xs.iter()
                     .map(|x| self.eval(x, env))
-                    .collect::<Result<BTreeSet<_>>>()?,
+                    .collect::<Result<_>>()?,
             )),
             ExprKind::Comprehension {
                 elem,
@@ -1095,7 +1098,9 @@ impl Interp {
                 }
                 (Str(x), Str(y)) => Value::str(&format!("{x}{y}")),
                 (List(x), List(y)) => Value::list(x.iter().chain(y.iter()).cloned().collect()),
-                (Position(_), Position(_)) => crate::lang::builtins::games::sum_positions(&a, &b),
+                (Position(_), Position(_)) => {
+                    crate::lang::builtins::games::sum_positions(&a, &b, span)?
+                }
                 _ => return Err(bad(&a, &b)),
             },
             BinOp::Sub => match (&a, &b) {

@@ -17,8 +17,8 @@ pub enum Rules {
     Script(Rc<GameDef>, Env),
     /// a heap game from its take-and-break code
     Heap(heap::Code),
-    /// Moore's Nim_k on any number of heaps
-    Moore(u32),
+    /// Moore's Nim_k on any number of heaps, with k as typed (see `moore_k`)
+    Moore(u64),
     /// a placement game; arguments are the placed pieces as (square, piece index) pairs
     Placement(Rc<placement::Placement>),
     /// the Game of Cycles; arguments are the marked-edge and direction masks

@@ -210,6 +210,12 @@ fn subtraction(a: &mut Args, all_but: bool) -> Result<Value> {
     ))))
 }
 
+/// The k the Moore engine is given: taking from more heaps than there are is the same as
+/// taking from all of them, so k is capped at the number of heaps (never truncated).
+fn moore_k(k: u64, heaps: &[i64]) -> u32 {
+    k.min(heaps.len().max(1) as u64) as u32
+}
+
 fn moore_pos(_: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(2, 2)?;
     let k = a.int(0)?;
@@ -224,12 +230,7 @@ fn moore_pos(_: &mut Interp, a: &mut Args) -> Result<Value> {
         _ => None,
     }
     .ok_or_else(|| a.type_error(1, "a list of heap sizes (non-negative integers)"))?;
-    // taking from more heaps than there are is the same as taking from all of them: k is
-    // capped at the number of heaps, never truncated
-    let k_eff = (k as u64)
-        .min(heaps.len().max(1) as u64)
-        .min(u32::MAX as u64) as u32;
-    let rs = Rc::new(Ruleset::new(format!("moore{k}"), Rules::Moore(k_eff)));
+    let rs = Rc::new(Ruleset::new(format!("moore{k}"), Rules::Moore(k as u64)));
     Ok(Value::Position(Rc::new(Position {
         comps: vec![Component {
             rs,
@@ -296,15 +297,35 @@ pub fn position_of(rs: &Rc<Ruleset>, args: &[(Value, Span)], span: Span) -> Resu
     })))
 }
 
-pub fn sum_positions(a: &Value, b: &Value) -> Value {
+/// `P + Q`. Misère play is a convention of a whole game, not of a part: a misère position in a
+/// sum would leave open whether the sum is misère, so it is refused with the unambiguous form.
+pub fn sum_positions(a: &Value, b: &Value, span: Span) -> Result<Value> {
     let (Value::Position(p), Value::Position(q)) = (a, b) else {
         unreachable!("checked by the caller")
     };
+    if p.misere || q.misere {
+        let plain = |x: &Position| {
+            Position {
+                misere: false,
+                ..x.clone()
+            }
+            .to_string()
+        };
+        return Err(Error::runtime(
+            "a misère position cannot be part of a sum: misère play applies to a whole game",
+            span,
+        )
+        .hint(format!(
+            "for the sum played misère write misere({} + {})",
+            plain(p),
+            plain(q)
+        )));
+    }
     let comps = p.comps.iter().chain(&q.comps).cloned().collect();
-    Value::Position(Rc::new(Position {
+    Ok(Value::Position(Rc::new(Position {
         comps,
-        misere: p.misere || q.misere,
-    }))
+        misere: false,
+    })))
 }
 
 /// Whether a heap of n has more than `limit` options; stops counting once it knows (a heap of
@@ -382,7 +403,7 @@ fn component_options(
                     return Err(too_many(cap));
                 }
             }
-            Ok(moore::options(*k, args)
+            Ok(moore::options(moore_k(*k, args), args)
                 .into_iter()
                 .map(|o| vec![o.into()])
                 .collect())
@@ -659,7 +680,7 @@ fn next_player_wins(it: &mut Interp, p: &Position) -> Result<bool> {
     if !p.misere {
         if let [c] = p.comps.as_slice() {
             match &c.rs.rules {
-                Rules::Moore(k) => return Ok(!moore::is_p_position(*k, &c.args)),
+                Rules::Moore(k) => return Ok(!moore::is_p_position(moore_k(*k, &c.args), &c.args)),
                 // the Game of Cycles has its own outcome search, under either rule
                 Rules::Cycles(g) => {
                     return Ok(g.outcome(&cycles_pos(g, &c.args)?, &it.ctl)? == cycles::Outcome::N);

@@ -525,10 +525,10 @@ fn pattern_value(st: &[u8], shape: Shape) -> Value {
     };
     match shape {
         Shape::Point => Value::Int(st.iter().position(|&x| x == 1).unwrap_or(0) as i64 + 1),
-        Shape::Set => Value::Set(Rc::new(cells(1))),
+        Shape::Set => Value::set(cells(1)),
         Shape::Colours => {
             let k = st.iter().copied().max().unwrap_or(0);
-            Value::list((1..=k).map(|c| Value::Set(Rc::new(cells(c)))).collect())
+            Value::list((1..=k).map(|c| Value::set(cells(c))).collect())
         }
     }
 }
