@@ -198,6 +198,7 @@ fn check_nesting(src: &str, src_id: u32) -> Result<(), ParseError> {
             b')' | b']' | b'}' => depth = depth.saturating_sub(1),
             b'\n' | b';' if depth == 0 => ops = 0,
             b'+' | b'-' | b'*' | b'/' | b'%' | b'^' | b'<' | b'>' | b'=' | b'|' => ops += 1,
+            b'a' | b'i' | b'n' | b'o' if word_operator(src.as_bytes(), i) => ops += 1,
             _ => {}
         }
         if depth > MAX_NESTING {
@@ -219,6 +220,16 @@ fn check_nesting(src: &str, src_id: u32) -> Result<(), ParseError> {
         }
     }
     Ok(())
+}
+
+/// Does the word operator `and`, `in`, `not` or `or` start at `i`?
+fn word_operator(b: &[u8], i: usize) -> bool {
+    let ident = |c: &u8| c.is_ascii_alphanumeric() || *c == b'_';
+    if i > 0 && ident(&b[i - 1]) {
+        return false;
+    }
+    let end = b[i..].iter().position(|c| !ident(c)).map_or(b.len(), |n| i + n);
+    matches!(&b[i..end], b"and" | b"in" | b"not" | b"or")
 }
 
 /// The opening bracket that is never closed, if any (for "the input ends early").
