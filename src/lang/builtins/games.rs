@@ -91,7 +91,7 @@ pub fn register(it: &mut Interp) {
     it.add_builtin(
         "period",
         "period(R, to: N)",
-        "{preperiod, period, proven, checked_to} of a heap game",
+        "{preperiod, period, proven, checked_to} of a heap game; a `game` of one heap adds saltus",
         period,
     );
     it.add_builtin(
@@ -972,25 +972,28 @@ fn period(it: &mut Interp, a: &mut Args) -> Result<Value> {
     let Value::Ruleset(rs) = a.get(0).clone() else {
         return Err(a.type_error(0, "a heap ruleset"));
     };
-    let Rules::Heap(code) = &rs.rules else {
+    if let Some(n) = to
+        && n < 1
+    {
         return Err(Error::runtime(
-            format!(
-                "period needs a heap game (octal, subtraction), `{}` is not one",
-                rs.name
-            ),
-            a.span_of(0),
+            format!("`to:` must be positive, got {n}"),
+            a.span,
         ));
-    };
-    let limit = match to {
-        Some(n) if n >= 1 => n as u64,
-        Some(n) => {
+    }
+    let code = match &rs.rules {
+        Rules::Heap(code) => code,
+        Rules::Script(..) if rs.arity() == Some(1) => return script_period(it, &rs, to),
+        _ => {
             return Err(Error::runtime(
-                format!("`to:` must be positive, got {n}"),
-                a.span,
+                format!(
+                    "period needs a ruleset of one heap (octal, subtraction, or a `game` of one argument), `{}` is not one",
+                    rs.name
+                ),
+                a.span_of(0),
             ));
         }
-        None => 1 << 17,
     };
+    let limit = to.map_or(1 << 17, |n| n as u64);
     let start = if to.is_some() { limit } else { 256 };
     let (n, found) = search_period(it, &rs, code, start, limit)?;
     let (pre, per, proven) = match found {
@@ -1003,6 +1006,51 @@ fn period(it: &mut Interp, a: &mut Args) -> Result<Value> {
         ("proven", Value::Bool(proven)),
         ("checked_to", Value::Int(n as i64)),
     ]))
+}
+
+/// Heaps a rule-defined ruleset's period is looked for in, without `to:`: each value is found
+/// by the generic search, whose work grows with the square of the heap for games such as
+/// Lasker's Nim.
+const SCRIPT_PERIOD_HEAPS: u64 = 1024;
+
+/// `period(R)` for a `game` of one argument: the values of the generic search, and the
+/// (arithmetic) period they show. No theorem covers a general ruleset, so it is never proven.
+fn script_period(it: &mut Interp, rs: &Rc<Ruleset>, to: Option<i64>) -> Result<Value> {
+    let limit = to.map_or(SCRIPT_PERIOD_HEAPS, |n| n as u64);
+    heap::check_heap_limit(limit)?;
+    let mut n = if to.is_some() { limit } else { 256 };
+    let ctl = it.ctl.clone();
+    let task = ctl.task(&format!("grundy values of {}", rs.name), Some(limit + 1));
+    let mut g: Vec<u32> = vec![];
+    loop {
+        while (g.len() as u64) <= n {
+            task.set(g.len() as u64)?;
+            let c = Component {
+                rs: rs.clone(),
+                args: vec![g.len() as i64].into(),
+            };
+            g.push(component_grundy(it, &c)?);
+        }
+        let found = heap::apparent_period(&g);
+        if found.is_some() || n >= limit {
+            let (pre, per, saltus) = match found {
+                Some((p, q, s)) => (
+                    Value::Int(p as i64),
+                    Value::Int(q as i64),
+                    Value::Int(s as i64),
+                ),
+                None => (Value::None, Value::None, Value::None),
+            };
+            return Ok(Value::record(vec![
+                ("preperiod", pre),
+                ("period", per),
+                ("saltus", saltus),
+                ("proven", Value::Bool(false)),
+                ("checked_to", Value::Int(n as i64)),
+            ]));
+        }
+        n = (n * 4).min(limit);
+    }
 }
 
 fn wythoff_period(it: &mut Interp, a: &mut Args) -> Result<Value> {
