@@ -1,4 +1,5 @@
 //! Tree-walking evaluator: scopes, statements, operators, calls into the builtin table.
+use crate::engine::control::num;
 use crate::engine::Ctl;
 use crate::lang::error::{Error, Kind, Result};
 use crate::lang::syntax::ast::*;
@@ -136,7 +137,7 @@ impl Args {
         let x = self.int(i)?;
         if x < 0 {
             return Err(Error::runtime(
-                format!("`{}` needs a non-negative number here, got {x}", self.name),
+                format!("`{}` needs a non-negative number here, got {}", self.name, num(x)),
                 self.span_of(i),
             ));
         }
@@ -814,7 +815,7 @@ impl Interp {
                     }
                     Value::Int(p) if p < 1 => {
                         return Err(Error::runtime(
-                            format!("point {p} is not a cell: points are numbered from 1"),
+                            format!("point {} is not a cell: points are numbered from 1", num(p)),
                             x.span,
                         )
                         .hint("cells of a board are 1, 2, ... row by row; b[r, c] gives a cell's number"));
@@ -962,7 +963,7 @@ impl Interp {
                 let k = if i < 0 { n + i } else { i };
                 if k < 0 || k >= n {
                     return Err(Error::runtime(
-                        format!("index {i} is out of range for a list of length {n}"),
+                        format!("index {} is out of range for a list of length {}", num(i), num(n)),
                         *is,
                     )
                     .hint("indices start at 0; negative ones count from the end"));
@@ -977,7 +978,7 @@ impl Interp {
                 let k = if i < 0 { n + i } else { i };
                 if k < 0 || k >= n {
                     return Err(Error::runtime(
-                        format!("index {i} is out of range for a string of length {n}"),
+                        format!("index {} is out of range for a string of length {}", num(i), num(n)),
                         *is,
                     ));
                 }
@@ -1159,7 +1160,7 @@ impl Interp {
                 (Int(x), Perm(p)) => {
                     if *x < 1 {
                         return Err(Error::runtime(
-                            format!("point {x} is not a cell: points are numbered from 1"),
+                            format!("point {} is not a cell: points are numbered from 1", num(x)),
                             aspan,
                         )
                         .hint("x ^ p is the image of point x under p"));

@@ -1,5 +1,6 @@
 //! Game queries (docs/language.md, "Games") as builtins, and the glue that lets the engines call
 //! back into script rulesets for their options.
+use crate::engine::control::num;
 use crate::engine::heap::{self, Code};
 use crate::engine::{cycles, impartial, moore, wythoff};
 use crate::lang::error::{Error, Result};
@@ -262,7 +263,7 @@ pub fn position_of(rs: &Rc<Ruleset>, args: &[(Value, Span)], span: Span) -> Resu
             Some(x) if x >= 0 => vals.push(x),
             Some(x) => {
                 return Err(Error::runtime(
-                    format!("a position's arguments are non-negative, got {x}"),
+                    format!("a position's arguments are non-negative, got {}", num(x)),
                     *s,
                 )
                 .hint("heap sizes and coordinates start at 0"));
@@ -506,7 +507,7 @@ fn option_arg(
     match as_i64(&v) {
         Some(x) if x >= 0 => Ok(x),
         Some(x) => Err(Error::runtime(
-            format!("this move leads to a negative argument ({x})"),
+            format!("this move leads to a negative argument ({})", num(x)),
             e.span,
         )
         .hint(format!(
@@ -735,7 +736,7 @@ fn grundy(it: &mut Interp, a: &mut Args) -> Result<Value> {
         }
         if lo < 0 || hi < lo {
             return Err(Error::runtime(
-                format!("the range {lo}..{hi} is empty or negative"),
+                format!("the range {}..{} is empty or negative", num(lo), num(hi)),
                 a.span_of(1),
             )
             .hint("write a..b with 0 ≤ a ≤ b"));
@@ -976,7 +977,7 @@ fn period(it: &mut Interp, a: &mut Args) -> Result<Value> {
         && n < 1
     {
         return Err(Error::runtime(
-            format!("`to:` must be positive, got {n}"),
+            format!("`to:` must be positive, got {}", num(n)),
             a.span,
         ));
     }

@@ -1,7 +1,7 @@
 //! Group queries (docs/language.md, "Groups") as builtins.
 use crate::engine::Ctl;
 use crate::engine::control::human_bytes;
-use crate::engine::control::num;
+use crate::engine::control::{depth_heading, depth_line, num};
 use crate::engine::group::cayley::{SchreierGraph, State};
 use crate::engine::group::perm::Perm;
 use crate::engine::group::search;
@@ -276,7 +276,7 @@ pub fn board(_: &mut Interp, a: &mut Args, torus: bool) -> Result<Value> {
             .is_none_or(|c| c > crate::engine::group::perm::MAX_DEGREE)
     {
         return Err(
-            Error::runtime(format!("a {m}x{n} grid is not supported"), a.span)
+            Error::runtime(format!("a {}x{} grid is not supported", num(m), num(n)), a.span)
                 .hint("boards have 1 to 255 cells"),
         );
     }
@@ -618,7 +618,9 @@ fn diameter(it: &mut Interp, a: &mut Args) -> Result<Value> {
     let total: u64 = d.iter().sum();
     if BigUint::from(total) != size {
         return Err(Error::plain(format!(
-            "internal check failed: the search found {total} elements, Schreier–Sims says {size}"
+            "internal check failed: the search found {} elements, Schreier–Sims says {}",
+            num(total),
+            num(&size)
         )));
     }
     Ok(Value::record(vec![
@@ -664,10 +666,7 @@ fn ranked_layers(
             num(rk.size),
             human_bytes(need)
         ));
-        ctl.line(&format!(
-            "{:>5}  {:>16}  {:>18}  {:>9}  direction",
-            "depth", "count", "cumulative", "seconds"
-        ));
+        ctl.line(&depth_heading("direction"));
     }
     let t0 = std::time::Instant::now();
     let mut cum = 0u64;
@@ -675,19 +674,21 @@ fn ranked_layers(
     let layers = crate::engine::group::ranked::bfs(&rk, &budget, None, |depth, count, dir| {
         cum += count;
         if loud {
-            ctl.line(&format!(
-                "{depth:>5}  {:>16}  {:>18}  {:>9.1}  {}",
-                num(count),
-                num(cum),
+            ctl.line(&depth_line(
+                depth,
+                count,
+                cum,
                 t0.elapsed().as_secs_f64(),
-                dir.map_or("", |d| d.name())
+                dir.map_or("", |d| d.name()),
             ));
         }
     })?;
     let total: u64 = layers.counts.iter().sum();
     if BigUint::from(total) != size {
         return Err(Error::plain(format!(
-            "internal check failed: the search found {total} elements, Schreier–Sims says {size}"
+            "internal check failed: the search found {} elements, Schreier–Sims says {}",
+            num(total),
+            num(&size)
         )));
     }
     let layers = Rc::new(layers);
