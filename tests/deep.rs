@@ -17,7 +17,11 @@ fn deep_script(open: char, close: char, calls: usize, rest: &str) -> String {
 }
 
 fn run(args: &[&str], src: &str) -> (i32, String, String) {
-    let path = std::env::temp_dir().join(format!("gamut-deep-{}-{}.game", std::process::id(), args.len()));
+    let path = std::env::temp_dir().join(format!(
+        "gamut-deep-{}-{}.game",
+        std::process::id(),
+        args.len()
+    ));
     std::fs::write(&path, src).unwrap();
     let out = gamut().args(args).arg(&path).output().unwrap();
     let _ = std::fs::remove_file(&path);

@@ -11,7 +11,10 @@ fn error_messages_group_their_numbers() {
     for (src, want) in [
         ("[1, 2][5000]", "index 5_000 is out of range"),
         ("\"ab\"[-5000]", "index -5_000 is out of range"),
-        ("grundy(kayles, 3000..2000)", "the range 3_000..2_000 is empty"),
+        (
+            "grundy(kayles, 3000..2000)",
+            "the range 3_000..2_000 is empty",
+        ),
         ("period(kayles, to: -1000)", "got -1_000"),
         ("kayles(-1234)", "got -1_234"),
         ("grid(1000, 2000)", "a 1_000x2_000 grid"),
@@ -44,7 +47,11 @@ fn per_depth_progress_has_headings_and_grouped_counts() {
         .unwrap();
     let lines = lines.0.lock().unwrap();
     let head: Vec<&str> = lines[0].split_whitespace().collect();
-    assert_eq!(head, ["depth", "count", "cumulative", "seconds"], "{lines:?}");
+    assert_eq!(
+        head,
+        ["depth", "count", "cumulative", "seconds"],
+        "{lines:?}"
+    );
     // depth 12 of the 362_880 elements: 106_800 of them, 260_712 within it
     let row: Vec<&str> = lines[13].split_whitespace().collect();
     assert_eq!(row[..3], ["12", "106_800", "260_712"], "{lines:?}");

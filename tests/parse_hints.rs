@@ -31,7 +31,10 @@ fn use_without_quotes() {
 #[test]
 fn group_of_a_list() {
     let (msg, span, hint) = error("group G = [(1,2), (3,4)]");
-    assert_eq!(msg, "the generators of a group are listed in angle brackets");
+    assert_eq!(
+        msg,
+        "the generators of a group are listed in angle brackets"
+    );
     assert_eq!(span, "[(1,2), (3,4)]");
     assert_eq!(hint, "write group G = <(1,2), (3,4)>");
 }
@@ -61,12 +64,18 @@ fn a_block_on_the_next_line() {
     let (msg, span, hint) = error("for k in 1..3\n{ print(k) }");
     assert_eq!(msg, "the block of `for` must start on its first line");
     assert_eq!(span, "for k in 1..3");
-    assert_eq!(hint, "put `{` at the end of the line: for k in 1..3 { ... }");
+    assert_eq!(
+        hint,
+        "put `{` at the end of the line: for k in 1..3 { ... }"
+    );
     // Python's colon
     let (msg, span, hint) = error("for k in 1..3:\n    print(k)");
     assert_eq!(msg, "the block of `for` must start on its first line");
     assert_eq!(span, "for k in 1..3");
-    assert_eq!(hint, "put `{` at the end of the line: for k in 1..3 { ... }");
+    assert_eq!(
+        hint,
+        "put `{` at the end of the line: for k in 1..3 { ... }"
+    );
     let (msg, span, hint) = error("let n = 2\nif n > 1\n{ print(n) }");
     assert_eq!(span, "if n > 1");
     assert_eq!(msg, "the block of `if` must start on its first line");

@@ -37,7 +37,14 @@ fn laskers_nim_is_arithmetic_periodic() {
 
 #[test]
 fn a_subtraction_game_by_rules_has_the_period_of_the_heap_engine() {
-    for set in ["{1, 2, 3}", "{1, 3}", "{2, 3, 7}", "{1, 4}", "{2, 5, 6}", "{3, 4, 9}"] {
+    for set in [
+        "{1, 2, 3}",
+        "{1, 3}",
+        "{2, 3, 7}",
+        "{1, 4}",
+        "{2, 5, 6}",
+        "{3, 4, 9}",
+    ] {
         let src = format!(
             "let s = {set}\ngame f(n) {{ move n - k for k in s if k <= n }}\nlet r = period(f)\nlet h = period(subtraction(s))\n[r.preperiod, r.period, r.saltus, r.proven, h.preperiod, h.period]"
         );
@@ -52,9 +59,8 @@ fn a_subtraction_game_by_rules_has_the_period_of_the_heap_engine() {
 #[test]
 fn no_period_in_the_values_is_none() {
     // Grundy's game is not known to be periodic; its first 100 values show no period
-    let r = value(
-        "game twos(n) { move a, n - a for a in 1..n-1 if a < n - a }\nperiod(twos, to: 100)",
-    );
+    let r =
+        value("game twos(n) { move a, n - a for a in 1..n-1 if a < n - a }\nperiod(twos, to: 100)");
     assert_eq!(
         r,
         json!({"preperiod": null, "period": null, "saltus": null, "proven": false, "checked_to": 100})

@@ -201,7 +201,8 @@ fn repl_keeps_every_line_that_arrives_at_once() {
     // a paste without bracketed paste (tmux paste-buffer without -p): the lines reach the
     // REPL in one read, a multi-line entry among them
     let buffer = format!("gamut-paste-{}", std::process::id());
-    let text = "let a = 1000\nlet b = [a,\n  2 * a]\nprint(\"sum\", a + b[1])\nprint(\"last\", 41 + 1)\n";
+    let text =
+        "let a = 1000\nlet b = [a,\n  2 * a]\nprint(\"sum\", a + b[1])\nprint(\"last\", 41 + 1)\n";
     let set = Command::new("tmux")
         .args(["set-buffer", "-b", &buffer, text])
         .status()
@@ -215,10 +216,20 @@ fn repl_keeps_every_line_that_arrives_at_once() {
     let screen = s.wait_for("last 42");
     assert!(screen.contains("sum 3_000"), "{screen}");
     // typed ahead while a query runs: the lines wait and then run in order
-    s.keys(&["grundy(kayles(3000)) + 0 * len([1 for i in 1..2000000])", "Enter"]);
-    s.keys(&["print(\"ahead\", 1)", "Enter", "print(\"ahead\", 2)", "Enter"]);
+    s.keys(&[
+        "grundy(kayles(3000)) + 0 * len([1 for i in 1..2000000])",
+        "Enter",
+    ]);
+    s.keys(&[
+        "print(\"ahead\", 1)",
+        "Enter",
+        "print(\"ahead\", 2)",
+        "Enter",
+    ]);
     let screen = s.wait_for("ahead 2");
-    let one = screen.find("ahead 1").expect("the first typed-ahead line ran");
+    let one = screen
+        .find("ahead 1")
+        .expect("the first typed-ahead line ran");
     assert!(one < screen.find("ahead 2").unwrap(), "{screen}");
     s.keys(&[":quit", "Enter"]);
 }

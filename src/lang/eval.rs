@@ -1,6 +1,6 @@
 //! Tree-walking evaluator: scopes, statements, operators, calls into the builtin table.
-use crate::engine::control::num;
 use crate::engine::Ctl;
+use crate::engine::control::num;
 use crate::lang::error::{Error, Kind, Result};
 use crate::lang::syntax::ast::*;
 use crate::lang::value::{Closure, Value};
@@ -137,7 +137,11 @@ impl Args {
         let x = self.int(i)?;
         if x < 0 {
             return Err(Error::runtime(
-                format!("`{}` needs a non-negative number here, got {}", self.name, num(x)),
+                format!(
+                    "`{}` needs a non-negative number here, got {}",
+                    self.name,
+                    num(x)
+                ),
                 self.span_of(i),
             ));
         }
@@ -963,7 +967,11 @@ impl Interp {
                 let k = if i < 0 { n + i } else { i };
                 if k < 0 || k >= n {
                     return Err(Error::runtime(
-                        format!("index {} is out of range for a list of length {}", num(i), num(n)),
+                        format!(
+                            "index {} is out of range for a list of length {}",
+                            num(i),
+                            num(n)
+                        ),
                         *is,
                     )
                     .hint("indices start at 0; negative ones count from the end"));
@@ -978,7 +986,11 @@ impl Interp {
                 let k = if i < 0 { n + i } else { i };
                 if k < 0 || k >= n {
                     return Err(Error::runtime(
-                        format!("index {} is out of range for a string of length {}", num(i), num(n)),
+                        format!(
+                            "index {} is out of range for a string of length {}",
+                            num(i),
+                            num(n)
+                        ),
                         *is,
                     ));
                 }

@@ -149,6 +149,8 @@ impl Value {
         Value::List(Rc::new(Elems(v)))
     }
 
+    // values order by their contents, which the interior mutability of a group never changes
+    #[allow(clippy::mutable_key_type)]
     pub fn set(v: BTreeSet<Value>) -> Value {
         Value::Set(Rc::new(Elems(v)))
     }
@@ -360,7 +362,7 @@ impl Value {
                         kv.iter().map(|(k, v)| {
                             let key = match k {
                                 Value::Str(s) => json_str(s),
-                                _ => json_str(&k.json_text().trim_matches('"').to_string()),
+                                _ => json_str(k.json_text().trim_matches('"')),
                             };
                             (Part::Text(key.into()), v)
                         }),

@@ -86,10 +86,11 @@ fn small(a: &Args, i: usize, lo: u64, hi: u64) -> Result<usize> {
     a.count(i + 1, i + 1)?;
     let n = a.nonneg(i)?;
     if n < lo || n > hi {
-        return Err(
-            Error::runtime(format!("{} is outside {}..{}", num(n), num(lo), num(hi)), a.span_of(i))
-                .hint("the Game of Cycles engine takes boards of up to 64 edges"),
-        );
+        return Err(Error::runtime(
+            format!("{} is outside {}..{}", num(n), num(lo), num(hi)),
+            a.span_of(i),
+        )
+        .hint("the Game of Cycles engine takes boards of up to 64 edges"));
     }
     Ok(n as usize)
 }

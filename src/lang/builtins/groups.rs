@@ -275,10 +275,11 @@ pub fn board(_: &mut Interp, a: &mut Args, torus: bool) -> Result<Value> {
         || m.checked_mul(n)
             .is_none_or(|c| c > crate::engine::group::perm::MAX_DEGREE)
     {
-        return Err(
-            Error::runtime(format!("a {}x{} grid is not supported", num(m), num(n)), a.span)
-                .hint("boards have 1 to 255 cells"),
-        );
+        return Err(Error::runtime(
+            format!("a {}x{} grid is not supported", num(m), num(n)),
+            a.span,
+        )
+        .hint("boards have 1 to 255 cells"));
     }
     Ok(Value::Board(Rc::new(Board {
         rows: m,

@@ -228,7 +228,10 @@ fn word_operator(b: &[u8], i: usize) -> bool {
     if i > 0 && ident(&b[i - 1]) {
         return false;
     }
-    let end = b[i..].iter().position(|c| !ident(c)).map_or(b.len(), |n| i + n);
+    let end = b[i..]
+        .iter()
+        .position(|c| !ident(c))
+        .map_or(b.len(), |n| i + n);
     matches!(&b[i..end], b"and" | b"in" | b"not" | b"or")
 }
 
@@ -486,7 +489,9 @@ fn newcomer_mistake(src: &str, pos: usize) -> Option<(String, String, usize, usi
         };
         return Some((
             format!("this `{c}` is never closed"),
-            format!("add `{close}` where the expression ends; the lines after it were read as part of it"),
+            format!(
+                "add `{close}` where the expression ends; the lines after it were read as part of it"
+            ),
             at,
             at + 1,
         ));
@@ -494,13 +499,19 @@ fn newcomer_mistake(src: &str, pos: usize) -> Option<(String, String, usize, usi
     // GAP's cycles without commas: (1 2 3)
     if let Some(open) = before.rfind('(')
         && rest.starts_with(|c: char| c.is_ascii_digit())
-        && before[open + 1..].trim().bytes().all(|b| b.is_ascii_digit())
+        && before[open + 1..]
+            .trim()
+            .bytes()
+            .all(|b| b.is_ascii_digit())
         && before.ends_with([' ', '\t'])
     {
         let start = line_start + open;
         let close = src[start..].find(')').map(|i| start + i + 1);
         let inner = &src[start + 1..close.map_or(pos, |c| c - 1)];
-        if inner.split_whitespace().all(|w| w.bytes().all(|b| b.is_ascii_digit())) {
+        if inner
+            .split_whitespace()
+            .all(|w| w.bytes().all(|b| b.is_ascii_digit()))
+        {
             let points: Vec<&str> = inner.split_whitespace().collect();
             return Some((
                 "the points of a cycle are separated by commas".into(),
@@ -569,7 +580,10 @@ fn newcomer_mistake(src: &str, pos: usize) -> Option<(String, String, usize, usi
             let header = before.trim_end().trim_end_matches(':').trim_end();
             return Some((
                 format!("the block of `{kw}` must start on its first line"),
-                format!("put `{{` at the end of the line: {} {{ ... }}", header.trim_start()),
+                format!(
+                    "put `{{` at the end of the line: {} {{ ... }}",
+                    header.trim_start()
+                ),
                 stmt_at,
                 stmt_at + header.trim_start().len(),
             ));
