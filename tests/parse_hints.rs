@@ -93,3 +93,9 @@ fn the_suggested_fixes_parse() {
         parse_program(src, 0).unwrap_or_else(|e| panic!("{src}: {}", e.message));
     }
 }
+
+#[test]
+fn a_block_left_open_on_its_line_is_still_an_unclosed_bracket() {
+    let e = parse_program("for i in 1..3 { print(i)", 0).unwrap_err();
+    assert!(e.hint.contains("never closed"), "{}", e.hint);
+}

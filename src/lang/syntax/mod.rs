@@ -575,6 +575,7 @@ fn newcomer_mistake(src: &str, pos: usize) -> Option<(String, String, usize, usi
     // for (or if) with its block on the next line, or Python's colon
     for kw in ["for", "if"] {
         if word(kw).is_some()
+            && !before.contains('{')
             && (rest.starts_with('\n') || rest.starts_with(':') || rest.is_empty())
         {
             let header = before.trim_end().trim_end_matches(':').trim_end();
