@@ -249,11 +249,9 @@ impl Value {
                 Value::Set(xs) => return Some(seq("{", xs.iter(), ", ", "}")),
                 Value::Map(kv) => {
                     return Some(entries(
-                        "{",
                         kv.iter().map(|(k, v)| (Part::Val(k, false), v)),
                         ": ",
                         ", ",
-                        "}",
                     ));
                 }
                 // inside a list: strings quoted, rulesets by name, records inline
@@ -261,14 +259,12 @@ impl Value {
                 Value::Ruleset(r) if elem => out.push_str(r.name()),
                 Value::Record(r) if elem => {
                     return Some(entries(
-                        "{",
                         r.fields
                             .iter()
                             .take(r.shown)
                             .map(|(k, v)| (Part::Text((*k).into()), v)),
                         ": ",
                         ", ",
-                        "}",
                     ));
                 }
                 _ => v.render_one(out, group),
@@ -345,20 +341,17 @@ impl Value {
                 Value::Set(xs) => return Some(seq("[", xs.iter(), ",", "]")),
                 Value::Record(r) => {
                     return Some(entries(
-                        "{",
                         r.fields
                             .iter()
                             .take(r.shown)
                             .map(|(k, v)| (Part::Text(json_str(k).into()), v)),
                         ":",
                         ",",
-                        "}",
                     ));
                 }
                 // keys as JSON writes them (plain digits), not as text for people
                 Value::Map(kv) => {
                     return Some(entries(
-                        "{",
                         kv.iter().map(|(k, v)| {
                             let key = match k {
                                 Value::Str(s) => json_str(s),
@@ -368,7 +361,6 @@ impl Value {
                         }),
                         ":",
                         ",",
-                        "}",
                     ));
                 }
                 Value::Table(t) => {
@@ -486,13 +478,11 @@ fn seq<'a>(
     )
 }
 
-/// The pieces of `key: value` entries: `open`, entries separated by `sep`, `close`.
+/// The pieces of `{key: value, ...}` entries, the colon and separator given.
 fn entries<'a>(
-    open: &'static str,
     kv: impl Iterator<Item = (Part<'a>, &'a Value)> + 'a,
     colon: &'static str,
     sep: &'static str,
-    close: &'static str,
 ) -> Frame<'a> {
     let items = kv.enumerate().flat_map(move |(i, (k, v))| {
         let sep = (i > 0).then_some(Part::Text(sep.into()));
@@ -500,9 +490,9 @@ fn entries<'a>(
             .chain([k, Part::Text(colon.into()), Part::Val(v, false)])
     });
     Box::new(
-        once(Part::Text(open.into()))
+        once(Part::Text("{".into()))
             .chain(items)
-            .chain(once(Part::Text(close.into()))),
+            .chain(once(Part::Text("}".into()))),
     )
 }
 
