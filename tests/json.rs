@@ -49,7 +49,7 @@ fn no_query_family_groups_digits() {
         "period(subtraction({1000, 2000}))",
         "moves(moore(2, [1, 1000]))",
         // placement
-        "[independence_number(grid(15, 15), king) * 100, 1000]",
+        "[independence_number(grid(4, 4), king) * 1000]",
         "moves(placement(grid(2, 2), [knight]))",
         // the Game of Cycles
         "len(trees(13))",
