@@ -139,6 +139,7 @@ fn run(cli: Cli, memory: Option<u64>) -> i32 {
     }
     let cancel = Arc::new(AtomicBool::new(false));
     let mut it = Interp::new(printer(cli.json, cancel.clone()));
+    it.json = cli.json;
     let mut ctl = Ctl::new(cancel.clone()).with_progress(Arc::new(progress::Bars::new(
         std::io::stderr().is_terminal(),
     )));
@@ -321,7 +322,7 @@ fn printer(json: bool, cancel: Arc<AtomicBool>) -> gamut::lang::eval::Sink {
             return;
         }
         let text = if json {
-            serde_json::json!({"line": line, "value": v.to_json()}).to_string()
+            format!("{{\"line\":{line},\"value\":{}}}", v.json_text())
         } else {
             v.to_text()
         };

@@ -1,7 +1,7 @@
 //! Progress of long queries on stderr: an indicatif bar with rate and ETA on a terminal,
 //! aligned plain lines otherwise. Nothing is shown for tasks shorter than a second.
 use gamut::engine::control::{Progress, num};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -59,15 +59,25 @@ impl Bars {
         };
         let style = if st.total.is_some() {
             ProgressStyle::with_template(
-                "{msg} [{bar:30}] {human_pos}/{human_len} {per_sec} eta {eta} (Ctrl-C cancels)",
+                "{msg} [{bar:30}] {done}/{total} {rate} eta {eta} (Ctrl-C cancels)",
             )
         } else {
-            ProgressStyle::with_template(
-                "{spinner} {msg} {human_pos} {per_sec} {elapsed} (Ctrl-C cancels)",
-            )
+            ProgressStyle::with_template("{spinner} {msg} {done} {rate} {elapsed} (Ctrl-C cancels)")
         };
+        // numbers grouped as everywhere in gamut's text (indicatif's own use commas)
         if let Ok(s) = style {
-            bar.set_style(s.progress_chars("=> "));
+            bar.set_style(
+                s.with_key("done", |s: &ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{}", num(s.pos()));
+                })
+                .with_key("total", |s: &ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{}", num(s.len().unwrap_or(0)));
+                })
+                .with_key("rate", |s: &ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{}/s", num(s.per_sec().round() as u64));
+                })
+                .progress_chars("=> "),
+            );
         }
         bar.set_message(st.label.clone());
         bar.enable_steady_tick(Duration::from_millis(200));

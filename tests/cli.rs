@@ -59,9 +59,9 @@ fn json_shapes_follow_section_7() {
         json_lines("subtraction({7, 2, 3})(10)")[0]["value"],
         "subtraction({2, 3, 7})(10)"
     );
-    // nothing but JSON lines on stdout, even with print
+    // nothing but JSON lines on stdout, even with print (several values: an array of them)
     let p = json_lines("print(\"a\", 1)\nprint([1])");
-    assert_eq!(p[0]["value"], "a 1");
+    assert_eq!(p[0]["value"], serde_json::json!(["a", 1]));
     assert_eq!(p[1]["value"], serde_json::json!([1]));
 }
 

@@ -191,3 +191,45 @@ fn repl_load_vars_time_and_tab_listing() {
     assert!(screen.contains("wythoff_period"), "{screen}");
     s.keys(&["C-u", ":quit", "Enter"]);
 }
+
+#[test]
+fn repl_keeps_every_line_that_arrives_at_once() {
+    let home = std::env::temp_dir().join(format!("gamut-repl4-{}", std::process::id()));
+    std::fs::create_dir_all(&home).unwrap();
+    let s = Session::start_named(&home, "paste");
+    s.wait_for("gamut>");
+    // a paste without bracketed paste (tmux paste-buffer without -p): the lines reach the
+    // REPL in one read, a multi-line entry among them
+    let buffer = format!("gamut-paste-{}", std::process::id());
+    let text =
+        "let a = 1000\nlet b = [a,\n  2 * a]\nprint(\"sum\", a + b[1])\nprint(\"last\", 41 + 1)\n";
+    let set = Command::new("tmux")
+        .args(["set-buffer", "-b", &buffer, text])
+        .status()
+        .unwrap();
+    assert!(set.success());
+    let paste = Command::new("tmux")
+        .args(["paste-buffer", "-d", "-b", &buffer, "-t", &s.name])
+        .status()
+        .unwrap();
+    assert!(paste.success());
+    let screen = s.wait_for("last 42");
+    assert!(screen.contains("sum 3_000"), "{screen}");
+    // typed ahead while a query runs: the lines wait and then run in order
+    s.keys(&[
+        "grundy(kayles(3000)) + 0 * len([1 for i in 1..2000000])",
+        "Enter",
+    ]);
+    s.keys(&[
+        "print(\"ahead\", 1)",
+        "Enter",
+        "print(\"ahead\", 2)",
+        "Enter",
+    ]);
+    let screen = s.wait_for("ahead 2");
+    let one = screen
+        .find("ahead 1")
+        .expect("the first typed-ahead line ran");
+    assert!(one < screen.find("ahead 2").unwrap(), "{screen}");
+    s.keys(&[":quit", "Enter"]);
+}

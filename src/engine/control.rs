@@ -272,6 +272,27 @@ pub fn grouped(digits: &str) -> String {
 }
 
 /// `grouped` for any integer.
+/// The column headings of per-depth progress lines (`depth_line`), `extra` last.
+pub fn depth_heading(extra: &str) -> String {
+    format!(
+        "{:>5}  {:>16}  {:>18}  {:>9}  {extra}",
+        "depth", "count", "cumulative", "seconds"
+    )
+    .trim_end()
+    .to_string()
+}
+
+/// One line of per-depth progress of a breadth-first search, under `depth_heading`.
+pub fn depth_line(depth: usize, count: u64, cumulative: u64, secs: f64, extra: &str) -> String {
+    format!(
+        "{depth:>5}  {:>16}  {:>18}  {secs:>9.1}  {extra}",
+        num(count),
+        num(cumulative)
+    )
+    .trim_end()
+    .to_string()
+}
+
 pub fn num(n: impl fmt::Display) -> String {
     grouped(&n.to_string())
 }

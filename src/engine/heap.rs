@@ -545,6 +545,29 @@ pub fn find_period<T: PartialEq>(code: &Code, g: &[T]) -> Option<(u64, u64, bool
     fallback
 }
 
+/// The arithmetic period the values show, with no theorem behind it: the smallest period q
+/// (then preperiod p) with G(n + q) = G(n) + s for every p ≤ n < len − q, seen at least three
+/// times and over more than the second half of the values. s ≥ 0 is the saltus; 0 means
+/// plainly periodic. Lasker's Nim, whose nimbers 4k+3 and 4k+4 trade places, has q = 4, s = 4.
+pub fn apparent_period(g: &[u32]) -> Option<(u64, u64, u64)> {
+    let n = g.len();
+    let step = |i: usize, q: usize| g[i + q] as i64 - g[i] as i64;
+    for q in 1..=n / 3 {
+        let s = step(n - 1 - q, q);
+        if s < 0 {
+            continue;
+        }
+        let mut p = n - q;
+        while p > 0 && step(p - 1, q) == s {
+            p -= 1;
+        }
+        if n - p >= 3 * q && p < n / 2 {
+            return Some((p as u64, q as u64, s as u64));
+        }
+    }
+    None
+}
+
 /// About how many options computing heaps 0..=n visits in the plain engines; None when the
 /// fast engine computes them (up to 2^17 heaps in seconds).
 pub fn plain_work(code: &Code, n: u64) -> Option<u128> {

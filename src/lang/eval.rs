@@ -1,5 +1,6 @@
 //! Tree-walking evaluator: scopes, statements, operators, calls into the builtin table.
 use crate::engine::Ctl;
+use crate::engine::control::num;
 use crate::lang::error::{Error, Kind, Result};
 use crate::lang::syntax::ast::*;
 use crate::lang::value::{Closure, Value};
@@ -8,7 +9,7 @@ use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::{Signed, ToPrimitive, Zero};
 use std::cell::RefCell;
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 pub type Env = Rc<Scope>;
@@ -136,7 +137,11 @@ impl Args {
         let x = self.int(i)?;
         if x < 0 {
             return Err(Error::runtime(
-                format!("`{}` needs a non-negative number here, got {x}", self.name),
+                format!(
+                    "`{}` needs a non-negative number here, got {}",
+                    self.name,
+                    num(x)
+                ),
                 self.span_of(i),
             ));
         }
@@ -210,6 +215,8 @@ pub struct Interp {
     pub family: &'static str,
     /// elements held by lists being built by comprehensions that are still running
     pub building: u64,
+    /// values are printed as JSON (`--json`): `print(a, b)` prints the list `[a, b]`
+    pub json: bool,
 }
 
 impl Drop for Interp {
@@ -293,6 +300,7 @@ impl Interp {
             last: None,
             family: "core",
             building: 0,
+            json: false,
         };
         it.family = "core";
         crate::lang::builtins::core::register(&mut it);
@@ -593,7 +601,7 @@ impl Interp {
             ExprKind::Set(xs) => Value::Set(Rc::new(
                 xs.iter()
                     .map(|x| self.eval(x, env))
-                    .collect::<Result<BTreeSet<_>>>()?,
+                    .collect::<Result<_>>()?,
             )),
             ExprKind::Comprehension {
                 elem,
@@ -827,7 +835,7 @@ impl Interp {
                     }
                     Value::Int(p) if p < 1 => {
                         return Err(Error::runtime(
-                            format!("point {p} is not a cell: points are numbered from 1"),
+                            format!("point {} is not a cell: points are numbered from 1", num(p)),
                             x.span,
                         )
                         .hint("cells of a board are 1, 2, ... row by row; b[r, c] gives a cell's number"));
@@ -979,7 +987,11 @@ impl Interp {
                 let k = if i < 0 { n + i } else { i };
                 if k < 0 || k >= n {
                     return Err(Error::runtime(
-                        format!("index {i} is out of range for a list of length {n}"),
+                        format!(
+                            "index {} is out of range for a list of length {}",
+                            num(i),
+                            num(n)
+                        ),
                         *is,
                     )
                     .hint("indices start at 0; negative ones count from the end"));
@@ -994,7 +1006,11 @@ impl Interp {
                 let k = if i < 0 { n + i } else { i };
                 if k < 0 || k >= n {
                     return Err(Error::runtime(
-                        format!("index {i} is out of range for a string of length {n}"),
+                        format!(
+                            "index {} is out of range for a string of length {}",
+                            num(i),
+                            num(n)
+                        ),
                         *is,
                     ));
                 }
@@ -1114,8 +1130,9 @@ impl Interp {
                 }
                 (Str(x), Str(y)) => Value::str(&format!("{x}{y}")),
                 (List(x), List(y)) => Value::list(x.iter().chain(y.iter()).cloned().collect()),
-                (Position(p), Position(q)) => {
-                    crate::lang::builtins::games::sum_positions(p, q).ok_or_else(|| bad(&a, &b))?
+                (Position(_), Position(_)) => {
+                    crate::lang::builtins::games::sum_positions(&a, &b, span)?
+                        .ok_or_else(|| bad(&a, &b))?
                 }
                 _ => return Err(bad(&a, &b)),
             },
@@ -1175,7 +1192,7 @@ impl Interp {
                 (Int(x), Perm(p)) => {
                     if *x < 1 {
                         return Err(Error::runtime(
-                            format!("point {x} is not a cell: points are numbered from 1"),
+                            format!("point {} is not a cell: points are numbered from 1", num(x)),
                             aspan,
                         )
                         .hint("x ^ p is the image of point x under p"));

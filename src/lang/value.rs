@@ -8,6 +8,7 @@ use num_traits::ToPrimitive;
 use std::cmp::Ordering;
 use std::collections::BTreeSet;
 use std::fmt::Write;
+use std::iter::once;
 use std::rc::Rc;
 
 use crate::engine::graph::Graph;
@@ -25,8 +26,8 @@ pub enum Value {
     Int(i64),
     Big(Rc<BigInt>),
     Str(Rc<str>),
-    List(Rc<Vec<Value>>),
-    Set(Rc<BTreeSet<Value>>),
+    List(Rc<Elems<Vec<Value>>>),
+    Set(Rc<Elems<BTreeSet<Value>>>),
     /// inclusive range
     Range(i64, i64),
     Perm(Rc<Perm>),
@@ -43,6 +44,60 @@ pub enum Value {
     Position(Rc<Position>),
     Graph(Rc<Graph>),
     Piece(Rc<Piece>),
+}
+
+/// The elements of a list or a set. Values may nest a million deep (a list in a list in ...),
+/// so dropping them unlinks the nesting with an explicit stack instead of recursing.
+#[derive(Clone, Default)]
+pub struct Elems<T: Default + IntoIterator<Item = Value>>(pub T);
+
+impl<T: Default + IntoIterator<Item = Value>> std::ops::Deref for Elems<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T: Default + IntoIterator<Item = Value> + FromIterator<Value>> FromIterator<Value>
+    for Elems<T>
+{
+    fn from_iter<I: IntoIterator<Item = Value>>(it: I) -> Self {
+        Elems(it.into_iter().collect())
+    }
+}
+
+impl<T: Default + IntoIterator<Item = Value>> Drop for Elems<T> {
+    fn drop(&mut self) {
+        let mut deep = vec![];
+        unlink(std::mem::take(&mut self.0), &mut deep);
+        while let Some(v) = deep.pop() {
+            match v {
+                Value::List(xs) => {
+                    if let Ok(mut xs) = Rc::try_unwrap(xs) {
+                        unlink(std::mem::take(&mut xs.0), &mut deep);
+                    }
+                }
+                Value::Set(xs) => {
+                    if let Ok(mut xs) = Rc::try_unwrap(xs) {
+                        unlink(std::mem::take(&mut xs.0), &mut deep);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Drops the values that hold no list or set of their own and keeps the others in `deep`
+/// (the last holder of a list drops it, and that must not recurse).
+fn unlink(items: impl IntoIterator<Item = Value>, deep: &mut Vec<Value>) {
+    for v in items {
+        match &v {
+            Value::List(xs) if Rc::strong_count(xs) == 1 && !xs.is_empty() => deep.push(v),
+            Value::Set(xs) if Rc::strong_count(xs) == 1 && !xs.is_empty() => deep.push(v),
+            _ => {}
+        }
+    }
 }
 
 pub struct Closure {
@@ -89,7 +144,13 @@ impl Value {
     }
 
     pub fn list(v: Vec<Value>) -> Value {
-        Value::List(Rc::new(v))
+        Value::List(Rc::new(Elems(v)))
+    }
+
+    // values order by their contents, which the interior mutability of a group never changes
+    #[allow(clippy::mutable_key_type)]
+    pub fn set(v: BTreeSet<Value>) -> Value {
+        Value::Set(Rc::new(Elems(v)))
     }
 
     pub fn record(fields: Vec<(&'static str, Value)>) -> Value {
@@ -177,14 +238,49 @@ impl Value {
 
     /// Text rendering. `group` inserts thousands separators (used inside records and tables).
     pub fn render(&self, out: &mut String, group: bool) {
+        self.render_text(out, group, false);
+    }
+
+    /// `render`; `elem`: as an element of a list (strings quoted, records inline).
+    fn render_text(&self, out: &mut String, group: bool, elem: bool) {
+        walk(self, elem, out, |v, elem, out| {
+            match v {
+                Value::List(xs) => return Some(seq("[", xs.iter(), ", ", "]")),
+                Value::Set(xs) => return Some(seq("{", xs.iter(), ", ", "}")),
+                Value::Map(kv) => {
+                    return Some(entries(
+                        kv.iter().map(|(k, v)| (Part::Val(k, false), v)),
+                        ": ",
+                        ", ",
+                    ));
+                }
+                // inside a list: strings quoted, rulesets by name, records inline
+                Value::Str(s) if elem => write!(out, "{s:?}").unwrap(),
+                Value::Ruleset(r) if elem => out.push_str(r.name()),
+                Value::Record(r) if elem => {
+                    return Some(entries(
+                        r.fields
+                            .iter()
+                            .take(r.shown)
+                            .map(|(k, v)| (Part::Text((*k).into()), v)),
+                        ": ",
+                        ", ",
+                    ));
+                }
+                _ => v.render_one(out, group),
+            }
+            None
+        });
+    }
+
+    /// The text of a value that is not a list, a set or a map.
+    fn render_one(&self, out: &mut String, group: bool) {
         match self {
             Value::Unit | Value::None => out.push_str("none"),
             Value::Bool(b) => write!(out, "{b}").unwrap(),
             Value::Int(i) => out.push_str(&fmt_int(&i.to_string(), group)),
-            Value::Big(b) => out.push_str(&big_text(b, group)),
+            Value::Big(b) => out.push_str(&big_digits(b, |d| fmt_int(d, group))),
             Value::Str(s) => out.push_str(s),
-            Value::List(xs) => render_seq(out, "[", "]", xs.iter(), group),
-            Value::Set(xs) => render_seq(out, "{", "}", xs.iter(), group),
             Value::Range(a, b) => write!(
                 out,
                 "{}..{}",
@@ -216,18 +312,6 @@ impl Value {
                     }
                 }
             }
-            Value::Map(kv) => {
-                out.push('{');
-                for (i, (k, v)) in kv.iter().enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    k.render(out, group);
-                    out.push_str(": ");
-                    v.render(out, group);
-                }
-                out.push('}');
-            }
             Value::Table(t) => out.push_str(&t.render()),
             Value::Func(c) => {
                 write!(out, "<function {}>", c.name.as_deref().unwrap_or("fn")).unwrap()
@@ -237,6 +321,7 @@ impl Value {
             Value::Position(p) => write!(out, "{p}").unwrap(),
             Value::Graph(g) => write!(out, "{g}").unwrap(),
             Value::Piece(p) => out.push_str(&crate::lang::builtins::placement::piece_name(p)),
+            Value::List(_) | Value::Set(_) | Value::Map(_) => self.render(out, group),
         }
     }
 
@@ -246,64 +331,179 @@ impl Value {
         s
     }
 
+    /// The value as one line of JSON (section 7 of the language contract).
+    pub fn json_text(&self) -> String {
+        let mut out = String::new();
+        walk(self, false, &mut out, |v, _, out| {
+            match v {
+                Value::List(xs) => return Some(seq("[", xs.iter(), ",", "]")),
+                Value::Set(xs) => return Some(seq("[", xs.iter(), ",", "]")),
+                Value::Record(r) => {
+                    return Some(entries(
+                        r.fields
+                            .iter()
+                            .take(r.shown)
+                            .map(|(k, v)| (Part::Text(json_str(k).into()), v)),
+                        ":",
+                        ",",
+                    ));
+                }
+                // keys as JSON writes them (plain digits), not as text for people
+                Value::Map(kv) => {
+                    return Some(entries(
+                        kv.iter().map(|(k, v)| {
+                            let key = match k {
+                                Value::Str(s) => json_str(s),
+                                _ => json_str(k.json_text().trim_matches('"')),
+                            };
+                            (Part::Text(key.into()), v)
+                        }),
+                        ":",
+                        ",",
+                    ));
+                }
+                Value::Table(t) => {
+                    let labels = |xs: &[Value]| Value::list(xs.to_vec()).json_text();
+                    let head = format!(
+                        "{{\"rows\":{},\"cols\":{},\"values\":[",
+                        labels(&t.rows),
+                        labels(&t.cols)
+                    );
+                    let rows = t.values.iter().enumerate().flat_map(|(i, row)| {
+                        let open = if i == 0 { "[" } else { ",[" };
+                        let cells = row.iter().enumerate().flat_map(|(j, c)| {
+                            let sep = (j > 0).then_some(Part::Text(",".into()));
+                            let cell = match c {
+                                Some(c) => Part::Val(c, false),
+                                None => Part::Text("null".into()),
+                            };
+                            sep.into_iter().chain(once(cell))
+                        });
+                        once(Part::Text(open.into()))
+                            .chain(cells)
+                            .chain(once(Part::Text("]".into())))
+                    });
+                    return Some(Box::new(
+                        once(Part::Text(head.into()))
+                            .chain(rows)
+                            .chain(once(Part::Text("]}".into()))),
+                    ));
+                }
+                Value::Unit | Value::None => out.push_str("null"),
+                Value::Bool(b) => write!(out, "{b}").unwrap(),
+                Value::Int(i) => write!(out, "{i}").unwrap(),
+                Value::Big(b) => out.push_str(&json_str(&big_digits(b, str::to_string))),
+                Value::Str(s) => out.push_str(&json_str(s)),
+                // a range is listed when short, otherwise given by its ends
+                Value::Range(a, b) if (*b as i128 - *a as i128) < 100_000 => {
+                    out.push('[');
+                    for i in *a..=*b {
+                        if i > *a {
+                            out.push(',');
+                        }
+                        write!(out, "{i}").unwrap();
+                    }
+                    out.push(']');
+                }
+                Value::Range(a, b) => write!(out, "{{\"from\":{a},\"to\":{b}}}").unwrap(),
+                other => out.push_str(&json_str(&other.to_text())),
+            }
+            None
+        });
+        out
+    }
+
+    /// The JSON of `json_text` as a serde value (for tests and tools); a value nested deeper
+    /// than serde_json reads (128 levels) comes back as its JSON text in a string.
     pub fn to_json(&self) -> serde_json::Value {
-        use serde_json::Value as J;
-        match self {
-            Value::Unit | Value::None => J::Null,
-            Value::Bool(b) => J::Bool(*b),
-            Value::Int(i) => J::from(*i),
-            Value::Big(b) if b.bits() > FULL_DIGITS_BITS => J::String(big_text(b, false)),
-            Value::Big(b) => J::String(b.to_string()),
-            Value::Str(s) => J::String(s.to_string()),
-            Value::List(xs) => J::Array(xs.iter().map(|x| x.to_json()).collect()),
-            Value::Set(xs) => J::Array(xs.iter().map(|x| x.to_json()).collect()),
-            // a range is listed when short, otherwise given by its ends
-            Value::Range(a, b) if (*b as i128 - *a as i128) < 100_000 => {
-                J::Array((*a..=*b).map(J::from).collect())
-            }
-            Value::Range(a, b) => serde_json::json!({"from": a, "to": b}),
-            Value::Record(r) => J::Object(
-                r.fields
-                    .iter()
-                    .take(r.shown)
-                    .map(|(k, v)| (k.to_string(), v.to_json()))
-                    .collect(),
-            ),
-            Value::Map(kv) => {
-                J::Object(kv.iter().map(|(k, v)| (k.to_text(), v.to_json())).collect())
-            }
-            Value::Table(t) => {
-                let vals = t
-                    .values
-                    .iter()
-                    .map(|row| {
-                        J::Array(
-                            row.iter()
-                                .map(|v| v.as_ref().map_or(J::Null, |v| v.to_json()))
-                                .collect(),
-                        )
-                    })
-                    .collect();
-                serde_json::json!({
-                    "rows": t.rows.iter().map(|v| v.to_json()).collect::<Vec<_>>(),
-                    "cols": t.cols.iter().map(|v| v.to_json()).collect::<Vec<_>>(),
-                    "values": J::Array(vals),
-                })
-            }
-            other => J::String(other.to_text()),
+        let text = self.json_text();
+        serde_json::from_str(&text).unwrap_or(serde_json::Value::String(text))
+    }
+}
+
+fn json_str(s: &str) -> String {
+    serde_json::to_string(s).expect("a string is always JSON")
+}
+
+/// What a container still has to write, in order: text, and values (`true`: an element of a
+/// list or a set).
+enum Part<'a> {
+    Text(std::borrow::Cow<'a, str>),
+    Val(&'a Value, bool),
+}
+
+type Frame<'a> = Box<dyn Iterator<Item = Part<'a>> + 'a>;
+
+/// Writes `root` with an explicit stack of open containers, as values may nest a million
+/// deep. `open` writes a value that holds no others (returning None) or returns the pieces
+/// of a container (`elem`: the value is an element of a list or set).
+fn walk<'a>(
+    root: &'a Value,
+    root_elem: bool,
+    out: &mut String,
+    mut open: impl FnMut(&'a Value, bool, &mut String) -> Option<Frame<'a>>,
+) {
+    let mut stack: Vec<Frame<'a>> = vec![];
+    let mut next = Some(Part::Val(root, root_elem));
+    loop {
+        match next {
+            Some(Part::Text(t)) => out.push_str(&t),
+            Some(Part::Val(v, elem)) => stack.extend(open(v, elem, out)),
+            None => {}
+        }
+        let Some(top) = stack.last_mut() else { break };
+        next = top.next();
+        if next.is_none() {
+            stack.pop();
         }
     }
+}
+
+/// The pieces of a sequence: `open`, the elements separated by `sep`, `close`.
+fn seq<'a>(
+    open: &'static str,
+    xs: impl Iterator<Item = &'a Value> + 'a,
+    sep: &'static str,
+    close: &'static str,
+) -> Frame<'a> {
+    let items = xs.enumerate().flat_map(move |(i, x)| {
+        let sep = (i > 0).then_some(Part::Text(sep.into()));
+        sep.into_iter().chain(once(Part::Val(x, true)))
+    });
+    Box::new(
+        once(Part::Text(open.into()))
+            .chain(items)
+            .chain(once(Part::Text(close.into()))),
+    )
+}
+
+/// The pieces of `{key: value, ...}` entries, the colon and separator given.
+fn entries<'a>(
+    kv: impl Iterator<Item = (Part<'a>, &'a Value)> + 'a,
+    colon: &'static str,
+    sep: &'static str,
+) -> Frame<'a> {
+    let items = kv.enumerate().flat_map(move |(i, (k, v))| {
+        let sep = (i > 0).then_some(Part::Text(sep.into()));
+        sep.into_iter()
+            .chain([k, Part::Text(colon.into()), Part::Val(v, false)])
+    });
+    Box::new(
+        once(Part::Text("{".into()))
+            .chain(items)
+            .chain(once(Part::Text("}".into()))),
+    )
 }
 
 /// Integers with more bits than this are shown abbreviated: decimal conversion of the whole
 /// number would take time that grows with the square of its length.
 pub const FULL_DIGITS_BITS: u64 = 1 << 20;
 
-/// An integer as text; a huge one as its leading and trailing digits and its length, found
-/// in linear time.
-fn big_text(b: &BigInt, group: bool) -> String {
+/// An integer's digits, written by `fmt`; a huge one as its leading and trailing digits and
+/// its length (also written by `fmt`), found in linear time.
+fn big_digits(b: &BigInt, fmt: impl Fn(&str) -> String) -> String {
     if b.bits() <= FULL_DIGITS_BITS {
-        return fmt_int(&b.to_string(), group);
+        return fmt(&b.to_string());
     }
     use num_traits::Signed;
     let mag = b.abs();
@@ -320,47 +520,13 @@ fn big_text(b: &BigInt, group: bool) -> String {
         } else {
             ""
         },
-        crate::engine::control::num(digits)
+        fmt(&digits.to_string())
     )
 }
 
 /// Integers in text output follow the one grouping rule of `engine::control::grouped`.
 fn fmt_int(digits: &str, _group: bool) -> String {
     crate::engine::control::grouped(digits)
-}
-
-fn render_seq<'a>(
-    out: &mut String,
-    open: &str,
-    close: &str,
-    xs: impl Iterator<Item = &'a Value>,
-    group: bool,
-) {
-    out.push_str(open);
-    for (i, x) in xs.enumerate() {
-        if i > 0 {
-            out.push_str(", ");
-        }
-        if let Value::Str(s) = x {
-            write!(out, "{s:?}").unwrap();
-        } else if let Value::Ruleset(r) = x {
-            out.push_str(r.name());
-        } else if let Value::Record(r) = x {
-            // inline inside a sequence: {name: value, ...}
-            out.push('{');
-            for (i, (k, v)) in r.fields.iter().take(r.shown).enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                write!(out, "{k}: ").unwrap();
-                v.render(out, group);
-            }
-            out.push('}');
-        } else {
-            x.render(out, group);
-        }
-    }
-    out.push_str(close);
 }
 
 impl Table {
@@ -413,7 +579,7 @@ fn cell_text(v: &Value) -> String {
         Value::Str(s) => s.replace('\n', " "),
         Value::Record(_) | Value::Ruleset(_) => {
             let mut s = String::new();
-            render_seq(&mut s, "", "", std::iter::once(v), true);
+            v.render_text(&mut s, true, true);
             s
         }
         _ => v.to_text().replace('\n', " / "),
@@ -433,17 +599,71 @@ impl PartialOrd for Value {
 }
 
 /// A total order so that values can live in sets: integers numerically, sequences
-/// lexicographically, other kinds by identity of their contents' text.
+/// lexicographically, other kinds by identity of their contents' text. Nested lists and sets
+/// are compared with an explicit stack (values may nest a million deep).
 impl Ord for Value {
     fn cmp(&self, other: &Self) -> Ordering {
+        let mut stack: Vec<(Elements, Elements)> = vec![];
+        let (mut a, mut b) = (self, other);
+        loop {
+            match (a, b) {
+                (Value::List(x), Value::List(y)) => {
+                    stack.push((Elements::List(x.iter()), Elements::List(y.iter())))
+                }
+                (Value::Set(x), Value::Set(y)) => {
+                    stack.push((Elements::Set(x.iter()), Elements::Set(y.iter())))
+                }
+                _ => match a.cmp_one(b) {
+                    Ordering::Equal => {}
+                    o => return o,
+                },
+            }
+            // the next pair of elements, from the innermost sequences not yet ended
+            loop {
+                let Some((x, y)) = stack.last_mut() else {
+                    return Ordering::Equal;
+                };
+                match (x.next(), y.next()) {
+                    (Some(p), Some(q)) => {
+                        (a, b) = (p, q);
+                        break;
+                    }
+                    (None, None) => {
+                        stack.pop();
+                    }
+                    (None, Some(_)) => return Ordering::Less,
+                    (Some(_), None) => return Ordering::Greater,
+                }
+            }
+        }
+    }
+}
+
+/// The elements of a list or a set, in order.
+enum Elements<'a> {
+    List(std::slice::Iter<'a, Value>),
+    Set(std::collections::btree_set::Iter<'a, Value>),
+}
+
+impl<'a> Iterator for Elements<'a> {
+    type Item = &'a Value;
+    fn next(&mut self) -> Option<&'a Value> {
+        match self {
+            Elements::List(it) => it.next(),
+            Elements::Set(it) => it.next(),
+        }
+    }
+}
+
+impl Value {
+    /// The order of two values that are not both lists or both sets.
+    fn cmp_one(&self, other: &Self) -> Ordering {
         use Value::*;
         match (self, other) {
             (Int(a), Int(b)) => a.cmp(b),
             (Int(_) | Big(_), Int(_) | Big(_)) => self.bigint().cmp(&other.bigint()),
             (Bool(a), Bool(b)) => a.cmp(b),
             (Str(a), Str(b)) => a.cmp(b),
-            (List(a), List(b)) => a.iter().cmp(b.iter()),
-            (Set(a), Set(b)) => a.iter().cmp(b.iter()),
             (Range(a, b), Range(c, d)) => (a, b).cmp(&(c, d)),
             (Perm(a), Perm(b)) => a.trimmed().cmp(&b.trimmed()),
             _ if self.rank() != other.rank() => self.rank().cmp(&other.rank()),

@@ -2,7 +2,7 @@
 //! one state, shortest words by bidirectional BFS, Hamiltonian cycles by backtracking.
 use super::cayley::{SchreierGraph, State, act};
 use super::perm::Perm;
-use crate::engine::control::num;
+use crate::engine::control::{depth_heading, depth_line, num};
 use crate::engine::{Ctl, Error, Result};
 use std::collections::{HashMap, HashSet};
 
@@ -15,6 +15,9 @@ pub fn layer_counts(moves: &[Perm], start: &[u8], limit: usize, ctl: &Ctl) -> Re
     let mut total = 1usize;
     let each = 2 * (start.len() as u64 + 24) + 16;
     let task = ctl.task("distance layers (states)", None);
+    let t0 = std::time::Instant::now();
+    ctl.line(&depth_heading(""));
+    ctl.line(&depth_line(0, 1, 1, 0.0, ""));
     loop {
         let mut next: HashSet<State> = HashSet::new();
         ctl.reserve(
@@ -43,11 +46,12 @@ pub fn layer_counts(moves: &[Perm], start: &[u8], limit: usize, ctl: &Ctl) -> Re
             )));
         }
         counts.push(next.len() as u64);
-        ctl.line(&format!(
-            "depth {:>4}  {:>16} states  {:>18} in all",
+        ctl.line(&depth_line(
             counts.len() - 1,
-            crate::engine::control::num(next.len()),
-            crate::engine::control::num(total)
+            next.len() as u64,
+            total as u64,
+            t0.elapsed().as_secs_f64(),
+            "",
         ));
         prev = std::mem::replace(&mut cur, next);
     }

@@ -199,7 +199,7 @@ pub fn register(it: &mut Interp) {
             for i in 0..a.len() {
                 out.extend(it.items(a.get(i), a.span_of(i))?);
             }
-            Ok(Value::Set(Rc::new(out)))
+            Ok(Value::set(out))
         },
     );
     it.add_builtin(
@@ -215,7 +215,7 @@ pub fn register(it: &mut Interp) {
                     it.items(a.get(i), a.span_of(i))?.into_iter().collect();
                 out = out.intersection(&other).cloned().collect();
             }
-            Ok(Value::Set(Rc::new(out)))
+            Ok(Value::set(out))
         },
     );
     it.add_builtin(
@@ -310,6 +310,8 @@ pub fn register(it: &mut Interp) {
 fn print(it: &mut Interp, a: &mut Args) -> Result<Value> {
     let v = if a.len() == 1 {
         a.get(0).clone()
+    } else if it.json {
+        Value::list(a.vals.iter().map(|(v, _)| v.clone()).collect())
     } else {
         // one-line values share the line; a multi-line one (a record, a table) starts on the
         // next line, indented under what precedes it

@@ -1,5 +1,6 @@
 //! The Game of Cycles (docs/language.md, "The Game of Cycles"): positions on graph boards with
 //! cells, and the board builders of the thesis.
+use crate::engine::control::num;
 use crate::engine::cycles::{self, Cycles, Rule, boards};
 use crate::engine::graph::Graph;
 use crate::lang::error::{Error, Result};
@@ -165,10 +166,11 @@ fn small(a: &Args, i: usize, lo: u64, hi: u64) -> Result<usize> {
     a.count(i + 1, i + 1)?;
     let n = a.nonneg(i)?;
     if n < lo || n > hi {
-        return Err(
-            Error::runtime(format!("{n} is outside {lo}..{hi}"), a.span_of(i))
-                .hint("the Game of Cycles engine takes boards of up to 64 edges"),
-        );
+        return Err(Error::runtime(
+            format!("{} is outside {}..{}", num(n), num(lo), num(hi)),
+            a.span_of(i),
+        )
+        .hint("the Game of Cycles engine takes boards of up to 64 edges"));
     }
     Ok(n as usize)
 }

@@ -1,5 +1,6 @@
 //! Game queries (docs/language.md, "Games") as builtins, and the glue that lets the engines call
 //! back into script rulesets for their options.
+use crate::engine::control::num;
 use crate::engine::heap::{self, Code};
 use crate::engine::{impartial, moore, wythoff};
 use crate::lang::error::{Error, Result};
@@ -95,7 +96,7 @@ pub fn register(it: &mut Interp) {
     it.add_builtin(
         "period",
         "period(R, to: N)",
-        "{preperiod, period, proven, checked_to} of a heap game",
+        "{preperiod, period, proven, checked_to} of a heap game; a `game` of one heap adds saltus",
         period,
     );
     it.add_builtin(
@@ -183,7 +184,7 @@ impl Family for Heap {
 }
 
 /// Moore's Nim_k on any number of heaps.
-pub struct Moore(u32);
+pub struct Moore(u64);
 
 impl Family for Moore {
     fn describe(&self, _: &str, state: &[i64]) -> String {
@@ -198,13 +199,13 @@ impl Family for Moore {
                 return Err(too_many(rs, state, cap));
             }
         }
-        Ok(moore::options(self.0, state)
+        Ok(moore::options(moore_k(self.0, state), state)
             .into_iter()
             .map(|o| vec![o.into()])
             .collect())
     }
     fn next_wins(&self, _: &mut Interp, state: &[i64]) -> Result<Option<bool>> {
-        Ok(Some(!moore::is_p_position(self.0, state)))
+        Ok(Some(!moore::is_p_position(moore_k(self.0, state), state)))
     }
     fn as_any(&self) -> &dyn std::any::Any {
         self
@@ -318,6 +319,12 @@ fn subtraction(a: &mut Args, all_but: bool) -> Result<Value> {
     Ok(Value::Ruleset(Rc::new(Ruleset::new(name, Heap(code)))))
 }
 
+/// The k the Moore engine is given: taking from more heaps than there are is the same as
+/// taking from all of them, so k is capped at the number of heaps (never truncated).
+fn moore_k(k: u64, heaps: &[i64]) -> u32 {
+    k.min(heaps.len().max(1) as u64) as u32
+}
+
 fn moore_pos(_: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(2, 2)?;
     let k = a.int(0)?;
@@ -332,12 +339,7 @@ fn moore_pos(_: &mut Interp, a: &mut Args) -> Result<Value> {
         _ => None,
     }
     .ok_or_else(|| a.type_error(1, "a list of heap sizes (non-negative integers)"))?;
-    // taking from more heaps than there are is the same as taking from all of them: k is
-    // capped at the number of heaps, never truncated
-    let k_eff = (k as u64)
-        .min(heaps.len().max(1) as u64)
-        .min(u32::MAX as u64) as u32;
-    let rs = Rc::new(Ruleset::new(format!("moore{k}"), Moore(k_eff)));
+    let rs = Rc::new(Ruleset::new(format!("moore{k}"), Moore(k as u64)));
     Ok(Value::Position(Rc::new(Position::single(rs, heaps.into()))))
 }
 
@@ -363,7 +365,7 @@ pub fn position_of(rs: &Rc<Ruleset>, args: &[(Value, Span)], span: Span) -> Resu
             Some(x) if x >= 0 => vals.push(x),
             Some(x) => {
                 return Err(Error::runtime(
-                    format!("a position's arguments are non-negative, got {x}"),
+                    format!("a position's arguments are non-negative, got {}", num(x)),
                     *s,
                 )
                 .hint("heap sizes and coordinates start at 0"));
@@ -394,16 +396,39 @@ pub fn position_of(rs: &Rc<Ruleset>, args: &[(Value, Span)], span: Span) -> Resu
     ))))
 }
 
-/// `P + Q`, when both are impartial.
-pub fn sum_positions(p: &Position, q: &Position) -> Option<Value> {
+/// `P + Q` of impartial positions (`None` when one is not). Misère play is a convention of a
+/// whole game, not of a part: a misère position in a sum would leave open whether the sum is
+/// misère, so it is refused with the unambiguous form.
+pub fn sum_positions(a: &Value, b: &Value, span: Span) -> Result<Option<Value>> {
+    let (Value::Position(p), Value::Position(q)) = (a, b) else {
+        unreachable!("checked by the caller")
+    };
     let comps: Vec<Component> = p.comps.iter().chain(&q.comps).cloned().collect();
     if comps.iter().any(|c| c.rs.family.not_impartial().is_some()) {
-        return None;
+        return Ok(None);
     }
-    Some(Value::Position(Rc::new(Position {
+    if p.misere || q.misere {
+        let plain = |x: &Position| {
+            Position {
+                misere: false,
+                ..x.clone()
+            }
+            .to_string()
+        };
+        return Err(Error::runtime(
+            "a misère position cannot be part of a sum: misère play applies to a whole game",
+            span,
+        )
+        .hint(format!(
+            "for the sum played misère write misere({} + {})",
+            plain(p),
+            plain(q)
+        )));
+    }
+    Ok(Some(Value::Position(Rc::new(Position {
         comps,
-        misere: p.misere || q.misere,
-    })))
+        misere: false,
+    }))))
 }
 
 /// Whether a heap of n has more than `limit` options; stops counting once it knows (a heap of
@@ -510,7 +535,7 @@ fn option_arg(
     match as_i64(&v) {
         Some(x) if x >= 0 => Ok(x),
         Some(x) => Err(Error::runtime(
-            format!("this move leads to a negative argument ({x})"),
+            format!("this move leads to a negative argument ({})", num(x)),
             e.span,
         )
         .hint(format!(
@@ -726,7 +751,7 @@ fn grundy(it: &mut Interp, a: &mut Args) -> Result<Value> {
         }
         if lo < 0 || hi < lo {
             return Err(Error::runtime(
-                format!("the range {lo}..{hi} is empty or negative"),
+                format!("the range {}..{} is empty or negative", num(lo), num(hi)),
                 a.span_of(1),
             )
             .hint("write a..b with 0 ≤ a ≤ b"));
@@ -954,25 +979,30 @@ fn period(it: &mut Interp, a: &mut Args) -> Result<Value> {
     let Value::Ruleset(rs) = a.get(0).clone() else {
         return Err(a.type_error(0, "a heap ruleset"));
     };
-    let Some(Heap(code)) = rs.family::<Heap>() else {
+    if let Some(n) = to
+        && n < 1
+    {
         return Err(Error::runtime(
-            format!(
-                "period needs a heap game (octal, subtraction), `{}` is not one",
-                rs.name
-            ),
-            a.span_of(0),
+            format!("`to:` must be positive, got {}", num(n)),
+            a.span,
         ));
-    };
-    let limit = match to {
-        Some(n) if n >= 1 => n as u64,
-        Some(n) => {
+    }
+    let code = match rs.family::<Heap>() {
+        Some(Heap(code)) => code,
+        None if rs.family::<Script>().is_some_and(|s| s.0.params.len() == 1) => {
+            return script_period(it, &rs, to);
+        }
+        None => {
             return Err(Error::runtime(
-                format!("`to:` must be positive, got {n}"),
-                a.span,
+                format!(
+                    "period needs a ruleset of one heap (octal, subtraction, or a `game` of one argument), `{}` is not one",
+                    rs.name
+                ),
+                a.span_of(0),
             ));
         }
-        None => 1 << 17,
     };
+    let limit = to.map_or(1 << 17, |n| n as u64);
     let start = if to.is_some() { limit } else { 256 };
     let (n, found) = search_period(it, &rs, code, start, limit)?;
     let (pre, per, proven) = match found {
@@ -985,6 +1015,51 @@ fn period(it: &mut Interp, a: &mut Args) -> Result<Value> {
         ("proven", Value::Bool(proven)),
         ("checked_to", Value::Int(n as i64)),
     ]))
+}
+
+/// Heaps a rule-defined ruleset's period is looked for in, without `to:`: each value is found
+/// by the generic search, whose work grows with the square of the heap for games such as
+/// Lasker's Nim.
+const SCRIPT_PERIOD_HEAPS: u64 = 1024;
+
+/// `period(R)` for a `game` of one argument: the values of the generic search, and the
+/// (arithmetic) period they show. No theorem covers a general ruleset, so it is never proven.
+fn script_period(it: &mut Interp, rs: &Rc<Ruleset>, to: Option<i64>) -> Result<Value> {
+    let limit = to.map_or(SCRIPT_PERIOD_HEAPS, |n| n as u64);
+    heap::check_heap_limit(limit)?;
+    let mut n = if to.is_some() { limit } else { 256 };
+    let ctl = it.ctl.clone();
+    let task = ctl.task(&format!("grundy values of {}", rs.name), Some(limit + 1));
+    let mut g: Vec<u32> = vec![];
+    loop {
+        while (g.len() as u64) <= n {
+            task.set(g.len() as u64)?;
+            let c = Component {
+                rs: rs.clone(),
+                args: vec![g.len() as i64].into(),
+            };
+            g.push(component_grundy(it, &c)?);
+        }
+        let found = heap::apparent_period(&g);
+        if found.is_some() || n >= limit {
+            let (pre, per, saltus) = match found {
+                Some((p, q, s)) => (
+                    Value::Int(p as i64),
+                    Value::Int(q as i64),
+                    Value::Int(s as i64),
+                ),
+                None => (Value::None, Value::None, Value::None),
+            };
+            return Ok(Value::record(vec![
+                ("preperiod", pre),
+                ("period", per),
+                ("saltus", saltus),
+                ("proven", Value::Bool(false)),
+                ("checked_to", Value::Int(n as i64)),
+            ]));
+        }
+        n = (n * 4).min(limit);
+    }
 }
 
 fn wythoff_period(it: &mut Interp, a: &mut Args) -> Result<Value> {

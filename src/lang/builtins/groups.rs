@@ -1,7 +1,7 @@
 //! Group queries (docs/language.md, "Groups") as builtins.
 use crate::engine::Ctl;
 use crate::engine::control::human_bytes;
-use crate::engine::control::num;
+use crate::engine::control::{depth_heading, depth_line, num};
 use crate::engine::group::cayley::{SchreierGraph, State};
 use crate::engine::group::perm::Perm;
 use crate::engine::group::search;
@@ -271,10 +271,11 @@ pub fn board(_: &mut Interp, a: &mut Args, torus: bool) -> Result<Value> {
     a.count(2, 2)?;
     let (m, n) = (a.nonneg(0)? as usize, a.nonneg(1)? as usize);
     if m == 0 || n == 0 || m.checked_mul(n).is_none_or(|c| c > 255) {
-        return Err(
-            Error::runtime(format!("a {m}x{n} grid is not supported"), a.span)
-                .hint("boards have 1 to 255 cells"),
-        );
+        return Err(Error::runtime(
+            format!("a {}x{} grid is not supported", num(m), num(n)),
+            a.span,
+        )
+        .hint("boards have 1 to 255 cells"));
     }
     Ok(Value::Board(Rc::new(Board {
         rows: m,
@@ -525,10 +526,10 @@ fn pattern_value(st: &[u8], shape: Shape) -> Value {
     };
     match shape {
         Shape::Point => Value::Int(st.iter().position(|&x| x == 1).unwrap_or(0) as i64 + 1),
-        Shape::Set => Value::Set(Rc::new(cells(1))),
+        Shape::Set => Value::set(cells(1)),
         Shape::Colours => {
             let k = st.iter().copied().max().unwrap_or(0);
-            Value::list((1..=k).map(|c| Value::Set(Rc::new(cells(c)))).collect())
+            Value::list((1..=k).map(|c| Value::set(cells(c))).collect())
         }
     }
 }
@@ -636,7 +637,9 @@ fn diameter(it: &mut Interp, a: &mut Args) -> Result<Value> {
     let total: u64 = d.iter().sum();
     if BigUint::from(total) != size {
         return Err(Error::plain(format!(
-            "internal check failed: the search found {total} elements, Schreier–Sims says {size}"
+            "internal check failed: the search found {} elements, Schreier–Sims says {}",
+            num(total),
+            num(&size)
         )));
     }
     Ok(Value::record(vec![
@@ -689,10 +692,7 @@ fn ranked_layers(
             num(rk.size),
             human_bytes(need)
         ));
-        ctl.line(&format!(
-            "{:>5}  {:>16}  {:>18}  {:>9}  direction",
-            "depth", "count", "cumulative", "seconds"
-        ));
+        ctl.line(&depth_heading("direction"));
     }
     let t0 = std::time::Instant::now();
     let mut cum = 0u64;
@@ -700,19 +700,21 @@ fn ranked_layers(
     let layers = crate::engine::group::ranked::bfs(&rk, &budget, None, |depth, count, dir| {
         cum += count;
         if loud {
-            ctl.line(&format!(
-                "{depth:>5}  {:>16}  {:>18}  {:>9.1}  {}",
-                num(count),
-                num(cum),
+            ctl.line(&depth_line(
+                depth,
+                count,
+                cum,
                 t0.elapsed().as_secs_f64(),
-                dir.map_or("", |d| d.name())
+                dir.map_or("", |d| d.name()),
             ));
         }
     })?;
     let total: u64 = layers.counts.iter().sum();
     if BigUint::from(total) != size {
         return Err(Error::plain(format!(
-            "internal check failed: the search found {total} elements, Schreier–Sims says {size}"
+            "internal check failed: the search found {} elements, Schreier–Sims says {}",
+            num(total),
+            num(&size)
         )));
     }
     let layers = Rc::new(layers);

@@ -198,6 +198,7 @@ fn check_nesting(src: &str, src_id: u32) -> Result<(), ParseError> {
             b')' | b']' | b'}' => depth = depth.saturating_sub(1),
             b'\n' | b';' if depth == 0 => ops = 0,
             b'+' | b'-' | b'*' | b'/' | b'%' | b'^' | b'<' | b'>' | b'=' | b'|' => ops += 1,
+            b'a' | b'i' | b'n' | b'o' if word_operator(src.as_bytes(), i) => ops += 1,
             _ => {}
         }
         if depth > MAX_NESTING {
@@ -219,6 +220,19 @@ fn check_nesting(src: &str, src_id: u32) -> Result<(), ParseError> {
         }
     }
     Ok(())
+}
+
+/// Does the word operator `and`, `in`, `not` or `or` start at `i`?
+fn word_operator(b: &[u8], i: usize) -> bool {
+    let ident = |c: &u8| c.is_ascii_alphanumeric() || *c == b'_';
+    if i > 0 && ident(&b[i - 1]) {
+        return false;
+    }
+    let end = b[i..]
+        .iter()
+        .position(|c| !ident(c))
+        .map_or(b.len(), |n| i + n);
+    matches!(&b[i..end], b"and" | b"in" | b"not" | b"or")
 }
 
 /// The opening bracket that is never closed, if any (for "the input ends early").
@@ -362,6 +376,18 @@ fn convert_error(e: pest::error::Error<Rule>, src: &str, src_id: u32) -> ParseEr
     } else {
         None
     };
+    if let Some((message, hint, start, end)) = newcomer_mistake(src, pos.min(src.len())) {
+        return ParseError {
+            span: Span {
+                src: src_id,
+                start: start as u32,
+                end: end as u32,
+            },
+            message,
+            hint,
+            at_end,
+        };
+    }
     let hint = if let Some(w) = keyword_typo {
         format!("did you mean `{w}`?")
     } else if if_without_else {
@@ -441,6 +467,130 @@ fn convert_error(e: pest::error::Error<Rule>, src: &str, src_id: u32) -> ParseEr
         hint,
         at_end,
     }
+}
+
+/// Mistakes that habits from GAP and Python lead to, when parsing fails at `pos`: the
+/// message, a hint with the gamut way to write it, and the span to underline.
+fn newcomer_mistake(src: &str, pos: usize) -> Option<(String, String, usize, usize)> {
+    let line_start = src[..pos].rfind('\n').map_or(0, |i| i + 1);
+    let line = src[line_start..].split('\n').next().unwrap_or("");
+    let stmt = line.trim_start();
+    let stmt_at = line_start + line.len() - stmt.len();
+    let before = &src[line_start..pos];
+    let rest = &src[pos..];
+    // an unclosed bracket on an earlier line: the error is there, not where parsing stopped
+    if let Some((at, c)) = unclosed_bracket(src)
+        && at < line_start
+    {
+        let close = match c {
+            '(' => ')',
+            '[' => ']',
+            _ => '}',
+        };
+        return Some((
+            format!("this `{c}` is never closed"),
+            format!(
+                "add `{close}` where the expression ends; the lines after it were read as part of it"
+            ),
+            at,
+            at + 1,
+        ));
+    }
+    // GAP's cycles without commas: (1 2 3)
+    if let Some(open) = before.rfind('(')
+        && rest.starts_with(|c: char| c.is_ascii_digit())
+        && before[open + 1..]
+            .trim()
+            .bytes()
+            .all(|b| b.is_ascii_digit())
+        && before.ends_with([' ', '\t'])
+    {
+        let start = line_start + open;
+        let close = src[start..].find(')').map(|i| start + i + 1);
+        let inner = &src[start + 1..close.map_or(pos, |c| c - 1)];
+        if inner
+            .split_whitespace()
+            .all(|w| w.bytes().all(|b| b.is_ascii_digit()))
+        {
+            let points: Vec<&str> = inner.split_whitespace().collect();
+            return Some((
+                "the points of a cycle are separated by commas".into(),
+                format!("write ({})", points.join(",")),
+                start,
+                close.unwrap_or(pos),
+            ));
+        }
+    }
+    let word = |w: &str| {
+        stmt.strip_prefix(w)
+            .filter(|r| r.starts_with([' ', '\t']))
+            .map(str::trim_start)
+    };
+    // use chess: a library is named by a string
+    if let Some(name) = word("use")
+        && name.starts_with(|c: char| c.is_alphabetic())
+    {
+        let end = name
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(name.len());
+        let at = stmt_at + stmt.len() - name.len();
+        return Some((
+            "`use` takes the library's name as a string".into(),
+            format!("write use \"{}\"", &name[..end]),
+            at,
+            at + end,
+        ));
+    }
+    // group G = [(1,2), (3,4)]: generators go in angle brackets
+    if let Some(def) = word("group")
+        && let Some((name, gens)) = def.split_once('=')
+        && !gens.trim_start().starts_with('<')
+    {
+        let gens = gens.trim();
+        let inner = gens
+            .strip_prefix(['[', '{'])
+            .and_then(|g| g.strip_suffix([']', '}']))
+            .unwrap_or(gens);
+        let at = stmt_at + stmt.len() - gens.len();
+        return Some((
+            "the generators of a group are listed in angle brackets".into(),
+            format!("write group {} = <{}>", name.trim(), inner.trim()),
+            at,
+            at + gens.len(),
+        ));
+    }
+    // let G = <...>: GAP's notation for the group generated by ...
+    if let Some(def) = word("let")
+        && let Some((name, gens)) = def.split_once('=')
+        && rest.starts_with('<')
+    {
+        let gens = gens.trim();
+        return Some((
+            "`<...>` makes a group only in the `group` statement".into(),
+            format!("write group {} = {gens}", name.trim()),
+            pos,
+            pos + gens.len(),
+        ));
+    }
+    // for (or if) with its block on the next line, or Python's colon
+    for kw in ["for", "if"] {
+        if word(kw).is_some()
+            && !before.contains('{')
+            && (rest.starts_with('\n') || rest.starts_with(':') || rest.is_empty())
+        {
+            let header = before.trim_end().trim_end_matches(':').trim_end();
+            return Some((
+                format!("the block of `{kw}` must start on its first line"),
+                format!(
+                    "put `{{` at the end of the line: {} {{ ... }}",
+                    header.trim_start()
+                ),
+                stmt_at,
+                stmt_at + header.trim_start().len(),
+            ));
+        }
+    }
+    None
 }
 
 struct Builder {

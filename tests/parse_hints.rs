@@ -1,0 +1,101 @@
+//! Habits from GAP and Python get an error that names the gamut way to write it, with the
+//! right part of the source underlined.
+use gamut::lang::syntax::parse_program;
+
+/// The message, the underlined text and the hint of the parse error of `src`.
+fn error(src: &str) -> (String, String, String) {
+    let e = parse_program(src, 0).expect_err(src);
+    let span = &src[e.span.start as usize..e.span.end as usize];
+    (e.message, span.to_string(), e.hint)
+}
+
+#[test]
+fn gap_cycles_without_commas() {
+    let (msg, span, hint) = error("let p = (1 2 3)");
+    assert_eq!(msg, "the points of a cycle are separated by commas");
+    assert_eq!(span, "(1 2 3)");
+    assert_eq!(hint, "write (1,2,3)");
+    let (_, span, hint) = error("gen R = (1,2)(3 4 5)");
+    assert_eq!(span, "(3 4 5)");
+    assert_eq!(hint, "write (3,4,5)");
+}
+
+#[test]
+fn use_without_quotes() {
+    let (msg, span, hint) = error("use chess");
+    assert_eq!(msg, "`use` takes the library's name as a string");
+    assert_eq!(span, "chess");
+    assert_eq!(hint, "write use \"chess\"");
+}
+
+#[test]
+fn group_of_a_list() {
+    let (msg, span, hint) = error("group G = [(1,2), (3,4)]");
+    assert_eq!(
+        msg,
+        "the generators of a group are listed in angle brackets"
+    );
+    assert_eq!(span, "[(1,2), (3,4)]");
+    assert_eq!(hint, "write group G = <(1,2), (3,4)>");
+}
+
+#[test]
+fn let_of_angle_brackets() {
+    let (msg, span, hint) = error("gen R = (1,2)\nlet G = <R, (3,4)>");
+    assert_eq!(msg, "`<...>` makes a group only in the `group` statement");
+    assert_eq!(span, "<R, (3,4)>");
+    assert_eq!(hint, "write group G = <R, (3,4)>");
+}
+
+#[test]
+fn an_unclosed_bracket_is_blamed_not_the_end() {
+    let (msg, span, hint) = error("let x = [1, 2\nlet y = 3\nprint(y)\n");
+    assert_eq!(msg, "this `[` is never closed");
+    assert_eq!(span, "[");
+    assert!(hint.starts_with("add `]`"), "{hint}");
+    let src = "let a = 1\nfn f(n) = max(n, (n + 1)\nf(2)\nf(3)";
+    let e = parse_program(src, 0).unwrap_err();
+    assert_eq!(e.span.start as usize, src.find("max(").unwrap() + 3);
+    assert_eq!(e.message, "this `(` is never closed");
+}
+
+#[test]
+fn a_block_on_the_next_line() {
+    let (msg, span, hint) = error("for k in 1..3\n{ print(k) }");
+    assert_eq!(msg, "the block of `for` must start on its first line");
+    assert_eq!(span, "for k in 1..3");
+    assert_eq!(
+        hint,
+        "put `{` at the end of the line: for k in 1..3 { ... }"
+    );
+    // Python's colon
+    let (msg, span, hint) = error("for k in 1..3:\n    print(k)");
+    assert_eq!(msg, "the block of `for` must start on its first line");
+    assert_eq!(span, "for k in 1..3");
+    assert_eq!(
+        hint,
+        "put `{` at the end of the line: for k in 1..3 { ... }"
+    );
+    let (msg, span, hint) = error("let n = 2\nif n > 1\n{ print(n) }");
+    assert_eq!(span, "if n > 1");
+    assert_eq!(msg, "the block of `if` must start on its first line");
+    assert_eq!(hint, "put `{` at the end of the line: if n > 1 { ... }");
+}
+
+#[test]
+fn the_suggested_fixes_parse() {
+    for src in [
+        "let p = (1,2,3)",
+        "use \"chess\"",
+        "group G = <(1,2), (3,4)>",
+        "for k in 1..3 { print(k) }",
+    ] {
+        parse_program(src, 0).unwrap_or_else(|e| panic!("{src}: {}", e.message));
+    }
+}
+
+#[test]
+fn a_block_left_open_on_its_line_is_still_an_unclosed_bracket() {
+    let e = parse_program("for i in 1..3 { print(i)", 0).unwrap_err();
+    assert!(e.hint.contains("never closed"), "{}", e.hint);
+}
