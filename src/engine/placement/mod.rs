@@ -24,7 +24,7 @@
 //! assert_eq!(game.grundy(&after, &ctl).unwrap(), 0);
 //! println!("{}", game.show(&after));
 //! ```
-mod bits;
+pub(crate) mod bits;
 mod piece;
 mod solve;
 mod theory;

@@ -249,7 +249,9 @@ fn rule_word(r: &Rule) -> Option<&'static str> {
         Rule::call => "arguments `(...)`",
         Rule::index => "an index `[...]`",
         Rule::field => "a field `.name`",
-        Rule::move_rule => "a `move` line",
+        Rule::move_rule | Rule::board_move => "a `move` line",
+        Rule::cells_decl => "`cells`",
+        Rule::change => "a change `cells to state`",
         Rule::for_clauses => "`for`",
         Rule::if_clause => "`if`",
         Rule::EOI => "end of input",
@@ -278,6 +280,7 @@ fn rule_word(r: &Rule) -> Option<&'static str> {
         | Rule::gen_stmt
         | Rule::group_stmt
         | Rule::board_stmt
+        | Rule::board_game_stmt
         | Rule::game_stmt => "a statement",
         _ => return None,
     })
@@ -537,9 +540,81 @@ impl Builder {
                     rules,
                 }))
             }
+            Rule::board_game_stmt => {
+                let name = self.ident(it.next().unwrap());
+                let mut def = BoardGameDef {
+                    name,
+                    states: vec![],
+                    rules: vec![],
+                };
+                for part in it {
+                    match part.as_rule() {
+                        Rule::cells_decl => {
+                            def.states = part.into_inner().map(|i| self.ident(i)).collect()
+                        }
+                        _ => def.rules.push(self.board_move(part)),
+                    }
+                }
+                Stmt::BoardGame(Rc::new(def))
+            }
             Rule::expr_stmt => Stmt::Expr(self.expr(it.next().unwrap())),
             r => unreachable!("statement rule {r:?}"),
         }
+    }
+
+    fn board_move(&self, p: Pair<Rule>) -> BoardMove {
+        let mut rule = BoardMove {
+            changes: vec![],
+            bindings: vec![],
+            conds: vec![],
+            span: self.span(&p),
+        };
+        for part in p.into_inner() {
+            match part.as_rule() {
+                Rule::change => {
+                    let (mut cells, mut idents) = (vec![], vec![]);
+                    for x in part.into_inner() {
+                        match x.as_rule() {
+                            Rule::expr => cells.push(self.expr(x)),
+                            _ => idents.push(self.ident(x)),
+                        }
+                    }
+                    let to = idents.pop().unwrap();
+                    rule.changes.push(Change {
+                        cells,
+                        from: idents.pop(),
+                        to,
+                    });
+                }
+                Rule::for_clauses => {
+                    for b in part.into_inner() {
+                        let mut bi = b.into_inner();
+                        rule.bindings.push((
+                            self.ident(bi.next().unwrap()),
+                            self.expr(bi.next().unwrap()),
+                        ));
+                    }
+                }
+                Rule::board_if => {
+                    for c in part.into_inner().filter(|c| c.as_rule() == Rule::cond) {
+                        let mut ci = c.into_inner();
+                        let cells = self.expr(ci.next().unwrap());
+                        let mut next = ci.next().unwrap();
+                        let negated = next.as_rule() == Rule::is_not;
+                        if negated {
+                            next = ci.next().unwrap();
+                        }
+                        rule.conds.push(Cond {
+                            cells,
+                            negated,
+                            state: self.ident(next),
+                        });
+                    }
+                }
+                r => unreachable!("board move part {r:?}"),
+            }
+        }
+        rule
     }
 
     fn move_rule(&self, p: Pair<Rule>) -> MoveRule {
