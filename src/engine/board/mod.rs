@@ -47,6 +47,27 @@ pub struct Move {
 }
 
 impl Move {
+    /// The state changes the move can make, as (states a cell may leave, state it takes): a
+    /// cell's conditions narrow the states it can be in until a change touches it.
+    fn steps(&self, all: u8) -> Vec<(u8, u8)> {
+        let mut out = vec![];
+        let mut touched = HashSet::new();
+        for (cells, f, t) in &self.change {
+            for x in cells {
+                let known = if touched.insert(x) {
+                    self.need
+                        .iter()
+                        .filter(|n| n.0.contains(x))
+                        .fold(all, |a, n| a & n.1)
+                } else {
+                    all
+                };
+                out.push((f & known, *t));
+            }
+        }
+        out
+    }
+
     /// Sorted cells, conditions merged by state set and equal consecutive changes merged, so
     /// that equal moves compare equal.
     fn normal(&self) -> (Vec<(Vec<usize>, u8)>, Vec<(Vec<usize>, u8, u8)>) {
@@ -178,25 +199,14 @@ fn set_of<B: Bits>(cells: &[usize]) -> B {
 }
 
 impl<B: Bits> Inner<B> {
-    fn build(r: &Rules, moves: &[Move], syms: &[Vec<usize>], stride: Option<usize>) -> Inner<B> {
+    fn build(
+        r: &Rules,
+        moves: &[Move],
+        syms: &[Vec<usize>],
+        stride: Option<usize>,
+        reach: &[u8],
+    ) -> Inner<B> {
         let all = (1u8 << r.states) - 1;
-        // reach[u]: the states a cell in state u can come to (u itself included)
-        let mut reach: Vec<u8> = (0..r.states).map(|u| 1 << u).collect();
-        loop {
-            let before = reach.clone();
-            for m in moves {
-                for &(_, f, t) in &m.change {
-                    for u in 0..r.states {
-                        if reach[u] & f != 0 {
-                            reach[u] |= 1 << t;
-                        }
-                    }
-                }
-            }
-            if reach == before {
-                break;
-            }
-        }
         let mut can = [0u8; 1 << MAX_STATES];
         for (t, c) in can.iter_mut().enumerate() {
             *c = (0..r.states)
@@ -330,13 +340,13 @@ impl BoardGame {
             }
         }
         // every play must end: no cell may come back to a state it left
+        let all = (1u8 << r.states) - 1;
+        let steps: Vec<(u8, u8)> = r.moves.iter().flat_map(|m| m.steps(all)).collect();
         let mut edges = vec![0u8; r.states];
-        for m in &r.moves {
-            for &(_, f, t) in &m.change {
-                for (u, e) in edges.iter_mut().enumerate() {
-                    if f >> u & 1 == 1 && u != t as usize {
-                        *e |= 1 << t;
-                    }
+        for &(f, t) in &steps {
+            for (u, e) in edges.iter_mut().enumerate() {
+                if f >> u & 1 == 1 && u != t as usize {
+                    *e |= 1 << t;
                 }
             }
         }
@@ -371,12 +381,14 @@ impl BoardGame {
             .cloned()
             .collect();
         let stride = r.cols.filter(|&w| translates(&seen, r.cells, w));
+        // reach[u]: the states a cell in state u can come to (u itself included)
+        let reach: Vec<u8> = (0..r.states).map(|u| closure[u] | 1 << u).collect();
         let engine = if r.cells <= 64 {
-            Engine::W64(Inner::build(&r, &moves, &syms, stride))
+            Engine::W64(Inner::build(&r, &moves, &syms, stride, &reach))
         } else if r.cells <= 128 {
-            Engine::W128(Inner::build(&r, &moves, &syms, stride))
+            Engine::W128(Inner::build(&r, &moves, &syms, stride, &reach))
         } else {
-            Engine::W256(Inner::build(&r, &moves, &syms, stride))
+            Engine::W256(Inner::build(&r, &moves, &syms, stride, &reach))
         };
         Ok(BoardGame {
             n: r.cells,
