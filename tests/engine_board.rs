@@ -245,8 +245,8 @@ fn bad_rules_are_refused_with_a_hint() {
 fn cram_rules(m: usize, n: usize) -> Rules {
     let adj = grid_adjacency(m, n, false);
     let mut moves = vec![];
-    for c in 0..m * n {
-        for &d in &adj[c] {
+    for (c, nb) in adj.iter().enumerate() {
+        for &d in nb {
             moves.push(Move {
                 need: vec![(vec![c, d], 1)],
                 change: vec![(vec![c, d], 3, 1)],

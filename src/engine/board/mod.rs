@@ -25,7 +25,7 @@ mod solve;
 
 pub use solve::MAX_STATES;
 
-use crate::engine::placement::bits::{B256, Bits};
+use crate::engine::placement::bits::{B256, Bits, Wide, set_of, with_wide};
 use crate::engine::{Ctl, Error, Result};
 use solve::{Game, Mv, Pos, Table};
 use std::collections::{BTreeMap, HashSet};
@@ -70,7 +70,7 @@ impl Move {
 
     /// Sorted cells, conditions merged by state set and equal consecutive changes merged, so
     /// that equal moves compare equal.
-    fn normal(&self) -> (Vec<(Vec<usize>, u8)>, Vec<(Vec<usize>, u8, u8)>) {
+    fn normal(&self) -> Normal {
         let mut need: BTreeMap<u8, Vec<usize>> = BTreeMap::new();
         for (cells, t) in &self.need {
             need.entry(*t).or_default().extend(cells);
@@ -171,32 +171,10 @@ struct Inner<B> {
     table: Mutex<Option<Arc<Table<B>>>>,
 }
 
-enum Engine {
-    W64(Inner<u64>),
-    W128(Inner<u128>),
-    W256(Inner<B256>),
-}
-
-macro_rules! with_engine {
-    ($e:expr, $i:ident => $body:expr) => {
-        match $e {
-            Engine::W64($i) => $body,
-            Engine::W128($i) => $body,
-            Engine::W256($i) => $body,
-        }
-    };
-}
+type Engine = Wide<Inner<u64>, Inner<u128>, Inner<B256>>;
 
 /// Upper bound on the memo unless the memory budget is smaller.
 const TABLE_CAP: u64 = 1 << 30;
-
-fn set_of<B: Bits>(cells: &[usize]) -> B {
-    let mut b = B::default();
-    for &s in cells {
-        b.set(s);
-    }
-    b
-}
 
 impl<B: Bits> Inner<B> {
     fn build(
@@ -216,11 +194,15 @@ impl<B: Bits> Inner<B> {
         let mvs = moves
             .iter()
             .map(|m| {
-                let need: Vec<(B, u8)> = m.need.iter().map(|(c, t)| (set_of(c), *t)).collect();
+                let need: Vec<(B, u8)> = m
+                    .need
+                    .iter()
+                    .map(|(c, t)| (set_of(c.iter().copied()), *t))
+                    .collect();
                 let change: Vec<(B, u8, u8)> = m
                     .change
                     .iter()
-                    .map(|(c, f, t)| (set_of(c), f & all, *t))
+                    .map(|(c, f, t)| (set_of(c.iter().copied()), f & all, *t))
                     .collect();
                 let needs = need.iter().fold(B::default(), |a, x| a.or(x.0));
                 let writes = change.iter().fold(B::default(), |a, x| a.or(x.0));
@@ -296,7 +278,7 @@ impl<B: Bits> Inner<B> {
             return Ok(t.clone());
         }
         let want = (1u64 << n.min(40)).saturating_mul(Table::<B>::entry_bytes());
-        let bytes = want.max(1 << 16).min(TABLE_CAP).min(ctl.memory() / 4);
+        let bytes = want.clamp(1 << 16, TABLE_CAP).min(ctl.memory() / 4);
         ctl.reserve(bytes, "the board game's memo")?;
         let table = Arc::new(Table::new(bytes));
         *t = Some(table.clone());
@@ -413,7 +395,7 @@ impl BoardGame {
     /// The options of `p` (a state per cell) with the index of the move to each.
     pub fn options(&self, p: &[u8]) -> Result<Vec<(usize, Vec<u8>)>> {
         self.check(p)?;
-        Ok(with_engine!(&self.engine, e => {
+        Ok(with_wide!(&self.engine, e => {
             let pos = e.pos(p);
             e.game
                 .moves
@@ -431,7 +413,7 @@ impl BoardGame {
     /// The nimber of `p` (a state per cell).
     pub fn grundy(&self, p: &[u8], ctl: &Ctl) -> Result<u32> {
         self.check(p)?;
-        with_engine!(&self.engine, e => {
+        with_wide!(&self.engine, e => {
             let t = e.table(ctl, self.n)?;
             let task = ctl.task("board game", None);
             e.game.value_par(&t, &e.pos(p), ctl, &task)
@@ -441,7 +423,7 @@ impl BoardGame {
     /// The number of independent components of `p` (for tests of the decomposition).
     pub fn components(&self, p: &[u8]) -> Result<usize> {
         self.check(p)?;
-        Ok(with_engine!(&self.engine, e => e.game.components(&e.pos(p)).len()))
+        Ok(with_wide!(&self.engine, e => e.game.components(&e.pos(p)).len()))
     }
 }
 

@@ -562,6 +562,19 @@ impl Builder {
         }
     }
 
+    /// `for x in xs, y in ys`
+    fn bindings(&self, p: Pair<Rule>) -> Vec<(Ident, Expr)> {
+        p.into_inner()
+            .map(|b| {
+                let mut bi = b.into_inner();
+                (
+                    self.ident(bi.next().unwrap()),
+                    self.expr(bi.next().unwrap()),
+                )
+            })
+            .collect()
+    }
+
     fn board_move(&self, p: Pair<Rule>) -> BoardMove {
         let mut rule = BoardMove {
             changes: vec![],
@@ -586,15 +599,7 @@ impl Builder {
                         to,
                     });
                 }
-                Rule::for_clauses => {
-                    for b in part.into_inner() {
-                        let mut bi = b.into_inner();
-                        rule.bindings.push((
-                            self.ident(bi.next().unwrap()),
-                            self.expr(bi.next().unwrap()),
-                        ));
-                    }
-                }
+                Rule::for_clauses => rule.bindings = self.bindings(part),
                 Rule::board_if => {
                     for c in part.into_inner().filter(|c| c.as_rule() == Rule::cond) {
                         let mut ci = c.into_inner();
@@ -634,15 +639,7 @@ impl Builder {
                         _ => vec![self.expr(inner)],
                     });
                 }
-                Rule::for_clauses => {
-                    for b in part.into_inner() {
-                        let mut bi = b.into_inner();
-                        rule.bindings.push((
-                            self.ident(bi.next().unwrap()),
-                            self.expr(bi.next().unwrap()),
-                        ));
-                    }
-                }
+                Rule::for_clauses => rule.bindings = self.bindings(part),
                 Rule::if_clause => rule.cond = Some(self.expr(part.into_inner().next().unwrap())),
                 r => unreachable!("move part {r:?}"),
             }
