@@ -274,3 +274,22 @@ fn positions_split_where_no_live_move_joins_them() {
     // both orders of a domino are one move
     assert_eq!(g.moves().len(), 6);
 }
+
+#[test]
+fn the_search_stops_when_cancelled_and_keeps_its_memo_within_the_budget() {
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    let g = BoardGame::new(cram_rules(4, 4)).unwrap();
+    let err = g
+        .grundy(&[0; 16], &Ctl::new(Arc::new(AtomicBool::new(true))))
+        .unwrap_err();
+    assert!(err.to_string().contains("cancel"), "{err}");
+    // a memo of a few entries per shard, cleared as it fills: slower, same answer
+    let small = BoardGame::new(cram_rules(3, 5)).unwrap();
+    let tiny = small.grundy(&[0; 15], &Ctl::default().with_memory(1000));
+    let big = BoardGame::new(cram_rules(3, 5)).unwrap();
+    assert_eq!(
+        tiny.unwrap(),
+        big.grundy(&[0; 15], &Ctl::default()).unwrap()
+    );
+}
