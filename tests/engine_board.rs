@@ -293,3 +293,20 @@ fn the_search_stops_when_cancelled_and_keeps_its_memo_within_the_budget() {
         big.grundy(&[0; 15], &Ctl::default()).unwrap()
     );
 }
+
+/// Heavy: `cargo test --release --test engine_board -- --ignored`.
+#[test]
+#[ignore]
+fn cram_on_larger_boards_agrees_with_brute_force() {
+    let boards = [(4, 5), (3, 7), (4, 6), (5, 5)];
+    let mut src = RULES.to_string();
+    for (m, n) in boards {
+        src += &format!("grundy(cram(grid({m}, {n})))\n");
+    }
+    let got: Vec<u64> = values(&src).iter().map(|v| v.as_u64().unwrap()).collect();
+    let want: Vec<u64> = boards
+        .iter()
+        .map(|&(m, n)| arc_kayles(&grid_adj(m, n)) as u64)
+        .collect();
+    assert_eq!(got, want);
+}
