@@ -64,6 +64,13 @@ pub fn define(it: &mut Interp, def: &BoardGameDef, env: &Env) -> Result<Ruleset>
     } else {
         def.states.iter().map(|s| s.name.to_string()).collect()
     };
+    if states.len() < 2 {
+        return Err(Error::runtime(
+            "a board game needs at least two cell states",
+            def.states[0].span,
+        )
+        .hint("e.g. cells empty, filled"));
+    }
     if states.len() > board::MAX_STATES {
         return Err(Error::runtime(
             format!(

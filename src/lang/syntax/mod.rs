@@ -252,6 +252,7 @@ fn rule_word(r: &Rule) -> Option<&'static str> {
         Rule::move_rule | Rule::board_move => "a `move` line",
         Rule::cells_decl => "`cells`",
         Rule::change => "a change `cells to state`",
+        Rule::is_kw => "`is` (a condition is `cells is state`)",
         Rule::for_clauses => "`for`",
         Rule::if_clause => "`if`",
         Rule::EOI => "end of input",
@@ -602,7 +603,7 @@ impl Builder {
                 Rule::for_clauses => rule.bindings = self.bindings(part),
                 Rule::board_if => {
                     for c in part.into_inner().filter(|c| c.as_rule() == Rule::cond) {
-                        let mut ci = c.into_inner();
+                        let mut ci = c.into_inner().filter(|x| x.as_rule() != Rule::is_kw);
                         let cells = self.expr(ci.next().unwrap());
                         let mut next = ci.next().unwrap();
                         let negated = next.as_rule() == Rule::is_not;
@@ -785,7 +786,7 @@ impl Builder {
                         let mut cond = None;
                         for c in t.into_inner() {
                             let rule = c.as_rule();
-                            let mut ci = c.into_inner();
+                            let mut ci = c.into_inner().filter(|x| x.as_rule() != Rule::is_kw);
                             if rule == Rule::comp_for {
                                 let var = self.ident(ci.next().unwrap());
                                 clauses.push((var, self.expr(ci.next().unwrap())));
