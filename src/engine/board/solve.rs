@@ -41,9 +41,31 @@ pub(crate) struct Game<B> {
     pub stride: Option<usize>,
 }
 
+/// A cheap hash for keys that are bit sets (the default SipHash dominated the search).
+#[derive(Default)]
+pub(crate) struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for c in bytes.chunks(8) {
+            let mut w = [0u8; 8];
+            w[..c.len()].copy_from_slice(c);
+            self.write_u64(u64::from_le_bytes(w));
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(23) ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+    fn finish(&self) -> u64 {
+        self.0 ^ self.0 >> 29
+    }
+}
+
+type Map<B> = HashMap<Pos<B>, u32, std::hash::BuildHasherDefault<KeyHasher>>;
+
 /// A bounded memo of component values: shards behind locks, each cleared when it is full.
 pub(crate) struct Table<B> {
-    shards: Vec<Mutex<HashMap<Pos<B>, u32>>>,
+    shards: Vec<Mutex<Map<B>>>,
     per: usize,
 }
 
@@ -57,11 +79,11 @@ impl<B: Bits> Table<B> {
     pub fn new(bytes: u64) -> Table<B> {
         let per = (bytes / Self::entry_bytes() / SHARDS as u64).max(16) as usize;
         Table {
-            shards: (0..SHARDS).map(|_| Mutex::new(HashMap::new())).collect(),
+            shards: (0..SHARDS).map(|_| Mutex::new(Map::default())).collect(),
             per,
         }
     }
-    fn shard(&self, k: &Pos<B>) -> &Mutex<HashMap<Pos<B>, u32>> {
+    fn shard(&self, k: &Pos<B>) -> &Mutex<Map<B>> {
         let h = k.iter().fold(0u64, |h, b| h.rotate_left(17) ^ b.hash64());
         &self.shards[(h % SHARDS as u64) as usize]
     }
