@@ -1,5 +1,6 @@
-//! The reference works as written: every `game` snippet of docs/language.md that is followed
-//! by a `text` block prints exactly that text.
+//! The reference works as written: every `game` snippet of docs/language.md is followed by a
+//! `text` block and prints exactly that text. A snippet that must not run in the tests (it takes
+//! minutes, say) is fenced as ```` ```game not-run: REASON ````.
 mod common;
 use common::gamut;
 
@@ -18,10 +19,23 @@ fn snippets(doc: &str) -> Vec<(usize, String, String)> {
         }
     }
     let mut out = vec![];
-    for w in blocks.windows(2) {
-        let (line, kind, code) = &w[0];
-        if kind == "game" && w[1].1 == "text" {
-            out.push((*line, code.clone(), w[1].2.clone()));
+    for (i, (line, kind, code)) in blocks.iter().enumerate() {
+        if let Some(reason) = kind.strip_prefix("game not-run:") {
+            assert!(
+                !reason.trim().is_empty(),
+                "line {line}: say why it is not run"
+            );
+            continue;
+        }
+        if !kind.starts_with("game") {
+            continue;
+        }
+        assert_eq!(kind, "game", "line {line}: unknown fence");
+        match blocks.get(i + 1) {
+            Some((_, next, text)) if next == "text" => {
+                out.push((*line, code.clone(), text.clone()))
+            }
+            _ => panic!("docs/language.md line {line}: a `game` block without its `text` output"),
         }
     }
     out

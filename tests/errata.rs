@@ -144,3 +144,50 @@ fn seed000_figure_2_18_two_colour_counts_checked_by_burnside() {
         .sum();
     assert_eq!(covered, 18_200);
 }
+
+/// Figure 2.13: the text counts C(16, 3) = 520 colourings of three boxes, but C(16, 3) = 560,
+/// which is also what the figure's own eleven three-box orders add up to.
+#[test]
+fn seed000_figure_2_13_three_box_colourings_are_560_not_520() {
+    let direct = (0u32..1 << 16).filter(|m| m.count_ones() == 3).count();
+    assert_eq!(direct, 560);
+    // the orders the figure prints for [1,2,3], [1,2,5], ..., [1,6,12]
+    let printed = [32, 64, 64, 64, 64, 64, 64, 16, 32, 32, 64];
+    assert_eq!(printed.iter().sum::<u64>(), 560);
+    let ours = value("orbits(slide4_easy, sets(3))");
+    assert_eq!(ours["orbits"], json!(printed.len()));
+    let mut sizes: Vec<u64> = vec![];
+    for (size, count) in ours["sizes"].as_object().unwrap() {
+        let size: u64 = size.parse().unwrap();
+        sizes.extend(std::iter::repeat_n(size, count.as_u64().unwrap() as usize));
+    }
+    let mut printed = printed.to_vec();
+    printed.sort();
+    assert_eq!(sizes, printed);
+}
+
+/// Appendix A's search code mirrors the 4x4 board about the anti-diagonal with
+/// (1,16)(2,12)(3,8)(5,15)(6,11): box 9 and box 14 also swap places, so that permutation is not
+/// the reflection.
+#[test]
+fn seed000_anti_diagonal_mirror_needs_9_14() {
+    // (row, col) -> (3 - col, 3 - row), boxes numbered 1..16 row by row
+    let mirror: Vec<usize> = (0..16).map(|i| 4 * (3 - i % 4) + (3 - i / 4)).collect();
+    let swaps = |pairs: &[(usize, usize)]| {
+        let mut p: Vec<usize> = (0..16).collect();
+        for &(a, b) in pairs {
+            p.swap(a - 1, b - 1);
+        }
+        p
+    };
+    let thesis = [(1, 16), (2, 12), (3, 8), (5, 15), (6, 11)];
+    assert_ne!(swaps(&thesis), mirror);
+    assert_eq!(swaps(&[&thesis[..], &[(9, 14)]].concat()), mirror);
+    assert_eq!(
+        value(
+            r#"let m = reflect(grid(4, 4), "antidiagonal")
+[m == (1,16)(2,12)(3,8)(5,15)(6,11), m == (1,16)(2,12)(3,8)(5,15)(6,11)(9,14)]"#
+        ),
+        json!([false, true])
+    );
+}

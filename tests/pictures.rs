@@ -158,6 +158,117 @@ fn sub_game_graph_draws_each_pattern_as_a_board() {
     assert_eq!(first.matches("bgcolor=\"#3b6fd8\"").count(), 2);
 }
 
+/// The `<tr>` rows and `<td>` cells of node n0's board in a sub-game DOT file.
+fn first_board(text: &str) -> (usize, usize) {
+    let first = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("n0 [label=<"))
+        .unwrap();
+    (
+        first.matches("<tr>").count(),
+        first.matches("<td width").count(),
+    )
+}
+
+#[test]
+fn sub_game_pictures_keep_the_board_shape() {
+    let d = dir("shape");
+    // a 2 x 4 slide puzzle (rows right, columns up), and a 3 x 2 one with a single-row move
+    for (src, rows, cols) in [
+        (
+            "group(R: shift(grid(2, 4), \"right\"), U: shift(grid(2, 4), \"up\"))",
+            2,
+            4,
+        ),
+        (
+            "group(R: shift(grid(3, 2), \"right\", row: 2), U: shift(grid(3, 2), \"up\"))",
+            3,
+            2,
+        ),
+        // no move of a board: a square degree is drawn square, else one row
+        ("group(A: (1,2,3,4,5,6,7,8,9))", 3, 3),
+        ("group(A: (1,2,3,4,5,6,7,8))", 1, 8),
+    ] {
+        let f = path(&d, "sub.dot");
+        run(&format!("export(orbit({src}, {{1, 2}}), \"{f}\")")).unwrap();
+        let text = std::fs::read_to_string(&f).unwrap();
+        assert_eq!(first_board(&text), (rows, rows * cols), "{src}");
+    }
+}
+
+/// Elements of an SVG with the given tag and attribute value.
+fn svg_count(doc: &roxmltree::Document, tag: &str, attr: &str, value: &str) -> usize {
+    doc.descendants()
+        .filter(|n| n.tag_name().name() == tag && n.attribute(attr) == Some(value))
+        .count()
+}
+
+#[test]
+fn a_game_of_cycles_picture_shows_cells_arrows_and_the_sink_source_rule() {
+    let d = dir("cycles-svg");
+    let svg = path(&d, "dd.svg");
+    let png = path(&d, "dd.png");
+    let pos = "cycles(double_diamond, marked: [\"a>b\", \"b>d\"])";
+    run(&format!(
+        "export({pos}, \"{svg}\")\nexport({pos}, \"{png}\")"
+    ))
+    .unwrap();
+    let text = std::fs::read_to_string(&svg).unwrap();
+    let doc = parse_svg(&text);
+    let root = doc.root_element();
+    assert_eq!(
+        (root.attribute("width"), root.attribute("height")),
+        (Some("760"), Some("560"))
+    );
+    let hex = |c: plotters::style::RGBColor| format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2);
+    use gamut::engine::cycles::picture::{CELL, FORCED, MARKED, ONE_WAY};
+    // the four cells shaded (the legend's swatch is a rectangle)
+    assert_eq!(svg_count(&doc, "polygon", "fill", &hex(CELL)), 4);
+    // an arrowhead per marked edge, and the legend's
+    assert_eq!(svg_count(&doc, "polygon", "fill", &hex(MARKED)), 2 + 1);
+    // a vertex circle per vertex (each outlined)
+    assert_eq!(svg_count(&doc, "circle", "stroke", "#000000"), 6);
+    // the sink/source rule, worked out here from the edges: a's other edges all point out
+    // (a>b) and one edge is left, so a is forced; ad has one legal way, the legal moves say
+    assert_eq!(svg_count(&doc, "circle", "fill", &hex(FORCED)), 1);
+    let moves = common::value(&format!("keys(moves({pos}))"));
+    let legal: Vec<&str> = moves
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    let one_way = ["ab", "ad", "bd", "be", "de", "bc", "bf", "cf", "ef"]
+        .iter()
+        .filter(|e| {
+            let (x, y) = (&e[..1], &e[1..]);
+            let ways = [format!("{x}>{y}"), format!("{y}>{x}")];
+            ways.iter().filter(|w| legal.contains(&w.as_str())).count() == 1
+        })
+        .count();
+    assert_eq!(one_way, 1);
+    let open_heads = doc
+        .descendants()
+        .filter(|n| {
+            n.tag_name().name() == "polyline"
+                && n.attribute("stroke") == Some(hex(ONE_WAY).as_str())
+                && n.attribute("points").unwrap().split_whitespace().count() == 4
+        })
+        .count();
+    assert_eq!(open_heads, one_way + 1, "one per edge and the legend's");
+    // the legend names the rule
+    let texts: Vec<&str> = doc.descendants().filter_map(|n| n.text()).collect();
+    assert!(texts.iter().any(|t| t.contains("only this way is legal")));
+    assert!(texts.iter().any(|t| t.contains("last edge forced")));
+    let img = Image::open(&png);
+    assert_eq!((img.w, img.h), (760, 560));
+    assert!(img.count([CELL.0, CELL.1, CELL.2]) > 20_000, "shaded cells");
+    assert!(
+        img.count([FORCED.0, FORCED.1, FORCED.2]) > 300,
+        "the forced vertex"
+    );
+}
+
 #[test]
 fn svg_and_png_through_graphviz() {
     if !has_dot() {

@@ -31,5 +31,7 @@ pub mod group;
 pub mod heap;
 pub mod impartial;
 pub mod moore;
+pub mod partizan;
 pub mod plot;
+pub mod winloss;
 pub mod wythoff;

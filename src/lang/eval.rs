@@ -228,12 +228,14 @@ pub const STDLIB: &[(&str, &str)] = &[
 ];
 
 /// Every name the standard library defines, with what `:help NAME` shows: the comment lines
-/// above its definition, the definition itself and the library it comes from.
+/// above its definition (an `example:` among them), the definition itself (a whole `game`
+/// block) and the library it comes from.
 pub fn stdlib_names() -> Vec<(String, String)> {
     let mut out = vec![];
     for (lib, text) in STDLIB {
         let mut comments: Vec<&str> = vec![];
-        for line in text.lines() {
+        let mut lines = text.lines();
+        while let Some(line) = lines.next() {
             let t = line.trim();
             if let Some(c) = t.strip_prefix('#') {
                 comments.push(c.trim());
@@ -247,12 +249,26 @@ pub fn stdlib_names() -> Vec<(String, String)> {
                 Some(rest[..end].to_string())
             });
             if let Some(name) = name {
+                let (examples, notes): (Vec<&str>, Vec<&str>) =
+                    comments.iter().partition(|c| c.starts_with("example:"));
                 let mut doc = String::new();
-                for c in &comments {
+                for c in notes {
                     doc.push_str(c);
                     doc.push('\n');
                 }
-                doc.push_str(&format!("  {t}\n(from stdlib/{lib}.game)"));
+                doc.push_str(&format!("  {t}\n"));
+                if t.starts_with("game ") {
+                    for l in lines.by_ref() {
+                        doc.push_str(&format!("  {l}\n"));
+                        if l.trim() == "}" {
+                            break;
+                        }
+                    }
+                }
+                for e in examples {
+                    doc.push_str(&format!("  {e}\n"));
+                }
+                doc.push_str(&format!("(from stdlib/{lib}.game)"));
                 out.push((name, doc));
             }
             comments.clear();
@@ -821,8 +837,12 @@ impl Interp {
                         .hint("cells of a board are 1, 2, ... row by row; b[r, c] gives a cell's number"));
                     }
                     Value::Int(_) | Value::Big(_) => {
-                        return Err(Error::runtime("points must be at most 255", x.span)
-                            .hint("permutations act on at most 255 points"));
+                        let max = crate::engine::group::perm::MAX_DEGREE;
+                        return Err(Error::runtime(
+                            format!("points must be at most {max}"),
+                            x.span,
+                        )
+                        .hint(format!("permutations act on at most {max} points")));
                     }
                     _ => {
                         return Err(Error::runtime(
@@ -860,7 +880,7 @@ impl Interp {
                 // a group's stabilizer chain is built here, where it can be cancelled
                 for (v, s) in &args {
                     if let Value::Group(g) = v {
-                        g.chain_ctl(&self.ctl).map_err(|e| Error::from(e).at(*s))?;
+                        g.prepare(&self.ctl).map_err(|e| Error::from(e).at(*s))?;
                     }
                 }
                 let b = &self.builtins[*name];
@@ -1075,8 +1095,7 @@ impl Interp {
                 Str(s) => matches!(&a, Str(t) if s.contains(&**t)),
                 Group(g) => match &a {
                     Perm(p) => {
-                        g.chain_ctl(&self.ctl)
-                            .map_err(|e| Error::from(e).at(span))?;
+                        g.prepare(&self.ctl).map_err(|e| Error::from(e).at(span))?;
                         g.contains(p)
                     }
                     _ => return Err(bad(&a, &b)),

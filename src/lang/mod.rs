@@ -5,6 +5,8 @@ pub mod builtins;
 pub mod error;
 pub mod eval;
 pub mod game;
+pub mod help;
 pub mod rules;
+pub mod split;
 pub mod syntax;
 pub mod value;

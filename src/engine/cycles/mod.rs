@@ -44,6 +44,7 @@
 mod board;
 /// Board builders: cycles, lines, the diamond, the double-diamond family, spiders, trees.
 pub mod boards;
+pub mod picture;
 mod search;
 
 use std::fmt;

@@ -39,10 +39,35 @@ fn escape(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// The shape used to draw a pattern of `degree` cells: square if it can be, else one row.
-pub fn board_cols(degree: usize) -> usize {
+/// The width of the board a group's patterns are drawn on: the board of at least two rows and
+/// two columns of which some generator shifts every row, every column, or one of them (the
+/// slide puzzles' moves); failing that a square if `degree` is one, else one row.
+pub fn board_cols(degree: usize, gens: &[Perm]) -> usize {
+    let shifts = |b: &super::Board| -> Vec<Perm> {
+        let lines = b.rows.max(b.cols);
+        ["right", "left", "up", "down"]
+            .iter()
+            .flat_map(|d| {
+                std::iter::once(None)
+                    .chain((0..lines).map(Some))
+                    .filter_map(move |l| b.shift(d, l))
+            })
+            .filter(|p| !p.is_identity())
+            .collect()
+    };
+    let fits = (2..=degree / 2).find(|&cols| {
+        degree.is_multiple_of(cols)
+            && degree / cols >= 2
+            && shifts(&super::Board {
+                rows: degree / cols,
+                cols,
+                torus: false,
+            })
+            .iter()
+            .any(|s| gens.contains(s))
+    });
     let r = (degree as f64).sqrt().round() as usize;
-    if r * r == degree { r } else { degree }
+    fits.unwrap_or(if r * r == degree { r } else { degree })
 }
 
 /// The undirected edges of the graph: one per pair joined by a generator (a generator and its
@@ -235,7 +260,7 @@ pub fn render_dot(dot_text: &str, path: &str, format: &str) -> std::result::Resu
 /// The permutation whose board state is `s` (see `cayley::act`: the state of P lists
 /// P⁻¹(k) + 1 at point k).
 pub fn perm_of_state(s: &[u8]) -> Perm {
-    Perm::from_images(s.iter().map(|&x| x - 1).collect()).inverse()
+    Perm::from_images(s.iter().map(|&x| x as u16 - 1).collect()).inverse()
 }
 
 /// The board state of the element P.

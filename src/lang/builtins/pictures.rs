@@ -27,13 +27,13 @@ pub fn register(it: &mut Interp) {
     it.add_builtin(
         "export",
         "export(x, file, size: px)",
-        "write G as a Cayley graph (.dot, .svg, .png; .svg/.png through Graphviz), as GAP (.g) or as a twsearch puzzle (.tws); orbit(G, X) as its sub-game graph; walks(G, n) as a .png or .svg coloured by distance",
+        "write G as a Cayley graph (.dot, .svg, .png; .svg/.png through Graphviz), as GAP (.g) or as a twsearch puzzle (.tws); orbit(G, X) as its sub-game graph; walks(G, n) as a .png or .svg coloured by distance; a Game of Cycles position as .svg or .png (cells, arrows, the sink/source rule, a legend) or .dot",
         export,
     );
     it.add_builtin(
         "plot",
         "plot(data, file, kind:, title:, x:, x_label:, y_label:, size:)",
-        "a chart as .png or .svg: a list of numbers as a scatter plot (bars when short, or kind: \"bar\"), a list of lists or a map of name: list as lines; x: a..b gives the first x",
+        "a chart as .png or .svg: a list of numbers as a scatter plot (bars when short, or kind: \"bar\"), a list of lists as lines (names: labels them); x: a..b gives the first x",
         plot_builtin,
     );
     it.add_builtin(
@@ -126,7 +126,7 @@ fn walks(it: &mut Interp, a: &mut Args) -> Result<Value> {
         )
         .hint("for a larger group, diameter(G).distribution gives the layer sizes; plot them with plot(...)"));
     }
-    let sg = SchreierGraph::explore(&moves, &identity_state(g.degree), PICTURE_LIMIT, &it.ctl)?;
+    let sg = SchreierGraph::explore(&moves, &identity_state(g.degree)?, PICTURE_LIMIT, &it.ctl)?;
     let size_n = sg.len();
     let bytes = (size_n * size_n * 24) as u64;
     it.ctl.reserve(bytes, "the walk matrix")?;
@@ -357,7 +357,17 @@ fn export(it: &mut Interp, a: &mut Args) -> Result<Value> {
                 return Err(wrong("a Game of Cycles position", ".dot, .svg or .png"));
             }
             let (game, pos) = super::cycles::single(&v).expect("checked by the guard");
-            write_graph(&game.dot(&pos), &path, &ext).map_err(io)?;
+            if ext == "dot" || ext == "gv" {
+                write_graph(&game.dot(&pos), &path, &ext).map_err(io)?;
+            } else {
+                let title = format!(
+                    "Game of Cycles: {} markable edges, {} marked ({} rule)",
+                    game.markable_edges(),
+                    pos.marked_count(),
+                    game.rule()
+                );
+                game.picture(&pos, &title, &path).map_err(io)?;
+            }
         }
         Value::Record(r) if r.fields.contains_key("pattern") => {
             if !graph_exts.contains(&ext.as_str()) {
@@ -484,7 +494,7 @@ fn gen_moves(g: &GroupVal) -> Vec<(String, usize)> {
 fn cayley_dot(it: &mut Interp, g: &GroupVal) -> Result<String> {
     let (names, moves) = moves_of(g);
     let order = g.order();
-    let id = identity_state(g.degree);
+    let id = identity_state(g.degree)?;
     if order > BigUint::from(PICTURE_LIMIT) {
         return layers(
             it,
@@ -525,7 +535,7 @@ fn orbit_dot(it: &mut Interp, g: &GroupVal, st: &State, pattern: &Value) -> Resu
         }
         Err(e) => return Err(e.into()),
     };
-    let cols = pic::board_cols(g.degree);
+    let cols = pic::board_cols(g.degree, &g.perms());
     let labels: Vec<NodeLabel> = sg
         .states
         .iter()

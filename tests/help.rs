@@ -1,0 +1,89 @@
+//! Every example `:help NAME` shows runs as shown: each builtin, statement and standard-library
+//! name has one, it runs without an error, and where the help shows what it prints (`# → X`
+//! after a line), it prints exactly that.
+mod common;
+use common::gamut;
+use gamut::lang::eval::{Interp, stdlib_names};
+use gamut::lang::help::{STATEMENTS, help};
+
+/// The examples of a help text: the code after `example:` on its line, or the indented lines
+/// below a bare `example:`.
+fn examples(text: &str) -> Vec<String> {
+    let mut out = vec![];
+    let mut lines = text.lines().peekable();
+    while let Some(l) = lines.next() {
+        if let Some(rest) = l.trim().strip_prefix("example:") {
+            if !rest.trim().is_empty() {
+                out.push(rest.trim().to_string());
+                continue;
+            }
+            let mut body = vec![];
+            while let Some(l) = lines.next_if(|l| l.starts_with("  ")) {
+                body.push(&l[2..]);
+            }
+            out.push(body.join("\n"));
+        }
+    }
+    out
+}
+
+#[test]
+fn every_help_example_runs_as_shown() {
+    let it = Interp::new(Box::new(|_, _| {}));
+    let mut names: Vec<String> = it.builtins.keys().map(|s| s.to_string()).collect();
+    names.extend(STATEMENTS.iter().map(|(k, _, _)| k.to_string()));
+    names.extend(stdlib_names().into_iter().map(|(n, _)| n));
+    assert!(names.len() > 100, "{} names", names.len());
+    let dir = std::env::temp_dir().join(format!("gamut-help-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut shown = 0;
+    for name in names {
+        let text = help(&it, &name).unwrap_or_else(|| panic!("no help for {name}"));
+        let codes = examples(&text);
+        assert!(!codes.is_empty(), "`:help {name}` shows no example");
+        for code in codes {
+            let out = gamut()
+                .current_dir(&dir)
+                .args(["run", "-"])
+                .write_stdin(code.clone())
+                .output()
+                .unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                out.status.success() && stderr.is_empty(),
+                "`:help {name}`: {code}\n{stderr}"
+            );
+            let expected: Vec<&str> = code
+                .lines()
+                .filter_map(|l| l.split_once("# → ").map(|(_, x)| x))
+                .collect();
+            if !expected.is_empty() {
+                shown += 1;
+                let got = String::from_utf8_lossy(&out.stdout);
+                assert_eq!(
+                    got.trim_end_matches('\n'),
+                    expected.join("\n"),
+                    "`:help {name}`: {code}"
+                );
+            }
+        }
+    }
+    assert!(shown > 80, "only {shown} examples show their output");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The test above would pass on help texts without examples if `examples` found none.
+#[test]
+fn examples_are_found_in_each_kind_of_help() {
+    let it = Interp::new(Box::new(|_, _| {}));
+    assert_eq!(
+        examples(&help(&it, "grundy").unwrap()),
+        ["grundy(kayles(10) + nim(3))   # → 1"]
+    );
+    assert!(examples(&help(&it, "lasker").unwrap())[0].starts_with("grundy(lasker"));
+    // the builtin `group` and the statement `group`
+    let group = examples(&help(&it, "group").unwrap());
+    assert_eq!(group.len(), 2);
+    assert!(group[1].contains("\ngroup G = <R, Q>\n"));
+    assert!(help(&it, "no_such_name").is_none());
+}
