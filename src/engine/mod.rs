@@ -19,6 +19,7 @@
 //! let g = heap::values(&kayles, 12, &Ctl::default()).unwrap();
 //! assert_eq!(g, [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4]);
 //! ```
+pub mod board;
 pub mod control;
 pub mod cycles;
 pub mod dots;

@@ -492,6 +492,10 @@ impl Interp {
                 let rs = crate::lang::rules::Ruleset::script(def.clone(), env.clone());
                 env.define(def.name.name.clone(), Value::Ruleset(Rc::new(rs)));
             }
+            Stmt::BoardGame(def) => {
+                let rs = crate::lang::builtins::boardrules::define(self, def, env)?;
+                env.define(def.name.name.clone(), Value::Ruleset(Rc::new(rs)));
+            }
             Stmt::Use(name, span) => self.load_library(name, *span)?,
             Stmt::For(var, iter, body) => {
                 let items = self.iterate(iter, env)?;

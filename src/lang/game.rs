@@ -24,8 +24,10 @@
 use crate::lang::error::Result;
 use crate::lang::eval::Interp;
 use crate::lang::rules::Ruleset;
+use crate::lang::syntax::ast::Span;
 use crate::lang::value::Value;
 use std::any::Any;
+use std::rc::Rc;
 
 /// The options of a component: each option is a list of components of the same ruleset (a
 /// heap game may split a heap into several), each given by its state.
@@ -103,6 +105,17 @@ pub trait Family: Any {
     /// `winning(P)` of a family that is not impartial: the names of the best moves.
     fn winning(&self, _it: &mut Interp, _state: &[i64]) -> Result<Option<Vec<Value>>> {
         Ok(None)
+    }
+
+    /// A ruleset called with something other than its state (a board game's board): the
+    /// position `R(args)`. `None` reads the arguments as the state.
+    fn call(
+        &self,
+        _rs: &Rc<Ruleset>,
+        _args: &[(Value, Span)],
+        _span: Span,
+    ) -> Option<Result<Value>> {
+        None
     }
 
     /// The family's own type, for its own builtins (`shortest_play`, `export`).

@@ -7,6 +7,34 @@ use std::hash::Hash;
 /// The largest board (squares or vertices) the engine takes.
 pub const MAX_SQUARES: usize = 256;
 
+/// The set of the given squares.
+pub fn set_of<B: Bits>(squares: impl IntoIterator<Item = usize>) -> B {
+    let mut b = B::default();
+    for s in squares {
+        b.set(s);
+    }
+    b
+}
+
+/// One value per set width; a board's size picks the narrowest that holds it.
+pub(crate) enum Wide<A, B, C> {
+    W64(A),
+    W128(B),
+    W256(C),
+}
+
+/// Runs `$body` on the value of a [`Wide`], whatever its width.
+macro_rules! with_wide {
+    ($e:expr, $i:ident => $body:expr) => {
+        match $e {
+            $crate::engine::placement::bits::Wide::W64($i) => $body,
+            $crate::engine::placement::bits::Wide::W128($i) => $body,
+            $crate::engine::placement::bits::Wide::W256($i) => $body,
+        }
+    };
+}
+pub(crate) use with_wide;
+
 /// A set of squares `0..CAP`.
 pub trait Bits: Copy + Eq + Ord + Hash + Send + Sync + Default + Debug + 'static {
     fn is_empty(self) -> bool;

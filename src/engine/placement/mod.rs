@@ -24,7 +24,7 @@
 //! assert_eq!(game.grundy(&after, &ctl).unwrap(), 0);
 //! println!("{}", game.show(&after));
 //! ```
-mod bits;
+pub(crate) mod bits;
 mod piece;
 mod solve;
 mod theory;
@@ -38,7 +38,7 @@ pub use theory::{
 use crate::engine::graph::Graph;
 use crate::engine::winloss::{self, Table};
 use crate::engine::{Ctl, Error, Result};
-use bits::{B256, Bits};
+use bits::{B256, Bits, Wide, set_of, with_wide};
 use piece::{Grid, Reach};
 use solve::{Blocking, Cx, Game};
 use std::collections::HashMap;
@@ -164,32 +164,10 @@ struct Inner<B> {
     table: Mutex<Option<Arc<Table<B>>>>,
 }
 
-enum Engine {
-    W64(Inner<u64>),
-    W128(Inner<u128>),
-    W256(Inner<B256>),
-}
-
-macro_rules! with_engine {
-    ($e:expr, $i:ident => $body:expr) => {
-        match $e {
-            Engine::W64($i) => $body,
-            Engine::W128($i) => $body,
-            Engine::W256($i) => $body,
-        }
-    };
-}
+type Engine = Wide<Inner<u64>, Inner<u128>, Inner<B256>>;
 
 /// Upper bound on the transposition table unless the memory budget is smaller.
 const TABLE_CAP: u64 = 1 << 30;
-
-fn set_of<B: Bits>(squares: impl IntoIterator<Item = usize>) -> B {
-    let mut b = B::default();
-    for s in squares {
-        b.set(s);
-    }
-    b
-}
 
 impl<B: Bits> Inner<B> {
     fn build(
@@ -572,7 +550,7 @@ impl Placement {
     pub fn grundy(&self, pos: &Pos, ctl: &Ctl) -> Result<u32> {
         self.check(pos)?;
         let (avail, occ) = self.sets(pos);
-        with_engine!(&self.engine, e => e.grundy(&avail, &occ, self.n, ctl))
+        with_wide!(&self.engine, e => e.grundy(&avail, &occ, self.n, ctl))
     }
 
     /// The outcome class of `pos` (normal play).
@@ -580,7 +558,7 @@ impl Placement {
         self.check(pos)?;
         let (avail, occ) = self.sets(pos);
         Ok(
-            if with_engine!(&self.engine, e => e.loses(&avail, &occ, self.n, ctl))? {
+            if with_wide!(&self.engine, e => e.loses(&avail, &occ, self.n, ctl))? {
                 Outcome::P
             } else {
                 Outcome::N
@@ -615,7 +593,7 @@ impl Placement {
     pub fn shortest_play(&self, pos: &Pos, ctl: &Ctl) -> Result<u32> {
         self.check(pos)?;
         let (avail, occ) = self.sets(pos);
-        with_engine!(&self.engine, e => e.play_length(&avail, &occ, false, ctl))
+        with_wide!(&self.engine, e => e.play_length(&avail, &occ, false, ctl))
     }
 
     /// The most moves a play from `pos` can last (from the start of a one-piece game, the
@@ -623,17 +601,17 @@ impl Placement {
     pub fn longest_play(&self, pos: &Pos, ctl: &Ctl) -> Result<u32> {
         self.check(pos)?;
         let (avail, occ) = self.sets(pos);
-        with_engine!(&self.engine, e => e.play_length(&avail, &occ, true, ctl))
+        with_wide!(&self.engine, e => e.play_length(&avail, &occ, true, ctl))
     }
 
     /// How many component values the cache holds.
     pub fn cached_values(&self) -> usize {
-        with_engine!(&self.engine, e => e.cached())
+        with_wide!(&self.engine, e => e.cached())
     }
 
     /// Drops the cache of component values.
     pub fn clear_cache(&self) {
-        with_engine!(&self.engine, e => *e.table.lock().unwrap() = None)
+        with_wide!(&self.engine, e => *e.table.lock().unwrap() = None)
     }
 
     /// The union attack graph (neighbours of each square, increasing): two squares are adjacent

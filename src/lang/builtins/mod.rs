@@ -1,4 +1,5 @@
 //! The builtin functions, registered into the interpreter one engine family per file.
+pub mod boardrules;
 pub mod core;
 pub mod cycles;
 pub mod dots;

@@ -43,6 +43,7 @@ pub enum Stmt {
     Group(Ident, Vec<Expr>),
     Board(Ident, Expr),
     Game(Rc<GameDef>),
+    BoardGame(Rc<BoardGameDef>),
     Expr(Expr),
 }
 
@@ -66,6 +67,42 @@ pub struct MoveRule {
     pub bindings: Vec<(Ident, Expr)>,
     pub cond: Option<Expr>,
     pub span: Span,
+}
+
+/// `game cram on board { cells empty, filled; move ... }`: a game by rules on a board.
+#[derive(Debug)]
+pub struct BoardGameDef {
+    pub name: Ident,
+    /// the cell states, the first the state of every cell at the start
+    pub states: Vec<Ident>,
+    pub rules: Vec<BoardMove>,
+}
+
+/// `move c, d to filled for c in empty, d in adjacent(c) if d is empty`: one move per binding
+/// of the variables to cells.
+#[derive(Debug)]
+pub struct BoardMove {
+    pub changes: Vec<Change>,
+    pub bindings: Vec<(Ident, Expr)>,
+    pub conds: Vec<Cond>,
+    pub span: Span,
+}
+
+/// `c, attacks(queen, c) from empty to attacked`: these cells (those in state `from`) take
+/// state `to`.
+#[derive(Debug)]
+pub struct Change {
+    pub cells: Vec<Expr>,
+    pub from: Option<Ident>,
+    pub to: Ident,
+}
+
+/// `adjacent(c) is not filled`: every cell of the set is (or is not) in the state.
+#[derive(Debug)]
+pub struct Cond {
+    pub cells: Expr,
+    pub negated: bool,
+    pub state: Ident,
 }
 
 #[derive(Debug, Clone)]

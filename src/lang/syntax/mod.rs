@@ -263,7 +263,10 @@ fn rule_word(r: &Rule) -> Option<&'static str> {
         Rule::call => "arguments `(...)`",
         Rule::index => "an index `[...]`",
         Rule::field => "a field `.name`",
-        Rule::move_rule => "a `move` line",
+        Rule::move_rule | Rule::board_move => "a `move` line",
+        Rule::cells_decl => "`cells`",
+        Rule::change => "a change `cells to state`",
+        Rule::is_kw => "`is` (a condition is `cells is state`)",
         Rule::for_clauses => "`for`",
         Rule::if_clause => "`if`",
         Rule::EOI => "end of input",
@@ -292,6 +295,7 @@ fn rule_word(r: &Rule) -> Option<&'static str> {
         | Rule::gen_stmt
         | Rule::group_stmt
         | Rule::board_stmt
+        | Rule::board_game_stmt
         | Rule::game_stmt => "a statement",
         _ => return None,
     })
@@ -687,9 +691,86 @@ impl Builder {
                     rules,
                 }))
             }
+            Rule::board_game_stmt => {
+                let name = self.ident(it.next().unwrap());
+                let mut def = BoardGameDef {
+                    name,
+                    states: vec![],
+                    rules: vec![],
+                };
+                for part in it {
+                    match part.as_rule() {
+                        Rule::cells_decl => {
+                            def.states = part.into_inner().map(|i| self.ident(i)).collect()
+                        }
+                        _ => def.rules.push(self.board_move(part)),
+                    }
+                }
+                Stmt::BoardGame(Rc::new(def))
+            }
             Rule::expr_stmt => Stmt::Expr(self.expr(it.next().unwrap())),
             r => unreachable!("statement rule {r:?}"),
         }
+    }
+
+    /// `for x in xs, y in ys`
+    fn bindings(&self, p: Pair<Rule>) -> Vec<(Ident, Expr)> {
+        p.into_inner()
+            .map(|b| {
+                let mut bi = b.into_inner();
+                (
+                    self.ident(bi.next().unwrap()),
+                    self.expr(bi.next().unwrap()),
+                )
+            })
+            .collect()
+    }
+
+    fn board_move(&self, p: Pair<Rule>) -> BoardMove {
+        let mut rule = BoardMove {
+            changes: vec![],
+            bindings: vec![],
+            conds: vec![],
+            span: self.span(&p),
+        };
+        for part in p.into_inner() {
+            match part.as_rule() {
+                Rule::change => {
+                    let (mut cells, mut idents) = (vec![], vec![]);
+                    for x in part.into_inner() {
+                        match x.as_rule() {
+                            Rule::expr => cells.push(self.expr(x)),
+                            _ => idents.push(self.ident(x)),
+                        }
+                    }
+                    let to = idents.pop().unwrap();
+                    rule.changes.push(Change {
+                        cells,
+                        from: idents.pop(),
+                        to,
+                    });
+                }
+                Rule::for_clauses => rule.bindings = self.bindings(part),
+                Rule::board_if => {
+                    for c in part.into_inner().filter(|c| c.as_rule() == Rule::cond) {
+                        let mut ci = c.into_inner().filter(|x| x.as_rule() != Rule::is_kw);
+                        let cells = self.expr(ci.next().unwrap());
+                        let mut next = ci.next().unwrap();
+                        let negated = next.as_rule() == Rule::is_not;
+                        if negated {
+                            next = ci.next().unwrap();
+                        }
+                        rule.conds.push(Cond {
+                            cells,
+                            negated,
+                            state: self.ident(next),
+                        });
+                    }
+                }
+                r => unreachable!("board move part {r:?}"),
+            }
+        }
+        rule
     }
 
     fn move_rule(&self, p: Pair<Rule>) -> MoveRule {
@@ -709,15 +790,7 @@ impl Builder {
                         _ => vec![self.expr(inner)],
                     });
                 }
-                Rule::for_clauses => {
-                    for b in part.into_inner() {
-                        let mut bi = b.into_inner();
-                        rule.bindings.push((
-                            self.ident(bi.next().unwrap()),
-                            self.expr(bi.next().unwrap()),
-                        ));
-                    }
-                }
+                Rule::for_clauses => rule.bindings = self.bindings(part),
                 Rule::if_clause => rule.cond = Some(self.expr(part.into_inner().next().unwrap())),
                 r => unreachable!("move part {r:?}"),
             }
@@ -863,7 +936,7 @@ impl Builder {
                         let mut cond = None;
                         for c in t.into_inner() {
                             let rule = c.as_rule();
-                            let mut ci = c.into_inner();
+                            let mut ci = c.into_inner().filter(|x| x.as_rule() != Rule::is_kw);
                             if rule == Rule::comp_for {
                                 let var = self.ident(ci.next().unwrap());
                                 clauses.push((var, self.expr(ci.next().unwrap())));

@@ -1,0 +1,502 @@
+//! Board games by rules: the generic engine the language's `game ... on board` compiles to.
+//!
+//! Each cell of a board holds one of a few states (at most [`MAX_STATES`]). A move is a list of
+//! conditions (these cells are in one of these states) and of changes (these cells, those in
+//! one of these states, take that state), compiled once to bitsets; a move must change some
+//! cell. States only move forward (the rules are refused when a cell could return to a state),
+//! so every play ends. The search is a memoised Sprague–Grundy search over independent
+//! components, keyed under the board symmetries that preserve the rules (`solve`).
+//!
+//! Cram on the 2 x 3 board: two states, a move fills two adjacent empty cells.
+//! ```
+//! use gamut::engine::Ctl;
+//! use gamut::engine::board::{BoardGame, Move, Rules, grid_adjacency};
+//! let adj = grid_adjacency(2, 3, false);
+//! let mut moves = vec![];
+//! for c in 0..6 {
+//!     for &d in &adj[c] {
+//!         moves.push(Move { need: vec![(vec![c, d], 1)], change: vec![(vec![c, d], 3, 1)], label: vec![c, d] });
+//!     }
+//! }
+//! let game = BoardGame::new(Rules { cells: 6, states: 2, moves, syms: vec![], cols: Some(3) }).unwrap();
+//! assert_eq!(game.grundy(&[0; 6], &Ctl::default()).unwrap(), 1);
+//! ```
+mod solve;
+
+pub use solve::MAX_STATES;
+
+use crate::engine::placement::bits::{B256, Bits, Wide, set_of, with_wide};
+use crate::engine::{Ctl, Error, Result};
+use solve::{Game, Mv, Pos, Table};
+use std::collections::{BTreeMap, HashSet};
+use std::sync::{Arc, Mutex};
+
+/// The largest board the engine takes.
+pub const MAX_CELLS: usize = 256;
+
+/// A move with the cells it was made for. States are numbered from 0 and sets of states are
+/// bit sets (bit s for state s).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    /// (cells, states): each cell must be in one of the states
+    pub need: Vec<(Vec<usize>, u8)>,
+    /// (cells, from, to), applied in order: those of the cells in a state of `from` take `to`
+    pub change: Vec<(Vec<usize>, u8, u8)>,
+    /// the cells the rule's variables were bound to, to name the move
+    pub label: Vec<usize>,
+}
+
+impl Move {
+    /// The state changes the move can make, as (states a cell may leave, state it takes): a
+    /// cell's conditions narrow the states it can be in until a change touches it.
+    fn steps(&self, all: u8) -> Vec<(u8, u8)> {
+        let mut out = vec![];
+        let mut touched = HashSet::new();
+        for (cells, f, t) in &self.change {
+            for x in cells {
+                let known = if touched.insert(x) {
+                    self.need
+                        .iter()
+                        .filter(|n| n.0.contains(x))
+                        .fold(all, |a, n| a & n.1)
+                } else {
+                    all
+                };
+                out.push((f & known, *t));
+            }
+        }
+        out
+    }
+
+    /// Sorted cells, conditions merged by state set and equal consecutive changes merged, so
+    /// that equal moves compare equal.
+    fn normal(&self) -> Normal {
+        let mut need: BTreeMap<u8, Vec<usize>> = BTreeMap::new();
+        for (cells, t) in &self.need {
+            need.entry(*t).or_default().extend(cells);
+        }
+        let need = need
+            .into_iter()
+            .map(|(t, mut c)| {
+                c.sort_unstable();
+                c.dedup();
+                (c, t)
+            })
+            .collect();
+        let mut change: Vec<(Vec<usize>, u8, u8)> = vec![];
+        for (cells, f, t) in &self.change {
+            match change.last_mut() {
+                Some(last) if last.1 == *f && last.2 == *t => last.0.extend(cells),
+                _ => change.push((cells.clone(), *f, *t)),
+            }
+        }
+        for c in &mut change {
+            c.0.sort_unstable();
+            c.0.dedup();
+        }
+        (need, change)
+    }
+}
+
+/// The rules of a game on a board of `cells` cells.
+pub struct Rules {
+    pub cells: usize,
+    pub states: usize,
+    pub moves: Vec<Move>,
+    /// symmetries of the board as cell permutations; those that preserve the moves are used
+    pub syms: Vec<Vec<usize>>,
+    /// the number of columns of a grid board (cells row by row): keys are translated to the
+    /// corner when the moves are translation-invariant
+    pub cols: Option<usize>,
+}
+
+/// The neighbours of each cell of a grid (or torus) board, cells numbered row by row.
+pub fn grid_adjacency(rows: usize, cols: usize, torus: bool) -> Vec<Vec<usize>> {
+    let mut adj = vec![vec![]; rows * cols];
+    for r in 0..rows {
+        for c in 0..cols {
+            let s = r * cols + c;
+            for (dr, dc) in [(-1i64, 0i64), (1, 0), (0, -1), (0, 1)] {
+                let (mut r2, mut c2) = (r as i64 + dr, c as i64 + dc);
+                if torus {
+                    r2 = r2.rem_euclid(rows as i64);
+                    c2 = c2.rem_euclid(cols as i64);
+                }
+                if (0..rows as i64).contains(&r2) && (0..cols as i64).contains(&c2) {
+                    let t = r2 as usize * cols + c2 as usize;
+                    if t != s && !adj[s].contains(&t) {
+                        adj[s].push(t);
+                    }
+                }
+            }
+        }
+    }
+    adj
+}
+
+/// At most this many automorphisms of a graph are used (a partial list is still sound: every
+/// listed map is a symmetry).
+pub const MAX_SYMS: usize = 64;
+
+/// Automorphisms of a graph given by adjacency lists, the identity first, at most [`MAX_SYMS`].
+pub fn automorphisms(adj: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    fn rec(adj: &[Vec<usize>], v: usize, img: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+        if out.len() >= MAX_SYMS {
+            return;
+        }
+        if v == adj.len() {
+            out.push(img.clone());
+            return;
+        }
+        for w in 0..adj.len() {
+            if img.contains(&w) || adj[w].len() != adj[v].len() {
+                continue;
+            }
+            // edges to vertices mapped already must map to edges, non-edges to non-edges
+            let ok = (0..v).all(|u| adj[v].contains(&u) == adj[w].contains(&img[u]));
+            if ok {
+                img.push(w);
+                rec(adj, v + 1, img, out);
+                img.pop();
+            }
+        }
+    }
+    let mut out = vec![];
+    rec(adj, 0, &mut vec![], &mut out);
+    out
+}
+
+struct Inner<B> {
+    game: Game<B>,
+    table: Mutex<Option<Arc<Table<B>>>>,
+}
+
+type Engine = Wide<Inner<u64>, Inner<u128>, Inner<B256>>;
+
+/// Upper bound on the memo unless the memory budget is smaller.
+const TABLE_CAP: u64 = 1 << 30;
+
+impl<B: Bits> Inner<B> {
+    fn build(
+        r: &Rules,
+        moves: &[Move],
+        syms: &[Vec<usize>],
+        stride: Option<usize>,
+        reach: &[u8],
+    ) -> Inner<B> {
+        let all = (1u8 << r.states) - 1;
+        let mut can = [0u8; 1 << MAX_STATES];
+        for (t, c) in can.iter_mut().enumerate() {
+            *c = (0..r.states)
+                .filter(|&u| reach[u] & t as u8 != 0)
+                .fold(0, |a, u| a | 1 << u);
+        }
+        let mvs = moves
+            .iter()
+            .map(|m| {
+                let need: Vec<(B, u8)> = m
+                    .need
+                    .iter()
+                    .map(|(c, t)| (set_of(c.iter().copied()), *t))
+                    .collect();
+                let change: Vec<(B, u8, u8)> = m
+                    .change
+                    .iter()
+                    .map(|(c, f, t)| (set_of(c.iter().copied()), f & all, *t))
+                    .collect();
+                let needs = need.iter().fold(B::default(), |a, x| a.or(x.0));
+                let writes = change.iter().fold(B::default(), |a, x| a.or(x.0));
+                // a move must change a cell: it reads the cells it writes unless a condition
+                // already makes one of them change
+                let sure = need.iter().any(|&(c, t)| {
+                    change
+                        .iter()
+                        .any(|&(w, f, to)| !c.and(w).is_empty() && t & !f == 0 && t >> to & 1 == 0)
+                });
+                let reads = if sure { needs } else { needs.or(writes) };
+                Mv {
+                    need,
+                    change,
+                    reads,
+                    foot: reads.or(writes),
+                }
+            })
+            .collect();
+        let syms: Vec<Vec<u16>> = syms
+            .iter()
+            .filter(|p| p.iter().enumerate().any(|(i, &j)| i != j))
+            .map(|p| p.iter().map(|&x| x as u16).collect())
+            .collect();
+        let bytes = syms
+            .iter()
+            .map(|p| {
+                (0..r.cells.div_ceil(8))
+                    .map(|k| {
+                        std::array::from_fn(|v| {
+                            let mut out = B::default();
+                            for b in 0..8 {
+                                let i = 8 * k + b;
+                                if v >> b & 1 == 1 && i < r.cells {
+                                    out.set(p[i] as usize);
+                                }
+                            }
+                            out
+                        })
+                    })
+                    .collect()
+            })
+            .collect();
+        Inner {
+            game: Game {
+                states: r.states,
+                moves: mvs,
+                can,
+                bytes,
+                stride,
+            },
+            table: Mutex::new(None),
+        }
+    }
+
+    fn pos(&self, p: &[u8]) -> Pos<B> {
+        let mut out: Pos<B> = Default::default();
+        for (i, &s) in p.iter().enumerate() {
+            out[s as usize].set(i);
+        }
+        out
+    }
+
+    fn cells(&self, p: &Pos<B>, n: usize) -> Vec<u8> {
+        (0..n)
+            .map(|i| (0..MAX_STATES).find(|&s| p[s].test(i)).unwrap_or(0) as u8)
+            .collect()
+    }
+
+    fn table(&self, ctl: &Ctl, n: usize) -> Result<Arc<Table<B>>> {
+        let mut t = self.table.lock().unwrap();
+        if let Some(t) = &*t {
+            return Ok(t.clone());
+        }
+        let want = (1u64 << n.min(40)).saturating_mul(Table::<B>::entry_bytes());
+        let bytes = want.clamp(1 << 16, TABLE_CAP).min(ctl.memory() / 4);
+        ctl.reserve(bytes, "the board game's memo")?;
+        let table = Arc::new(Table::new(bytes));
+        *t = Some(table.clone());
+        Ok(table)
+    }
+}
+
+/// A game on a board by rules, with a memo of component values kept between queries.
+pub struct BoardGame {
+    n: usize,
+    states: usize,
+    moves: Vec<Move>,
+    engine: Engine,
+}
+
+impl BoardGame {
+    pub fn new(r: Rules) -> Result<BoardGame> {
+        if r.cells == 0 || r.cells > MAX_CELLS {
+            return Err(Error::limit(format!(
+                "the board engine takes boards of 1 to {MAX_CELLS} cells; this one has {}",
+                r.cells
+            )));
+        }
+        if r.states == 0 || r.states > MAX_STATES {
+            return Err(Error::limit(format!(
+                "a board game has 1 to {MAX_STATES} cell states, not {}",
+                r.states
+            )));
+        }
+        let bad_state = |t: u8| t as usize >= r.states;
+        for m in &r.moves {
+            let cells = m.need.iter().flat_map(|x| &x.0);
+            let cells = cells.chain(m.change.iter().flat_map(|x| &x.0));
+            if cells.copied().any(|c| c >= r.cells)
+                || m.change.iter().any(|x| bad_state(x.2))
+                || m.need.iter().any(|x| x.1 >> r.states != 0)
+            {
+                return Err(Error::invalid(
+                    "a move names a cell or state the board lacks",
+                ));
+            }
+        }
+        // every play must end: no cell may come back to a state it left
+        let all = (1u8 << r.states) - 1;
+        let steps: Vec<(u8, u8)> = r.moves.iter().flat_map(|m| m.steps(all)).collect();
+        let mut edges = vec![0u8; r.states];
+        for &(f, t) in &steps {
+            for (u, e) in edges.iter_mut().enumerate() {
+                if f >> u & 1 == 1 && u != t as usize {
+                    *e |= 1 << t;
+                }
+            }
+        }
+        let mut closure = edges.clone();
+        for _ in 0..r.states {
+            for u in 0..r.states {
+                for v in 0..r.states {
+                    if closure[u] >> v & 1 == 1 {
+                        closure[u] |= closure[v];
+                    }
+                }
+            }
+        }
+        if (0..r.states).any(|u| closure[u] >> u & 1 == 1) {
+            return Err(Error::invalid(
+                "the rules are loopy: a cell can come back to a state it left",
+            )
+            .hint("states must only move forward, e.g. from empty to filled"));
+        }
+        // one move per distinct effect, in the order written
+        let mut seen = HashSet::new();
+        let moves: Vec<Move> = r
+            .moves
+            .iter()
+            .filter(|m| seen.insert(m.normal()))
+            .cloned()
+            .collect();
+        let syms: Vec<Vec<usize>> = r
+            .syms
+            .iter()
+            .filter(|p| p.len() == r.cells && preserves(&seen, |c| p[c]))
+            .cloned()
+            .collect();
+        let stride = r.cols.filter(|&w| translates(&seen, r.cells, w));
+        // reach[u]: the states a cell in state u can come to (u itself included)
+        let reach: Vec<u8> = (0..r.states).map(|u| closure[u] | 1 << u).collect();
+        let engine = if r.cells <= 64 {
+            Engine::W64(Inner::build(&r, &moves, &syms, stride, &reach))
+        } else if r.cells <= 128 {
+            Engine::W128(Inner::build(&r, &moves, &syms, stride, &reach))
+        } else {
+            Engine::W256(Inner::build(&r, &moves, &syms, stride, &reach))
+        };
+        Ok(BoardGame {
+            n: r.cells,
+            states: r.states,
+            moves,
+            engine,
+        })
+    }
+
+    /// The distinct moves, in the order written.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    fn check(&self, p: &[u8]) -> Result<()> {
+        if p.len() != self.n || p.iter().any(|&s| s as usize >= self.states) {
+            return Err(Error::invalid("a position of another board"));
+        }
+        Ok(())
+    }
+
+    /// The options of `p` (a state per cell) with the index of the move to each.
+    pub fn options(&self, p: &[u8]) -> Result<Vec<(usize, Vec<u8>)>> {
+        self.check(p)?;
+        Ok(with_wide!(&self.engine, e => {
+            let pos = e.pos(p);
+            e.game
+                .moves
+                .iter()
+                .enumerate()
+                .filter(|(_, m)| e.game.holds(&pos, m))
+                .filter_map(|(i, m)| {
+                    let q = e.game.apply(&pos, m);
+                    (q != pos).then(|| (i, e.cells(&q, self.n)))
+                })
+                .collect()
+        }))
+    }
+
+    /// The nimber of `p` (a state per cell).
+    pub fn grundy(&self, p: &[u8], ctl: &Ctl) -> Result<u32> {
+        self.check(p)?;
+        with_wide!(&self.engine, e => {
+            let t = e.table(ctl, self.n)?;
+            let task = ctl.task("board game", None);
+            e.game.value_par(&t, &e.pos(p), ctl, &task)
+        })
+    }
+
+    /// The number of independent components of `p` (for tests of the decomposition).
+    pub fn components(&self, p: &[u8]) -> Result<usize> {
+        self.check(p)?;
+        Ok(with_wide!(&self.engine, e => e.game.components(&e.pos(p)).len()))
+    }
+}
+
+type Normal = (Vec<(Vec<usize>, u8)>, Vec<(Vec<usize>, u8, u8)>);
+
+/// Whether the cell map `f` carries the moves onto the moves.
+fn preserves(moves: &HashSet<Normal>, f: impl Fn(usize) -> usize) -> bool {
+    moves.iter().all(|(need, change)| {
+        let m = Move {
+            need: need
+                .iter()
+                .map(|(c, t)| (c.iter().map(|&x| f(x)).collect(), *t))
+                .collect(),
+            change: change
+                .iter()
+                .map(|(c, a, b)| (c.iter().map(|&x| f(x)).collect(), *a, *b))
+                .collect(),
+            label: vec![],
+        };
+        moves.contains(&m.normal())
+    })
+}
+
+/// Whether the moves of a grid of `w` columns are translation-invariant: a move shifted one
+/// step, its conditions still on the board, is a move whose changes agree with it where both
+/// are on the board. A component can then be keyed at the board's corner.
+fn translates(moves: &HashSet<Normal>, n: usize, w: usize) -> bool {
+    let h = n / w;
+    let by_need: std::collections::HashMap<&Vec<(Vec<usize>, u8)>, Vec<&Normal>> =
+        moves.iter().fold(Default::default(), |mut m, x| {
+            m.entry(&x.0).or_default().push(x);
+            m
+        });
+    let step = |c: usize, dr: i64, dc: i64| -> Option<usize> {
+        let (r, k) = ((c / w) as i64 + dr, (c % w) as i64 + dc);
+        ((0..h as i64).contains(&r) && (0..w as i64).contains(&k))
+            .then(|| r as usize * w + k as usize)
+    };
+    for (dr, dc) in [(0, 1), (1, 0), (0, -1), (-1, 0)] {
+        for (need, change) in moves {
+            let shifted: Option<Vec<(Vec<usize>, u8)>> = need
+                .iter()
+                .map(|(c, t)| {
+                    Some((
+                        c.iter().map(|&x| step(x, dr, dc)).collect::<Option<_>>()?,
+                        *t,
+                    ))
+                })
+                .collect();
+            let Some(shifted) = shifted else { continue };
+            // compare changes on the cells whose both the cell and its preimage are on the board
+            let clip = |ch: &[(Vec<usize>, u8, u8)], shift: bool| -> Vec<(Vec<usize>, u8, u8)> {
+                ch.iter()
+                    .map(|(c, f, t)| {
+                        let mut cells: Vec<usize> = c
+                            .iter()
+                            .filter_map(|&x| if shift { step(x, dr, dc) } else { Some(x) })
+                            .filter(|&y| step(y, -dr, -dc).is_some())
+                            .collect();
+                        cells.sort_unstable();
+                        (cells, *f, *t)
+                    })
+                    .filter(|x| !x.0.is_empty())
+                    .collect()
+            };
+            let want = clip(change, true);
+            let ok = by_need
+                .get(&shifted)
+                .is_some_and(|cands| cands.iter().any(|m| clip(&m.1, false) == want));
+            if !ok {
+                return false;
+            }
+        }
+    }
+    true
+}

@@ -1,0 +1,312 @@
+//! Board games written by rules (`game ... on board`) against the native engines and against
+//! brute force written here, on every board up to 4 x 4 and on random graphs of up to 10
+//! vertices.
+
+mod common;
+use common::{run_e, values};
+use gamut::engine::Ctl;
+use gamut::engine::board::{BoardGame, Move, Rules, grid_adjacency};
+use std::collections::HashMap;
+
+const RULES: &str = "
+game cram on board {
+    cells empty, filled
+    move c, d to filled for c in empty, d in adjacent(c) if d is empty
+}
+game nk on board { move c, adjacent(c) to filled for c in empty }
+game lonely on board { move c to filled for c in empty if adjacent(c) is empty }
+";
+
+fn ints(v: &serde_json::Value) -> Vec<u64> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap())
+        .collect()
+}
+
+/// Nimbers by brute force: a position is the bit set of cells still in play; `opts` lists the
+/// options of a position.
+fn brute(start: u32, opts: &dyn Fn(u32) -> Vec<u32>, memo: &mut HashMap<u32, u32>) -> u32 {
+    if let Some(&v) = memo.get(&start) {
+        return v;
+    }
+    let mut seen: Vec<u32> = opts(start)
+        .into_iter()
+        .map(|q| brute(q, opts, memo))
+        .collect();
+    seen.sort_unstable();
+    let g = (0..).find(|k| !seen.contains(k)).unwrap();
+    memo.insert(start, g);
+    g
+}
+
+fn grid_adj(m: usize, n: usize) -> Vec<Vec<usize>> {
+    grid_adjacency(m, n, false)
+}
+
+/// Cram (Arc-Kayles on the board graph): remove two adjacent cells in play.
+fn arc_kayles(adj: &[Vec<usize>]) -> u32 {
+    let opts = |a: u32| {
+        let mut v = vec![];
+        for (c, nb) in adj.iter().enumerate() {
+            for &d in nb {
+                if c < d && a >> c & 1 == 1 && a >> d & 1 == 1 {
+                    v.push(a & !(1 << c) & !(1 << d));
+                }
+            }
+        }
+        v
+    };
+    brute((1u32 << adj.len()) - 1, &opts, &mut HashMap::new())
+}
+
+/// Node-Kayles: remove a cell in play and its neighbours.
+fn node_kayles(adj: &[Vec<usize>]) -> u32 {
+    let opts = |a: u32| {
+        (0..adj.len())
+            .filter(|&c| a >> c & 1 == 1)
+            .map(|c| adj[c].iter().fold(a & !(1 << c), |x, &d| x & !(1 << d)))
+            .collect()
+    };
+    brute((1u32 << adj.len()) - 1, &opts, &mut HashMap::new())
+}
+
+/// Fill an empty cell whose neighbours are all empty (the set is of empty cells).
+fn lonely(adj: &[Vec<usize>]) -> u32 {
+    let opts = |a: u32| {
+        (0..adj.len())
+            .filter(|&c| a >> c & 1 == 1 && adj[c].iter().all(|&d| a >> d & 1 == 1))
+            .map(|c| a & !(1 << c))
+            .collect()
+    };
+    brute((1u32 << adj.len()) - 1, &opts, &mut HashMap::new())
+}
+
+#[test]
+fn grid_games_agree_with_brute_force_up_to_4x4() {
+    let mut src = RULES.to_string();
+    let mut want = vec![];
+    for m in 1..=4 {
+        for n in 1..=4 {
+            let adj = grid_adj(m, n);
+            src += &format!(
+                "[grundy(cram(grid({m}, {n}))), grundy(nk(grid({m}, {n}))), grundy(lonely(grid({m}, {n})))]\n"
+            );
+            want.push(vec![
+                arc_kayles(&adj) as u64,
+                node_kayles(&adj) as u64,
+                lonely(&adj) as u64,
+            ]);
+        }
+    }
+    let got: Vec<Vec<u64>> = values(&src).iter().map(ints).collect();
+    assert_eq!(got, want);
+}
+
+/// A random graph on `n` vertices from a small linear congruential generator.
+fn random_graph(seed: &mut u64, n: usize) -> (String, Vec<Vec<usize>>) {
+    let mut adj = vec![vec![]; n];
+    let mut parts: Vec<String> = (0..n).map(|v| format!("v{v}")).collect();
+    for a in 0..n {
+        for b in a + 1..n {
+            *seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            if (*seed >> 33) % 100 < 30 {
+                adj[a].push(b);
+                adj[b].push(a);
+                parts.push(format!("v{a} - v{b}"));
+            }
+        }
+    }
+    (format!("graph {{ {} }}", parts.join(", ")), adj)
+}
+
+#[test]
+fn graph_games_agree_with_brute_force_and_node_kayles_on_random_graphs() {
+    let mut seed = 7;
+    let mut src = RULES.to_string();
+    let mut want = vec![];
+    for i in 0..60 {
+        let (g, adj) = random_graph(&mut seed, 1 + i % 10);
+        src += &format!(
+            "let g = {g}\n[grundy(cram(g)), grundy(nk(g)), grundy(node_kayles(g)), grundy(lonely(g))]\n"
+        );
+        let nk = node_kayles(&adj) as u64;
+        want.push(vec![arc_kayles(&adj) as u64, nk, nk, lonely(&adj) as u64]);
+    }
+    let got: Vec<Vec<u64>> = values(&src).iter().map(ints).collect();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn placement_by_rules_agrees_with_the_placement_engine() {
+    let src = "
+game queens on board { cells empty, taken
+    move c, attacks(queen, c) to taken for c in empty }
+game knights on board { cells empty, taken
+    move c, attacks(knight, c) to taken for c in empty }
+game kings on board { cells empty, taken
+    move c, attacks(king, c) to taken for c in empty }
+game rooks on board { cells empty, taken
+    move c, attacks(rook, c) to taken for c in empty }
+game bishops_knights on board {
+    cells empty, bishop, knight, attacked
+    move c to bishop, attacks(bishop, c) from empty to attacked for c in empty
+    move c to knight, attacks(knight, c) from empty to attacked for c in empty
+}
+let boards = [grid(m, n) for m in 1..4 for n in 1..4] + [torus(3, 3), torus(4, 4), torus(3, 4)]
+[[grundy(queens(b)), grundy(knights(b)), grundy(kings(b)), grundy(rooks(b)), grundy(bishops_knights(b))] for b in boards]
+[[grundy(placement(b, [p])) for p in [queen, knight, king, rook]] + [grundy(placement(b, [bishop, knight]))] for b in boards]
+fn after(p) = sort([grundy(o) for o in options(p)])
+[after(queens(grid(3, 4))), after(bishops_knights(grid(3, 3)))]
+[after(placement(grid(3, 4), [queen])), after(placement(grid(3, 3), [bishop, knight]))]
+";
+    let v = values(src);
+    assert_eq!(v[0], v[1]);
+    assert_eq!(v[2], v[3]);
+}
+
+#[test]
+fn linear_cram_is_dawsons_kayles_and_node_kayles_on_a_path_is_dawsons_chess() {
+    let v = values(&format!(
+        "{RULES}
+[grundy(cram(grid(1, n))) for n in 1..40]
+grundy(octal(\"0.07\"), 1..40)
+[grundy(nk(grid(1, n))) for n in 1..40]
+grundy(octal(\"0.137\"), 1..40)"
+    ));
+    assert_eq!(v[0], v[1]);
+    assert_eq!(v[2], v[3]);
+}
+
+#[test]
+fn queries_name_moves_and_combine_with_other_rulesets() {
+    let v = values(&format!(
+        "{RULES}
+let p = cram(grid(2, 3))
+winning(p)
+show(p)
+show(options(p)[0])
+options(p)[0]
+grundy(p + kayles(3))
+outcome(misere(nk(grid(1, 3))))
+grundy(nk(graph {{ a - b - c }}))"
+    ));
+    assert_eq!(
+        v[0],
+        serde_json::json!(["(1, 1) (2, 1)", "(1, 2) (2, 2)", "(1, 3) (2, 3)"])
+    );
+    assert_eq!(v[1], ". . .\n. . .");
+    assert_eq!(v[2], "f f .\n. . .");
+    assert_eq!(v[3], "cram(grid(2, 3)) with filled (1, 1) (1, 2)");
+    // cram(2 x 3) = *1, kayles(3) = *3
+    assert_eq!(v[4], 2);
+    // misère Node-Kayles on a path of 3: taking the middle leaves nothing, and loses
+    assert_eq!(v[5], "N");
+    assert_eq!(v[6], 2);
+}
+
+#[test]
+fn bad_rules_are_refused_with_a_hint() {
+    for (src, msg) in [
+        (
+            "game g on board { move c to empty for c in filled }\ngame h on board { move c to filled for c in empty\n move c to empty for c in filled }\nh(grid(2, 2))",
+            "loopy",
+        ),
+        (
+            "game g on board { move c to full for c in empty }",
+            "not a state",
+        ),
+        (
+            "game g on board { move d to filled for c in empty }",
+            "not a variable",
+        ),
+        (
+            "game g on board { move c, attacks(knight, c) to filled for c in empty }\ng(graph { a - b })",
+            "grid or torus",
+        ),
+        (
+            "game g on board { move c to filled for c in empty }\ng(3)",
+            "on a board",
+        ),
+        (
+            "game g on board { move c, 3 to filled for c in empty }",
+            "not a set of cells",
+        ),
+    ] {
+        let (code, _, err) = run_e(src);
+        assert_ne!(code, 0, "{src}");
+        assert!(err.contains(msg), "{src}: {err}");
+    }
+}
+
+fn cram_rules(m: usize, n: usize) -> Rules {
+    let adj = grid_adjacency(m, n, false);
+    let mut moves = vec![];
+    for (c, nb) in adj.iter().enumerate() {
+        for &d in nb {
+            moves.push(Move {
+                need: vec![(vec![c, d], 1)],
+                change: vec![(vec![c, d], 3, 1)],
+                label: vec![c, d],
+            });
+        }
+    }
+    Rules {
+        cells: m * n,
+        states: 2,
+        moves,
+        syms: vec![],
+        cols: Some(n),
+    }
+}
+
+#[test]
+fn positions_split_where_no_live_move_joins_them() {
+    let g = BoardGame::new(cram_rules(1, 7)).unwrap();
+    // . . # . # . .  : the lone empty cell can never be filled, the pairs are apart
+    let p = [0, 0, 1, 0, 1, 0, 0];
+    assert_eq!(g.components(&p).unwrap(), 2);
+    assert_eq!(g.grundy(&p, &Ctl::default()).unwrap(), 0);
+    assert_eq!(g.options(&p).unwrap().len(), 2);
+    // both orders of a domino are one move
+    assert_eq!(g.moves().len(), 6);
+}
+
+#[test]
+fn the_search_stops_when_cancelled_and_keeps_its_memo_within_the_budget() {
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    let g = BoardGame::new(cram_rules(4, 4)).unwrap();
+    let err = g
+        .grundy(&[0; 16], &Ctl::new(Arc::new(AtomicBool::new(true))))
+        .unwrap_err();
+    assert!(err.to_string().contains("cancel"), "{err}");
+    // a memo of a few entries per shard, cleared as it fills: slower, same answer
+    let small = BoardGame::new(cram_rules(3, 5)).unwrap();
+    let tiny = small.grundy(&[0; 15], &Ctl::default().with_memory(1000));
+    let big = BoardGame::new(cram_rules(3, 5)).unwrap();
+    assert_eq!(
+        tiny.unwrap(),
+        big.grundy(&[0; 15], &Ctl::default()).unwrap()
+    );
+}
+
+/// Heavy: `cargo test --release --test engine_board -- --ignored`.
+#[test]
+#[ignore]
+fn cram_on_larger_boards_agrees_with_brute_force() {
+    let boards = [(4, 5), (3, 7), (4, 6), (5, 5)];
+    let mut src = RULES.to_string();
+    for (m, n) in boards {
+        src += &format!("grundy(cram(grid({m}, {n})))\n");
+    }
+    let got: Vec<u64> = values(&src).iter().map(|v| v.as_u64().unwrap()).collect();
+    let want: Vec<u64> = boards
+        .iter()
+        .map(|&(m, n)| arc_kayles(&grid_adj(m, n)) as u64)
+        .collect();
+    assert_eq!(got, want);
+}
