@@ -30,5 +30,6 @@ pub mod group;
 pub mod heap;
 pub mod impartial;
 pub mod moore;
+pub mod partizan;
 pub mod plot;
 pub mod wythoff;

@@ -1,0 +1,855 @@
+//! Built-in partizan rulesets, each a [`Rules`] for the generic search. Left is Blue/black/
+//! vertical/toads, Right is Red/white/horizontal/frogs, as in *Winning Ways*.
+use super::search::Rules;
+use crate::engine::{Error, Result};
+
+/// A board of at most 64 cells, a bit per cell (`rows × cols`, row-major).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Board {
+    pub rows: u8,
+    pub cols: u8,
+    pub bits: u64,
+}
+
+impl Board {
+    pub fn full(rows: usize, cols: usize) -> Result<Board> {
+        let n = rows
+            .checked_mul(cols)
+            .filter(|&n| n <= 64 && rows > 0 && cols > 0)
+            .ok_or_else(|| {
+                Error::limit(format!(
+                    "a {rows}×{cols} board does not fit (at most 64 cells, none empty)"
+                ))
+            })?;
+        Ok(Board {
+            rows: rows as u8,
+            cols: cols as u8,
+            bits: if n == 64 { u64::MAX } else { (1u64 << n) - 1 },
+        })
+    }
+
+    /// Rows separated by `|` or newlines; `.` marks an empty cell, anything else a used one.
+    pub fn parse(text: &str) -> Result<Board> {
+        let rows: Vec<&str> = text
+            .split(['|', '\n'])
+            .map(str::trim)
+            .filter(|r| !r.is_empty())
+            .collect();
+        let cols = rows.first().map_or(0, |r| r.chars().count());
+        if rows.iter().any(|r| r.chars().count() != cols) {
+            return Err(Error::invalid(
+                "the rows of the board have different lengths",
+            ));
+        }
+        let mut b = Board::full(rows.len(), cols)?;
+        b.bits = 0;
+        for (r, row) in rows.iter().enumerate() {
+            for (c, ch) in row.chars().enumerate() {
+                if ch == '.' {
+                    b.bits |= 1 << (r * cols + c);
+                }
+            }
+        }
+        Ok(b)
+    }
+
+    fn at(&self, r: usize, c: usize) -> bool {
+        self.bits >> (r * self.cols as usize + c) & 1 == 1
+    }
+
+    /// The cells reachable from the set bits of `seed` through set bits, 4-neighbourly.
+    fn flood(&self, seed: u64) -> u64 {
+        let cols = self.cols as usize;
+        let mut left_edge = 0u64;
+        for r in 0..self.rows as usize {
+            left_edge |= 1 << (r * cols);
+        }
+        let right_edge = left_edge << (cols - 1);
+        let mut cur = seed;
+        loop {
+            let grow = cur
+                | (cur << cols)
+                | (cur >> cols)
+                | ((cur & !right_edge) << 1)
+                | ((cur & !left_edge) >> 1);
+            let next = grow & self.bits;
+            if next == cur {
+                return cur;
+            }
+            cur = next;
+        }
+    }
+
+    /// The sub-board of the cells in `mask`, cropped to their bounding box.
+    fn crop(&self, mask: u64) -> Board {
+        let cols = self.cols as usize;
+        let (mut r0, mut r1, mut c0, mut c1) = (usize::MAX, 0, usize::MAX, 0);
+        for i in 0..64 {
+            if mask >> i & 1 == 1 {
+                let (r, c) = (i / cols, i % cols);
+                (r0, r1, c0, c1) = (r0.min(r), r1.max(r), c0.min(c), c1.max(c));
+            }
+        }
+        let (rows, ncols) = (r1 - r0 + 1, c1 - c0 + 1);
+        let mut bits = 0;
+        for r in 0..rows {
+            for c in 0..ncols {
+                if mask >> ((r + r0) * cols + c + c0) & 1 == 1 {
+                    bits |= 1 << (r * ncols + c);
+                }
+            }
+        }
+        Board {
+            rows: rows as u8,
+            cols: ncols as u8,
+            bits,
+        }
+    }
+
+    /// The board mapped cell by cell: flipped top-bottom and/or left-right.
+    fn flipped(&self, vertical: bool, horizontal: bool) -> Board {
+        let (rows, cols) = (self.rows as usize, self.cols as usize);
+        let mut bits = 0;
+        for r in 0..rows {
+            for c in 0..cols {
+                if self.at(r, c) {
+                    let (r2, c2) = (
+                        if vertical { rows - 1 - r } else { r },
+                        if horizontal { cols - 1 - c } else { c },
+                    );
+                    bits |= 1 << (r2 * cols + c2);
+                }
+            }
+        }
+        Board { bits, ..*self }
+    }
+
+    /// The connected parts of the set cells, each cropped.
+    fn parts(&self) -> Vec<Board> {
+        let mut rest = self.bits;
+        let mut out = vec![];
+        while rest != 0 {
+            let comp = self.flood(rest & rest.wrapping_neg());
+            rest &= !comp;
+            out.push(self.crop(comp));
+        }
+        out
+    }
+}
+
+/// Domineering: Left places vertical dominoes, Right horizontal ones, on the empty cells.
+pub struct Domineering;
+
+impl Domineering {
+    fn moves(b: &Board, vertical: bool) -> Vec<Board> {
+        let (rows, cols) = (b.rows as usize, b.cols as usize);
+        let mut out = vec![];
+        for r in 0..rows {
+            for c in 0..cols {
+                let (r2, c2) = if vertical { (r + 1, c) } else { (r, c + 1) };
+                if r2 < rows && c2 < cols && b.at(r, c) && b.at(r2, c2) {
+                    let bits = b.bits & !(1 << (r * cols + c)) & !(1 << (r2 * cols + c2));
+                    out.push(Board { bits, ..*b });
+                }
+            }
+        }
+        out
+    }
+}
+
+impl Rules for Domineering {
+    type Pos = Board;
+    type Error = Error;
+    fn left(&mut self, b: &Board) -> Result<Vec<Board>> {
+        Ok(Domineering::moves(b, true))
+    }
+    fn right(&mut self, b: &Board) -> Result<Vec<Board>> {
+        Ok(Domineering::moves(b, false))
+    }
+    /// Connected regions, single cells dropped, each the least of its four flips.
+    fn components(&mut self, b: &Board) -> Vec<Board> {
+        b.parts()
+            .into_iter()
+            .filter(|p| p.bits.count_ones() > 1)
+            .map(|p| {
+                [(false, false), (true, false), (false, true), (true, true)]
+                    .into_iter()
+                    .map(|(v, h)| p.flipped(v, h).bits)
+                    .min()
+                    .map(|bits| Board { bits, ..p })
+                    .unwrap()
+            })
+            .collect()
+    }
+    fn describe(&self, b: &Board) -> String {
+        let mut s = String::new();
+        for r in 0..b.rows as usize {
+            if r > 0 {
+                s.push('|');
+            }
+            for c in 0..b.cols as usize {
+                s.push(if b.at(r, c) { '.' } else { '#' });
+            }
+        }
+        s
+    }
+}
+
+/// A Clobber board: each cell empty (0), black (1, Left's) or white (2, Right's).
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Stones {
+    pub rows: usize,
+    pub cols: usize,
+    pub cells: Vec<u8>,
+}
+
+impl Stones {
+    /// Rows separated by `|` or newlines: `x` black (Left), `o` white (Right), `.` empty.
+    pub fn parse(text: &str) -> Result<Stones> {
+        let rows: Vec<&str> = text
+            .split(['|', '\n'])
+            .map(str::trim)
+            .filter(|r| !r.is_empty())
+            .collect();
+        let cols = rows.first().map_or(0, |r| r.chars().count());
+        let mut cells = vec![];
+        for row in &rows {
+            if row.chars().count() != cols {
+                return Err(Error::invalid(
+                    "the rows of the board have different lengths",
+                ));
+            }
+            for ch in row.chars() {
+                cells.push(match ch {
+                    '.' => 0,
+                    'x' | 'X' => 1,
+                    'o' | 'O' => 2,
+                    _ => {
+                        return Err(Error::invalid(format!("`{ch}` is not a Clobber cell"))
+                            .hint("use x (Left), o (Right) and . (empty)"));
+                    }
+                });
+            }
+        }
+        Ok(Stones {
+            rows: rows.len(),
+            cols,
+            cells,
+        })
+    }
+
+    fn neighbours(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        let (r, c) = (i / self.cols, i % self.cols);
+        [
+            (r.wrapping_sub(1), c),
+            (r + 1, c),
+            (r, c.wrapping_sub(1)),
+            (r, c + 1),
+        ]
+        .into_iter()
+        .filter(|&(r, c)| r < self.rows && c < self.cols)
+        .map(|(r, c)| r * self.cols + c)
+    }
+
+    /// The board under one of the eight symmetries of the rectangle.
+    fn transformed(&self, k: u8) -> Stones {
+        let (rows, cols) = if k & 4 != 0 {
+            (self.cols, self.rows)
+        } else {
+            (self.rows, self.cols)
+        };
+        let mut cells = vec![0; self.cells.len()];
+        for r in 0..self.rows {
+            for c in 0..self.cols {
+                let (mut r2, mut c2) = if k & 4 != 0 { (c, r) } else { (r, c) };
+                if k & 1 != 0 {
+                    r2 = rows - 1 - r2;
+                }
+                if k & 2 != 0 {
+                    c2 = cols - 1 - c2;
+                }
+                cells[r2 * cols + c2] = self.cells[r * self.cols + c];
+            }
+        }
+        Stones { rows, cols, cells }
+    }
+}
+
+/// Clobber: a player moves one of their stones onto an orthogonally adjacent opposing stone,
+/// which is removed.
+pub struct Clobber;
+
+impl Clobber {
+    fn moves(s: &Stones, me: u8) -> Vec<Stones> {
+        let mut out = vec![];
+        for i in 0..s.cells.len() {
+            if s.cells[i] == me {
+                for j in s.neighbours(i) {
+                    if s.cells[j] == 3 - me {
+                        let mut t = s.clone();
+                        t.cells[i] = 0;
+                        t.cells[j] = me;
+                        out.push(t);
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+impl Rules for Clobber {
+    type Pos = Stones;
+    type Error = Error;
+    fn left(&mut self, s: &Stones) -> Result<Vec<Stones>> {
+        Ok(Clobber::moves(s, 1))
+    }
+    fn right(&mut self, s: &Stones) -> Result<Vec<Stones>> {
+        Ok(Clobber::moves(s, 2))
+    }
+    /// Connected groups of stones with both colours, cropped, the least of their symmetries.
+    fn components(&mut self, s: &Stones) -> Vec<Stones> {
+        let mut seen = vec![false; s.cells.len()];
+        let mut out = vec![];
+        for start in 0..s.cells.len() {
+            if s.cells[start] == 0 || seen[start] {
+                continue;
+            }
+            let mut group = vec![start];
+            seen[start] = true;
+            let mut k = 0;
+            while k < group.len() {
+                for j in s.neighbours(group[k]) {
+                    if s.cells[j] != 0 && !seen[j] {
+                        seen[j] = true;
+                        group.push(j);
+                    }
+                }
+                k += 1;
+            }
+            let colours = group.iter().fold(0, |m, &i| m | s.cells[i]);
+            if colours != 3 {
+                continue;
+            }
+            let (r0, r1) = (
+                group.iter().map(|i| i / s.cols).min().unwrap(),
+                group.iter().map(|i| i / s.cols).max().unwrap(),
+            );
+            let (c0, c1) = (
+                group.iter().map(|i| i % s.cols).min().unwrap(),
+                group.iter().map(|i| i % s.cols).max().unwrap(),
+            );
+            let (rows, cols) = (r1 - r0 + 1, c1 - c0 + 1);
+            let mut cells = vec![0; rows * cols];
+            for &i in &group {
+                cells[(i / s.cols - r0) * cols + i % s.cols - c0] = s.cells[i];
+            }
+            let p = Stones { rows, cols, cells };
+            out.push(
+                (0..8)
+                    .map(|k| p.transformed(k))
+                    .min_by(|a, b| (a.rows, &a.cells).cmp(&(b.rows, &b.cells)))
+                    .unwrap(),
+            );
+        }
+        out
+    }
+    fn describe(&self, s: &Stones) -> String {
+        s.cells
+            .chunks(s.cols)
+            .map(|row| {
+                row.iter()
+                    .map(|&c| ['.', 'x', 'o'][c as usize])
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join("|")
+    }
+}
+
+/// The colour of a Hackenbush edge: Blue is Left's, Red is Right's, Green is both players'.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum Colour {
+    Blue,
+    Red,
+    Green,
+}
+
+/// A Hackenbush picture: edges between vertices, vertex 0 the ground.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Picture {
+    pub edges: Vec<(u32, u32, Colour)>,
+}
+
+impl Picture {
+    /// A string of edges from the ground up: `B` blue, `R` red, `G` green (`BRR` = 1/4).
+    pub fn string(colours: &str) -> Result<Picture> {
+        let edges = colours
+            .chars()
+            .enumerate()
+            .map(|(i, ch)| {
+                let c = match ch.to_ascii_uppercase() {
+                    'B' | 'L' => Colour::Blue,
+                    'R' => Colour::Red,
+                    'G' => Colour::Green,
+                    _ => {
+                        return Err(Error::invalid(format!("`{ch}` is not a Hackenbush colour"))
+                            .hint("use B (blue, Left), R (red, Right), G (green)"));
+                    }
+                };
+                Ok((i as u32, i as u32 + 1, c))
+            })
+            .collect::<Result<_>>()?;
+        let p = Picture { edges };
+        p.check()?;
+        Ok(p)
+    }
+
+    /// Keeps the edges still connected to the ground (vertices are below 64).
+    fn grounded(mut self) -> Picture {
+        let mut reach = 1u64;
+        loop {
+            let before = reach;
+            for &(a, b, _) in &self.edges {
+                if (reach >> a | reach >> b) & 1 == 1 {
+                    reach |= 1 << a | 1 << b;
+                }
+            }
+            if reach == before {
+                break;
+            }
+        }
+        self.edges.retain(|e| reach >> e.0 & 1 == 1);
+        self
+    }
+
+    /// Refuses pictures with vertex numbers past 63.
+    pub fn check(&self) -> Result<()> {
+        match self.edges.iter().find(|e| e.0 > 63 || e.1 > 63) {
+            Some(e) => Err(Error::limit(format!(
+                "vertex {} is past 63: Hackenbush pictures here have at most 64 vertices",
+                e.0.max(e.1)
+            ))),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Hackenbush: a player removes an edge of their colour (or a green one); whatever is no
+/// longer connected to the ground falls off.
+pub struct Hackenbush;
+
+impl Hackenbush {
+    fn moves(p: &Picture, mine: Colour) -> Vec<Picture> {
+        (0..p.edges.len())
+            .filter(|&i| p.edges[i].2 == mine || p.edges[i].2 == Colour::Green)
+            .map(|i| {
+                let mut q = p.clone();
+                q.edges.remove(i);
+                q.grounded()
+            })
+            .collect()
+    }
+}
+
+impl Rules for Hackenbush {
+    type Pos = Picture;
+    type Error = Error;
+    fn left(&mut self, p: &Picture) -> Result<Vec<Picture>> {
+        p.check()?;
+        Ok(Hackenbush::moves(p, Colour::Blue))
+    }
+    fn right(&mut self, p: &Picture) -> Result<Vec<Picture>> {
+        Ok(Hackenbush::moves(p, Colour::Red))
+    }
+    /// The parts that meet only at the ground, with vertices renumbered in order of appearance.
+    fn components(&mut self, p: &Picture) -> Vec<Picture> {
+        // union-find over the vertices other than the ground
+        let mut up: [u8; 64] = std::array::from_fn(|i| i as u8);
+        fn find(up: &mut [u8; 64], mut v: u8) -> u8 {
+            while up[v as usize] != v {
+                up[v as usize] = up[up[v as usize] as usize];
+                v = up[v as usize];
+            }
+            v
+        }
+        for &(a, b, _) in &p.edges {
+            if a != 0 && b != 0 {
+                let (x, y) = (find(&mut up, a as u8), find(&mut up, b as u8));
+                up[x as usize] = y;
+            }
+        }
+        type Edges = Vec<(u32, u32, Colour)>;
+        let mut parts: Vec<(u8, Edges)> = vec![];
+        for &(a, b, c) in &p.edges {
+            let root = find(&mut up, a.max(b) as u8);
+            match parts.iter_mut().find(|q| q.0 == root) {
+                Some(q) => q.1.push((a, b, c)),
+                None => parts.push((root, vec![(a, b, c)])),
+            }
+        }
+        parts
+            .into_iter()
+            .map(|(_, mut es)| {
+                es.sort();
+                let mut names = [u32::MAX; 64];
+                names[0] = 0;
+                let mut count = 1;
+                let mut name = |v: u32| {
+                    if names[v as usize] == u32::MAX {
+                        names[v as usize] = count;
+                        count += 1;
+                    }
+                    names[v as usize]
+                };
+                let mut edges: Vec<_> = es
+                    .into_iter()
+                    .map(|(a, b, c)| {
+                        let (x, y) = (name(a), name(b));
+                        (x.min(y), x.max(y), c)
+                    })
+                    .collect();
+                edges.sort();
+                Picture { edges }
+            })
+            .collect()
+    }
+    fn describe(&self, p: &Picture) -> String {
+        format!("a Hackenbush picture of {} edges", p.edges.len())
+    }
+}
+
+/// Toads and Frogs on a strip: `T` toads (Left) move or jump one frog rightwards, `F` frogs
+/// (Right) leftwards, onto an empty square `.`.
+pub struct ToadsAndFrogs;
+
+impl ToadsAndFrogs {
+    /// A strip such as `TT..FF` (`_` also marks an empty square).
+    pub fn parse(text: &str) -> Result<Vec<u8>> {
+        let cells: Vec<u8> = text
+            .bytes()
+            .filter(|b| !b.is_ascii_whitespace())
+            .map(|b| if b == b'_' { b'.' } else { b })
+            .collect();
+        if let Some(b) = cells.iter().find(|&&b| !matches!(b, b'T' | b'F' | b'.')) {
+            return Err(Error::invalid(format!(
+                "`{}` is not a Toads-and-Frogs square",
+                *b as char
+            ))
+            .hint("use T (toad, Left), F (frog, Right) and . or _ (empty)"));
+        }
+        Ok(cells)
+    }
+
+    fn moves(s: &[u8], toad: bool) -> Vec<Vec<u8>> {
+        let (me, other) = if toad { (b'T', b'F') } else { (b'F', b'T') };
+        let step = |i: usize, k: usize| {
+            if toad {
+                i.checked_add(k)
+            } else {
+                i.checked_sub(k)
+            }
+        };
+        let mut out = vec![];
+        for i in 0..s.len() {
+            if s[i] != me {
+                continue;
+            }
+            let to = match step(i, 1).and_then(|j| s.get(j).map(|&c| (j, c))) {
+                Some((j, b'.')) => Some(j),
+                Some((_, c)) if c == other => step(i, 2).filter(|&j| s.get(j) == Some(&b'.')),
+                _ => None,
+            };
+            if let Some(j) = to {
+                let mut t = s.to_vec();
+                t[i] = b'.';
+                t[j] = me;
+                out.push(t);
+            }
+        }
+        out
+    }
+}
+
+impl Rules for ToadsAndFrogs {
+    type Pos = Vec<u8>;
+    type Error = Error;
+    fn left(&mut self, s: &Vec<u8>) -> Result<Vec<Vec<u8>>> {
+        Ok(ToadsAndFrogs::moves(s, true))
+    }
+    fn right(&mut self, s: &Vec<u8>) -> Result<Vec<Vec<u8>>> {
+        Ok(ToadsAndFrogs::moves(s, false))
+    }
+    /// Frogs at the left end and toads at the right end are stuck for good: cut them off.
+    fn components(&mut self, s: &Vec<u8>) -> Vec<Vec<u8>> {
+        let a = s.iter().position(|&c| c != b'F').unwrap_or(s.len());
+        let b = s
+            .iter()
+            .rposition(|&c| c != b'T')
+            .map_or(a, |b| b + 1)
+            .max(a);
+        let t = s[a..b].to_vec();
+        if t.iter().any(|&c| c != b'.') {
+            vec![t]
+        } else {
+            vec![]
+        }
+    }
+    fn describe(&self, s: &Vec<u8>) -> String {
+        String::from_utf8_lossy(s).into_owned()
+    }
+}
+
+/// Cutcake: a sum of `width × height` cakes; Left cuts one along a vertical line (splitting
+/// its width), Right along a horizontal one.
+pub struct Cutcake;
+
+/// Maundy Cake: Left divides a cake's width into any number ≥ 2 of equal parts, Right its
+/// height.
+pub struct MaundyCake;
+
+fn cuts(cakes: &[(u32, u32)], vertical: bool, maundy: bool) -> Vec<Vec<(u32, u32)>> {
+    let mut out = vec![];
+    for (i, &(w, h)) in cakes.iter().enumerate() {
+        let n = if vertical { w } else { h };
+        let rest = || {
+            cakes[..i]
+                .iter()
+                .chain(&cakes[i + 1..])
+                .copied()
+                .collect::<Vec<_>>()
+        };
+        let piece = |k: u32| if vertical { (k, h) } else { (w, k) };
+        if maundy {
+            for parts in (2..=n).filter(|p| n % p == 0) {
+                let mut v = rest();
+                v.extend(std::iter::repeat_n(piece(n / parts), parts as usize));
+                out.push(v);
+            }
+        } else {
+            for a in 1..=n / 2 {
+                let mut v = rest();
+                v.extend([piece(a), piece(n - a)]);
+                out.push(v);
+            }
+        }
+    }
+    out
+}
+
+fn single_cakes(cakes: &[(u32, u32)]) -> Vec<Vec<(u32, u32)>> {
+    cakes
+        .iter()
+        .filter(|&&(w, h)| w > 1 || h > 1)
+        .map(|&c| vec![c])
+        .collect()
+}
+
+impl Rules for Cutcake {
+    type Pos = Vec<(u32, u32)>;
+    type Error = Error;
+    fn left(&mut self, c: &Self::Pos) -> Result<Vec<Self::Pos>> {
+        Ok(cuts(c, true, false))
+    }
+    fn right(&mut self, c: &Self::Pos) -> Result<Vec<Self::Pos>> {
+        Ok(cuts(c, false, false))
+    }
+    fn components(&mut self, c: &Self::Pos) -> Vec<Self::Pos> {
+        single_cakes(c)
+    }
+    fn describe(&self, c: &Self::Pos) -> String {
+        format!("{c:?}")
+    }
+}
+
+impl Rules for MaundyCake {
+    type Pos = Vec<(u32, u32)>;
+    type Error = Error;
+    fn left(&mut self, c: &Self::Pos) -> Result<Vec<Self::Pos>> {
+        Ok(cuts(c, true, true))
+    }
+    fn right(&mut self, c: &Self::Pos) -> Result<Vec<Self::Pos>> {
+        Ok(cuts(c, false, true))
+    }
+    fn components(&mut self, c: &Self::Pos) -> Vec<Self::Pos> {
+        single_cakes(c)
+    }
+    fn describe(&self, c: &Self::Pos) -> String {
+        format!("{c:?}")
+    }
+}
+
+/// A partizan subtraction game on one heap: Left takes an amount in `left`, Right in `right`.
+pub struct Subtraction {
+    pub left: Vec<u64>,
+    pub right: Vec<u64>,
+}
+
+impl Rules for Subtraction {
+    type Pos = u64;
+    type Error = Error;
+    fn left(&mut self, &n: &u64) -> Result<Vec<u64>> {
+        Ok(self
+            .left
+            .iter()
+            .filter(|&&k| k >= 1 && k <= n)
+            .map(|k| n - k)
+            .collect())
+    }
+    fn right(&mut self, &n: &u64) -> Result<Vec<u64>> {
+        Ok(self
+            .right
+            .iter()
+            .filter(|&&k| k >= 1 && k <= n)
+            .map(|k| n - k)
+            .collect())
+    }
+    fn describe(&self, n: &u64) -> String {
+        format!("heap {n}")
+    }
+}
+
+/// A placement game on at most 64 sites: a player puts a piece on a site still open to them;
+/// a Left piece on `v` closes `left_closes[v]` to Left and `left_blocks[v]` to Right (and Right's
+/// pieces likewise). Col and Snort on graphs are the two classic cases.
+#[derive(Clone, Debug)]
+pub struct Placement {
+    pub left_closes: Vec<u64>,
+    pub left_blocks: Vec<u64>,
+    pub right_closes: Vec<u64>,
+    pub right_blocks: Vec<u64>,
+}
+
+/// Sites still open to Left and to Right.
+pub type Open = (u64, u64);
+
+impl Placement {
+    fn neighbours(n: usize, edges: &[(usize, usize)]) -> Result<Vec<u64>> {
+        if n > 64 {
+            return Err(Error::limit(format!(
+                "a graph of {n} vertices is too large here (at most 64)"
+            )));
+        }
+        let mut adj = vec![0u64; n];
+        for &(a, b) in edges {
+            if a >= n || b >= n {
+                return Err(Error::invalid(format!(
+                    "the edge {a}–{b} leaves the {n} vertices"
+                )));
+            }
+            adj[a] |= 1 << b;
+            adj[b] |= 1 << a;
+        }
+        Ok(adj)
+    }
+
+    /// Col: a vertex may not take the colour of a neighbour.
+    pub fn col(n: usize, edges: &[(usize, usize)]) -> Result<Placement> {
+        let adj = Placement::neighbours(n, edges)?;
+        Ok(Placement {
+            left_closes: adj.clone(),
+            right_closes: adj,
+            left_blocks: vec![0; n],
+            right_blocks: vec![0; n],
+        })
+    }
+
+    /// Snort: a vertex may not take a colour other than a neighbour's.
+    pub fn snort(n: usize, edges: &[(usize, usize)]) -> Result<Placement> {
+        let adj = Placement::neighbours(n, edges)?;
+        Ok(Placement {
+            left_blocks: adj.clone(),
+            right_blocks: adj,
+            left_closes: vec![0; n],
+            right_closes: vec![0; n],
+        })
+    }
+
+    /// Every site open to both players.
+    pub fn start(&self) -> Open {
+        let n = self.left_closes.len();
+        let all = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        (all, all)
+    }
+
+    fn moves(&self, &(l, r): &Open, left: bool) -> Vec<Open> {
+        let mine = if left { l } else { r };
+        (0..self.left_closes.len())
+            .filter(|v| mine >> v & 1 == 1)
+            .map(|v| {
+                let bit = 1u64 << v;
+                if left {
+                    (
+                        l & !bit & !self.left_closes[v],
+                        r & !bit & !self.left_blocks[v],
+                    )
+                } else {
+                    (
+                        l & !bit & !self.right_blocks[v],
+                        r & !bit & !self.right_closes[v],
+                    )
+                }
+            })
+            .collect()
+    }
+}
+
+impl Rules for Placement {
+    type Pos = Open;
+    type Error = Error;
+    fn left(&mut self, p: &Open) -> Result<Vec<Open>> {
+        Ok(self.moves(p, true))
+    }
+    fn right(&mut self, p: &Open) -> Result<Vec<Open>> {
+        Ok(self.moves(p, false))
+    }
+    /// Sites that interact only through placements split into independent parts.
+    fn components(&mut self, &(l, r): &Open) -> Vec<Open> {
+        let live = l | r;
+        let mut rest = live;
+        let mut out = vec![];
+        while rest != 0 {
+            let mut comp = rest & rest.wrapping_neg();
+            loop {
+                let mut grow = comp;
+                for v in 0..self.left_closes.len() {
+                    if comp >> v & 1 == 1 {
+                        grow |= (self.left_closes[v]
+                            | self.left_blocks[v]
+                            | self.right_closes[v]
+                            | self.right_blocks[v])
+                            & live;
+                    }
+                }
+                // relations need not be symmetric: also take in sites that reach the part
+                for v in 0..self.left_closes.len() {
+                    let reach = self.left_closes[v]
+                        | self.left_blocks[v]
+                        | self.right_closes[v]
+                        | self.right_blocks[v];
+                    if live >> v & 1 == 1 && reach & comp != 0 {
+                        grow |= 1 << v;
+                    }
+                }
+                if grow == comp {
+                    break;
+                }
+                comp = grow;
+            }
+            rest &= !comp;
+            out.push((l & comp, r & comp));
+        }
+        out
+    }
+    fn describe(&self, (l, r): &Open) -> String {
+        format!("sites open to Left {l:#x}, to Right {r:#x}")
+    }
+}
+
+/// The cake list of one `width × height` cake.
+pub fn cake(width: u32, height: u32) -> Result<Vec<(u32, u32)>> {
+    if width == 0 || height == 0 {
+        return Err(Error::invalid("a cake has at least one row and one column"));
+    }
+    Ok(vec![(width, height)])
+}

@@ -1,0 +1,148 @@
+//! Generic search for the canonical value of a partizan ruleset. A position splits into
+//! independent components (their values add); each component's value is found with an explicit
+//! stack (no deep recursion) and memoized.
+//!
+//! ```
+//! use gamut::engine::{Ctl, Error, partizan::{Store, Rules, value}};
+//! use std::collections::HashMap;
+//!
+//! /// Left takes 1 from a heap, Right takes 2.
+//! struct Take;
+//! impl Rules for Take {
+//!     type Pos = u32;
+//!     type Error = Error;
+//!     fn left(&mut self, &n: &u32) -> Result<Vec<u32>, Error> {
+//!         Ok((n >= 1).then(|| n - 1).into_iter().collect())
+//!     }
+//!     fn right(&mut self, &n: &u32) -> Result<Vec<u32>, Error> {
+//!         Ok((n >= 2).then(|| n - 2).into_iter().collect())
+//!     }
+//!     fn describe(&self, n: &u32) -> String { format!("heap {n}") }
+//! }
+//! let mut s = Store::default();
+//! let g = value(&mut Take, &mut s, &mut HashMap::new(), &3, &Ctl::default()).unwrap();
+//! assert_eq!(s.show(g).unwrap(), "1/2");
+//! ```
+use super::store::{Game, Store};
+use crate::engine::impartial::{MAX_LINE, MEMO_LIMIT};
+use crate::engine::{Ctl, Error, Result};
+use std::collections::{HashMap, HashSet};
+use std::hash::Hash;
+
+/// A partizan ruleset as the search sees it.
+pub trait Rules {
+    /// A position (or one component of one); also the key of the memo.
+    type Pos: Clone + Eq + Hash;
+    /// Errors of the rules (a scripted ruleset reports its own).
+    type Error: From<Error>;
+    fn left(&mut self, p: &Self::Pos) -> std::result::Result<Vec<Self::Pos>, Self::Error>;
+    fn right(&mut self, p: &Self::Pos) -> std::result::Result<Vec<Self::Pos>, Self::Error>;
+    /// The independent components whose sum the position is, each in a normal form (a
+    /// symmetry key); components without moves may be left out. By default the position itself.
+    fn components(&mut self, p: &Self::Pos) -> Vec<Self::Pos> {
+        vec![p.clone()]
+    }
+    /// How a position is written in messages.
+    fn describe(&self, p: &Self::Pos) -> String;
+}
+
+/// The canonical value of `root`; every component met is memoized in `memo`.
+pub fn value<R: Rules>(
+    rules: &mut R,
+    store: &mut Store,
+    memo: &mut HashMap<R::Pos, Game>,
+    root: &R::Pos,
+    ctl: &Ctl,
+) -> std::result::Result<Game, R::Error> {
+    store.set_ctl(ctl);
+    /// Left's options then Right's, each a sum of components; (i, j) the next component to
+    /// look at.
+    struct Frame<K> {
+        key: K,
+        opts: Vec<Vec<K>>,
+        lefts: usize,
+        i: usize,
+        j: usize,
+    }
+    let expand = |rules: &mut R, key: R::Pos| -> std::result::Result<Frame<R::Pos>, R::Error> {
+        let l = rules.left(&key)?;
+        let r = rules.right(&key)?;
+        Ok(Frame {
+            opts: l.iter().chain(&r).map(|o| rules.components(o)).collect(),
+            lefts: l.len(),
+            key,
+            i: 0,
+            j: 0,
+        })
+    };
+    let parts = rules.components(root);
+    let mut total = store.zero();
+    let task = ctl.task("partizan search (positions)", None);
+    let mut steps = 0u64;
+    for part in parts {
+        if !memo.contains_key(&part) {
+            let mut on_stack: HashSet<R::Pos> = HashSet::from([part.clone()]);
+            let mut stack = vec![expand(rules, part.clone())?];
+            while let Some(f) = stack.last_mut() {
+                steps += 1;
+                if steps.is_multiple_of(1024) {
+                    task.set(memo.len() as u64)?;
+                    if memo.len() > MEMO_LIMIT {
+                        return Err(Error::limit(format!(
+                            "more than {} positions searched; the game is too large for this search",
+                            crate::engine::control::num(MEMO_LIMIT)
+                        ))
+                        .into());
+                    }
+                }
+                // the next component of an option whose value is not known yet
+                let mut unknown = None;
+                'scan: while f.i < f.opts.len() {
+                    while f.j < f.opts[f.i].len() {
+                        if !memo.contains_key(&f.opts[f.i][f.j]) {
+                            unknown = Some(f.opts[f.i][f.j].clone());
+                            break 'scan;
+                        }
+                        f.j += 1;
+                    }
+                    f.i += 1;
+                    f.j = 0;
+                }
+                if let Some(c) = unknown {
+                    if !on_stack.insert(c.clone()) {
+                        return Err(Error::invalid(format!(
+                            "the game is loopy: {} can be reached from itself",
+                            rules.describe(&c)
+                        ))
+                        .hint("moves must lead to smaller positions so that every game ends")
+                        .into());
+                    }
+                    if stack.len() >= MAX_LINE {
+                        return Err(Error::limit(format!(
+                            "the search followed {} moves in a row without reaching the end of the game",
+                            crate::engine::control::num(MAX_LINE)
+                        ))
+                        .into());
+                    }
+                    let child = expand(rules, c)?;
+                    stack.push(child);
+                    continue;
+                }
+                let f = stack.pop().unwrap();
+                let sum = |store: &mut Store, o: &Vec<R::Pos>| store.sum(o.iter().map(|c| memo[c]));
+                let mut vals = f
+                    .opts
+                    .iter()
+                    .map(|o| sum(store, o))
+                    .collect::<Result<Vec<_>>>()?;
+                let r = vals.split_off(f.lefts);
+                let l = vals;
+                let g = store.canonical(l, r)?;
+                on_stack.remove(&f.key);
+                memo.insert(f.key, g);
+            }
+        }
+        total = store.add(total, memo[&part])?;
+    }
+    Ok(total)
+}
