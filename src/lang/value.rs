@@ -43,6 +43,8 @@ pub enum Value {
     Position(Rc<Position>),
     Graph(Rc<Graph>),
     Piece(Rc<Piece>),
+    /// a partizan game in canonical form (printed in CGSuite's notation)
+    Game(Rc<crate::lang::builtins::partizan::GameVal>),
 }
 
 pub struct Closure {
@@ -158,6 +160,7 @@ impl Value {
                 .map_or("position", |c| c.rs.family.type_name()),
             Value::Graph(_) => "graph",
             Value::Piece(_) => "piece",
+            Value::Game(_) => "game",
         }
     }
 
@@ -237,6 +240,7 @@ impl Value {
             Value::Position(p) => write!(out, "{p}").unwrap(),
             Value::Graph(g) => write!(out, "{g}").unwrap(),
             Value::Piece(p) => out.push_str(&crate::lang::builtins::placement::piece_name(p)),
+            Value::Game(g) => out.push_str(&g.text),
         }
     }
 
