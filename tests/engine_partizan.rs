@@ -65,8 +65,8 @@ fn small_identities() {
 
 use gamut::engine::Ctl;
 use gamut::engine::partizan::games::{
-    Board, Clobber, Cutcake, Domineering, Hackenbush, MaundyCake, Picture, Placement, Stones,
-    Subtraction, ToadsAndFrogs, cake,
+    Board, Cake, Clobber, Domineering, Hackenbush, Picture, Placement, Stones, Subtraction,
+    ToadsAndFrogs, cake,
 };
 use gamut::engine::partizan::{Nus, Rules, value};
 use proptest::prelude::*;
@@ -424,7 +424,7 @@ fn cutcake_table() {
     };
     for w in 1..=10 {
         for h in 1..=10 {
-            let g = val(&mut Cutcake, &mut s, &cake(w, h).unwrap());
+            let g = val(&mut Cake { maundy: false }, &mut s, &cake(w, h).unwrap());
             let want = if w >= h { f(w, h) } else { -f(h, w) };
             assert_eq!(s.as_number(g), Some(Dyadic::int(want)), "{w}×{h}");
         }
@@ -457,15 +457,15 @@ fn maundy_cake() {
         acc
     };
     for n in 1..=40 {
-        let g = val(&mut MaundyCake, &mut s, &cake(n, 1).unwrap());
+        let g = val(&mut Cake { maundy: true }, &mut s, &cake(n, 1).unwrap());
         assert_eq!(s.as_number(g), Some(Dyadic::int(m(n))), "{n}×1");
-        let g = val(&mut MaundyCake, &mut s, &cake(1, n).unwrap());
+        let g = val(&mut Cake { maundy: true }, &mut s, &cake(1, n).unwrap());
         assert_eq!(s.as_number(g), Some(Dyadic::int(-m(n))), "1×{n}");
     }
     for w in 1..=8 {
         for h in 1..=8 {
-            let a = val(&mut MaundyCake, &mut s, &cake(w, h).unwrap());
-            let b = val(&mut MaundyCake, &mut s, &cake(h, w).unwrap());
+            let a = val(&mut Cake { maundy: true }, &mut s, &cake(w, h).unwrap());
+            let b = val(&mut Cake { maundy: true }, &mut s, &cake(h, w).unwrap());
             assert_eq!(s.neg(a).unwrap(), b);
         }
     }
@@ -574,4 +574,143 @@ fn refusals() {
     }
     let big = Dyadic::int(i64::MAX);
     assert!(big.add(Dyadic::int(1)).is_err());
+}
+
+/// Atomic weights (Siegel, Combinatorial Game Theory, II.7): aw(n·↑ + *m) = n, and the
+/// weight is additive on all-small games; games that are not all-small are refused.
+#[test]
+fn atomic_weights() {
+    let mut s = Store::default();
+    for (g, w) in [
+        ("^", "1"),
+        ("^^*", "2"),
+        ("v3*2", "-3"),
+        ("*5", "0"),
+        ("{0|^*}", "2"),
+    ] {
+        let x = p(&mut s, g);
+        let a = s.atomic_weight(x).unwrap();
+        assert_eq!(show(&mut s, a), w, "aw {g}");
+    }
+    let one = p(&mut s, "1");
+    assert!(s.atomic_weight(one).is_err());
+    // random all-small games from infinitesimal pieces
+    let mut pool: Vec<Game> = ["0", "*", "^", "v", "^*", "*2"]
+        .iter()
+        .map(|t| p(&mut s, t))
+        .collect();
+    let mut x = 0x9e3779b97f4a7c15u64;
+    for _ in 0..150 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let k = pool.len() as u64;
+        let pick = |i: u64| pool[((x >> (8 * i)) % k) as usize];
+        let (l, r) = (vec![pick(0), pick(1)], vec![pick(2)]);
+        let g = s.canonical(l, r).unwrap();
+        if s.is_all_small(g).unwrap() {
+            pool.push(g);
+        }
+    }
+    let k = pool.len();
+    for i in 0..k {
+        let (g, h) = (pool[i], pool[(i * 5 + 1) % k]);
+        let (ag, ah) = (s.atomic_weight(g).unwrap(), s.atomic_weight(h).unwrap());
+        let sum = s.add(g, h).unwrap();
+        let want = s.add(ag, ah).unwrap();
+        assert_eq!(
+            s.atomic_weight(sum).unwrap(),
+            want,
+            "aw({}) + aw({})",
+            show(&mut s, g),
+            show(&mut s, h)
+        );
+    }
+}
+
+/// Knights against queens: checked against a direct recursion over the board written here
+/// (sets of placed pieces, options by the rule "no piece attacks an opposing one").
+#[test]
+fn knights_against_queens() {
+    fn attacks(rows: i64, cols: i64, v: i64, knight: bool) -> Vec<i64> {
+        let mut out = vec![];
+        for r in 0..rows {
+            for c in 0..cols {
+                let (dr, dc) = (r - v / cols, c - v % cols);
+                let hit = if knight {
+                    dr * dr + dc * dc == 5
+                } else {
+                    (dr, dc) != (0, 0) && (dr == 0 || dc == 0 || dr.abs() == dc.abs())
+                };
+                if hit {
+                    out.push(r * cols + c);
+                }
+            }
+        }
+        out
+    }
+    fn brute(
+        s: &mut Store,
+        rows: i64,
+        cols: i64,
+        knights: u64,
+        queens: u64,
+        memo: &mut HashMap<(u64, u64), Game>,
+    ) -> Game {
+        if let Some(&g) = memo.get(&(knights, queens)) {
+            return g;
+        }
+        let n = rows * cols;
+        let (mut l, mut r) = (vec![], vec![]);
+        for v in 0..n {
+            if (knights | queens) >> v & 1 == 1 {
+                continue;
+            }
+            let near: Vec<i64> = attacks(rows, cols, v, true)
+                .into_iter()
+                .chain(attacks(rows, cols, v, false))
+                .collect();
+            if !near.iter().any(|&u| queens >> u & 1 == 1) {
+                l.push(brute(s, rows, cols, knights | 1 << v, queens, memo));
+            }
+            if !near.iter().any(|&u| knights >> u & 1 == 1) {
+                r.push(brute(s, rows, cols, knights, queens | 1 << v, memo));
+            }
+        }
+        let g = s.canonical(l, r).unwrap();
+        memo.insert((knights, queens), g);
+        g
+    }
+    let mut s = Store::default();
+    for (rows, cols) in [(1, 3), (2, 2), (2, 3), (3, 3)] {
+        let mut kq = Placement::pieces(rows, cols, "knight", "queen").unwrap();
+        let start = kq.start();
+        let g = val(&mut kq, &mut s, &start);
+        let want = brute(&mut s, rows as i64, cols as i64, 0, 0, &mut HashMap::new());
+        assert_eq!(g, want, "{rows}×{cols}");
+    }
+    assert!(Placement::pieces(3, 3, "pawn", "queen").is_err());
+}
+
+/// A store can move to another thread (the language may evaluate on a worker).
+#[test]
+fn store_is_send() {
+    fn send<T: Send>(_: &T) {}
+    send(&Store::default());
+}
+
+/// Toads-and-Frogs rows may mark empty squares with `.`, `_` or `□`; other letters are refused.
+#[test]
+fn toads_and_frogs_notation() {
+    let mut s = Store::default();
+    let mut row = |t: &str| {
+        val(
+            &mut ToadsAndFrogs,
+            &mut s,
+            &ToadsAndFrogs::parse(t).unwrap(),
+        )
+    };
+    let (a, b, c) = (row("TT□□FF"), row("TT__FF"), row("TT..FF"));
+    assert!(a == b && b == c);
+    assert!(ToadsAndFrogs::parse("TXF").is_err());
 }

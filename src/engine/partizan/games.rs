@@ -524,19 +524,21 @@ impl Rules for Hackenbush {
 pub struct ToadsAndFrogs;
 
 impl ToadsAndFrogs {
-    /// A strip such as `TT..FF` (`_` also marks an empty square).
+    /// A strip such as `TT..FF` (`_` and `□` also mark an empty square).
     pub fn parse(text: &str) -> Result<Vec<u8>> {
-        let cells: Vec<u8> = text
-            .bytes()
-            .filter(|b| !b.is_ascii_whitespace())
-            .map(|b| if b == b'_' { b'.' } else { b })
-            .collect();
-        if let Some(b) = cells.iter().find(|&&b| !matches!(b, b'T' | b'F' | b'.')) {
-            return Err(Error::invalid(format!(
-                "`{}` is not a Toads-and-Frogs square",
-                *b as char
-            ))
-            .hint("use T (toad, Left), F (frog, Right) and . or _ (empty)"));
+        let mut cells = vec![];
+        for ch in text.chars().filter(|c| !c.is_whitespace()) {
+            cells.push(match ch {
+                'T' => b'T',
+                'F' => b'F',
+                '.' | '_' | '□' => b'.',
+                _ => {
+                    return Err(
+                        Error::invalid(format!("`{ch}` is not a Toads-and-Frogs square"))
+                            .hint("use T (toad, Left), F (frog, Right) and . or _ or □ (empty)"),
+                    );
+                }
+            });
         }
         Ok(cells)
     }
@@ -600,13 +602,13 @@ impl Rules for ToadsAndFrogs {
     }
 }
 
-/// Cutcake: a sum of `width × height` cakes; Left cuts one along a vertical line (splitting
-/// its width), Right along a horizontal one.
-pub struct Cutcake;
-
-/// Maundy Cake: Left divides a cake's width into any number ≥ 2 of equal parts, Right its
+/// Cake cutting on a sum of `width × height` cakes. Cutcake: Left cuts one cake along a
+/// vertical line (splitting its width), Right along a horizontal one. Maundy Cake
+/// (`maundy`): Left divides a cake's width into any number ≥ 2 of equal parts, Right its
 /// height.
-pub struct MaundyCake;
+pub struct Cake {
+    pub maundy: bool,
+}
 
 fn cuts(cakes: &[(u32, u32)], vertical: bool, maundy: bool) -> Vec<Vec<(u32, u32)>> {
     let mut out = vec![];
@@ -645,31 +647,14 @@ fn single_cakes(cakes: &[(u32, u32)]) -> Vec<Vec<(u32, u32)>> {
         .collect()
 }
 
-impl Rules for Cutcake {
+impl Rules for Cake {
     type Pos = Vec<(u32, u32)>;
     type Error = Error;
     fn left(&mut self, c: &Self::Pos) -> Result<Vec<Self::Pos>> {
-        Ok(cuts(c, true, false))
+        Ok(cuts(c, true, self.maundy))
     }
     fn right(&mut self, c: &Self::Pos) -> Result<Vec<Self::Pos>> {
-        Ok(cuts(c, false, false))
-    }
-    fn components(&mut self, c: &Self::Pos) -> Vec<Self::Pos> {
-        single_cakes(c)
-    }
-    fn describe(&self, c: &Self::Pos) -> String {
-        format!("{c:?}")
-    }
-}
-
-impl Rules for MaundyCake {
-    type Pos = Vec<(u32, u32)>;
-    type Error = Error;
-    fn left(&mut self, c: &Self::Pos) -> Result<Vec<Self::Pos>> {
-        Ok(cuts(c, true, true))
-    }
-    fn right(&mut self, c: &Self::Pos) -> Result<Vec<Self::Pos>> {
-        Ok(cuts(c, false, true))
+        Ok(cuts(c, false, self.maundy))
     }
     fn components(&mut self, c: &Self::Pos) -> Vec<Self::Pos> {
         single_cakes(c)
@@ -762,6 +747,76 @@ impl Placement {
             right_blocks: adj,
             left_closes: vec![0; n],
             right_closes: vec![0; n],
+        })
+    }
+
+    /// Chess pieces on an empty `rows × cols` board: Left places `left` pieces, Right `right`
+    /// pieces (`king`, `queen`, `rook`, `bishop`, `knight`); no piece may stand where it attacks
+    /// an opposing piece or is attacked by one (attacks as on an empty board).
+    pub fn pieces(rows: usize, cols: usize, left: &str, right: &str) -> Result<Placement> {
+        if rows * cols > 64 || rows == 0 || cols == 0 {
+            return Err(Error::limit(format!(
+                "a {rows}×{cols} board does not fit (at most 64 squares)"
+            )));
+        }
+        let attacks = |piece: &str| -> Result<Vec<u64>> {
+            const ALL: [(i64, i64); 8] = [
+                (1, 0),
+                (-1, 0),
+                (0, 1),
+                (0, -1),
+                (1, 1),
+                (1, -1),
+                (-1, 1),
+                (-1, -1),
+            ];
+            let (steps, slide): (&[(i64, i64)], bool) = match piece {
+                "king" => (&ALL, false),
+                "queen" => (&ALL, true),
+                "rook" => (&[(1, 0), (-1, 0), (0, 1), (0, -1)], true),
+                "bishop" => (&[(1, 1), (1, -1), (-1, 1), (-1, -1)], true),
+                "knight" => (
+                    &[
+                        (1, 2),
+                        (2, 1),
+                        (-1, 2),
+                        (-2, 1),
+                        (1, -2),
+                        (2, -1),
+                        (-1, -2),
+                        (-2, -1),
+                    ],
+                    false,
+                ),
+                _ => {
+                    return Err(Error::invalid(format!("`{piece}` is not a chess piece"))
+                        .hint("use king, queen, rook, bishop or knight"));
+                }
+            };
+            let mut out = vec![0u64; rows * cols];
+            for (v, mask) in out.iter_mut().enumerate() {
+                let (r, c) = ((v / cols) as i64, (v % cols) as i64);
+                for &(dr, dc) in steps {
+                    let (mut r2, mut c2) = (r + dr, c + dc);
+                    while (0..rows as i64).contains(&r2) && (0..cols as i64).contains(&c2) {
+                        *mask |= 1 << (r2 as usize * cols + c2 as usize);
+                        if !slide {
+                            break;
+                        }
+                        (r2, c2) = (r2 + dr, c2 + dc);
+                    }
+                }
+            }
+            Ok(out)
+        };
+        let (a, b) = (attacks(left)?, attacks(right)?);
+        // attacks on an empty board are symmetric: v attacks u exactly when u attacks v
+        let blocks: Vec<u64> = a.iter().zip(&b).map(|(x, y)| x | y).collect();
+        Ok(Placement {
+            left_closes: vec![0; rows * cols],
+            right_closes: vec![0; rows * cols],
+            left_blocks: blocks.clone(),
+            right_blocks: blocks,
         })
     }
 

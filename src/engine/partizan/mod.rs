@@ -2,7 +2,24 @@
 //! CGSuite's notation, thermography, a generic search for rulesets, and built-in rulesets.
 //!
 //! A value is a [`Game`] id into a [`Store`]; equal games have equal ids, so `==` on ids is
-//! equality of games.
+//! equality of games. What a language layer needs:
+//! - building: [`Store::parse`] (CGSuite notation, for literals), [`Store::canonical`] (from
+//!   option lists, for `{L | R}`), [`Store::number`], [`Store::integer`], [`Store::nimber`],
+//!   [`Store::up`], [`Store::nus_game`];
+//! - arithmetic and order: [`Store::add`], [`Store::sub`], [`Store::neg`], [`Store::sum`],
+//!   [`Store::leq`], [`Store::compare`] ([`Relation`]), [`Store::outcome`] ([`Outcome`]);
+//! - reading: [`Store::show`] (CGSuite's text, also the JSON form), [`Store::left`],
+//!   [`Store::right`], [`Store::nus`], [`Store::as_number`], [`Store::as_nimber`],
+//!   [`Store::birthday`];
+//! - thermography: [`Store::left_stop`], [`Store::right_stop`], [`Store::mean`],
+//!   [`Store::temperature`], [`Store::thermograph`] (walls as [`Wall`]s;
+//!   [`Thermograph::polylines`] for plotting), [`Store::cool`], [`Store::heat`],
+//!   [`Store::atomic_weight`];
+//! - rulesets: implement [`Rules`] (Left's and Right's options, optional split into
+//!   components) and call [`value`]; the built-ins are in [`games`].
+//!
+//! Long operations poll the [`Ctl`](crate::engine::Ctl) given to [`Store::new`] (or
+//! [`Store::set_ctl`]) and refuse past its memory budget.
 //! ```
 //! use gamut::engine::partizan::{Store, Outcome, Relation};
 //! let mut s = Store::default();

@@ -20,8 +20,8 @@
 //!     fn describe(&self, n: &u32) -> String { format!("heap {n}") }
 //! }
 //! let mut s = Store::default();
-//! let g = value(&mut Take, &mut s, &mut HashMap::new(), &3, &Ctl::default()).unwrap();
-//! assert_eq!(s.show(g).unwrap(), "1/2");
+//! let g = value(&mut Take, &mut s, &mut HashMap::new(), &2, &Ctl::default()).unwrap();
+//! assert_eq!(s.show(g).unwrap(), "{1|0}");
 //! ```
 use super::store::{Game, Store};
 use crate::engine::impartial::{MAX_LINE, MEMO_LIMIT};

@@ -7,10 +7,10 @@ use super::thermo::Thermograph;
 use crate::engine::control::over_budget;
 use crate::engine::{Ctl, Error, Result};
 use std::collections::HashMap;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// A canonical form's key: its sorted Left and Right option ids.
-type Options = (Rc<[Game]>, Rc<[Game]>);
+type Options = (Arc<[Game]>, Arc<[Game]>);
 
 pub(super) type Map<K, V> = HashMap<K, V, foldhash::fast::FixedState>;
 
@@ -56,8 +56,8 @@ pub enum Relation {
 }
 
 struct Node {
-    left: Rc<[Game]>,
-    right: Rc<[Game]>,
+    left: Arc<[Game]>,
+    right: Arc<[Game]>,
     /// numbers get their options when first asked (so `1000` is one node, not a chain)
     lazy: bool,
     nus: Option<Nus>,
@@ -69,7 +69,8 @@ struct Node {
 /// Bytes a node takes with its share of the tables (the memory estimate).
 const NODE_BYTES: u64 = 160;
 
-/// The arena of canonical forms and the memo tables of the operations on them.
+/// The arena of canonical forms and the memo tables of the operations on them (`Send`, so a
+/// store can move to a worker thread).
 pub struct Store {
     nodes: Vec<Node>,
     by_options: Map<Options, Game>,
@@ -77,7 +78,7 @@ pub struct Store {
     neg: Map<Game, Game>,
     sums: Map<(Game, Game), Game>,
     leq: Map<(Game, Game), bool>,
-    pub(super) thermo: Map<Game, Rc<Thermograph>>,
+    pub(super) thermo: Map<Game, Arc<Thermograph>>,
     pub(super) cooled: Map<(Game, Dyadic), Game>,
     pub(super) heated: Map<(Game, Dyadic), Game>,
     ctl: Ctl,
@@ -155,8 +156,8 @@ impl Store {
         let birthday =
             x.numerator().unsigned_abs().div_ceil(1u64 << x.exponent()) + x.exponent() as u64;
         let g = self.push(Node {
-            left: Rc::from([]),
-            right: Rc::from([]),
+            left: Arc::from([]),
+            right: Arc::from([]),
             lazy: true,
             nus: Some(Nus {
                 number: x,
@@ -183,12 +184,12 @@ impl Store {
     }
 
     /// Left options of a canonical form.
-    pub fn left(&mut self, g: Game) -> Result<Rc<[Game]>> {
+    pub fn left(&mut self, g: Game) -> Result<Arc<[Game]>> {
         self.fill(g)?;
         Ok(self.node(g).left.clone())
     }
     /// Right options of a canonical form.
-    pub fn right(&mut self, g: Game) -> Result<Rc<[Game]>> {
+    pub fn right(&mut self, g: Game) -> Result<Arc<[Game]>> {
         self.fill(g)?;
         Ok(self.node(g).right.clone())
     }
@@ -266,11 +267,11 @@ impl Store {
                 }
             }
         }
-        let key = (Rc::from(left), Rc::from(right));
+        let key = (Arc::from(left), Arc::from(right));
         if let Some(&g) = self.by_options.get(&key) {
             return Ok(g);
         }
-        let (left, right): (Rc<[Game]>, Rc<[Game]>) = key;
+        let (left, right): (Arc<[Game]>, Arc<[Game]>) = key;
         let birthday = 1 + left
             .iter()
             .chain(right.iter())
@@ -447,10 +448,6 @@ impl Store {
         Ok(true)
     }
 
-    pub fn eq(&mut self, g: Game, h: Game) -> bool {
-        g == h
-    }
-
     /// How `g` compares with `h`.
     pub fn compare(&mut self, g: Game, h: Game) -> Result<Relation> {
         Ok(match (self.leq(g, h)?, self.leq(h, g)?) {
@@ -575,55 +572,42 @@ impl Store {
             right.dedup();
             self.undominated(&mut left, true)?;
             self.undominated(&mut right, false)?;
-            let mut changed = false;
             let mut memo = Map::default();
-            let mut i = 0;
-            while i < left.len() {
-                let gl = left[i];
-                let mut reversed = None;
-                for &glr in self.right(gl)?.iter() {
-                    if self.le_virtual(glr, &left, &right, true, &mut memo)? {
-                        reversed = Some(glr);
-                        break;
-                    }
-                }
-                match reversed {
-                    Some(glr) => {
-                        left.swap_remove(i);
-                        left.extend(self.left(glr)?.iter());
-                        changed = true;
-                        break;
-                    }
-                    None => i += 1,
-                }
-            }
-            if changed {
-                continue;
-            }
-            let mut i = 0;
-            while i < right.len() {
-                let gr = right[i];
-                let mut reversed = None;
-                for &grl in self.left(gr)?.iter() {
-                    if self.le_virtual(grl, &left, &right, false, &mut memo)? {
-                        reversed = Some(grl);
-                        break;
-                    }
-                }
-                match reversed {
-                    Some(grl) => {
-                        right.swap_remove(i);
-                        right.extend(self.right(grl)?.iter());
-                        changed = true;
-                        break;
-                    }
-                    None => i += 1,
-                }
-            }
-            if !changed {
+            if !self.bypass_one(&mut left, &right, true, &mut memo)?
+                && !self.bypass_one(&mut right, &left, false, &mut memo)?
+            {
                 return self.intern(left, right);
             }
         }
+    }
+
+    /// Bypasses the first reversible option of one side (`left`: Left's options `mine`, with
+    /// Right's `theirs`): GL is reversible through a GLR ≤ G and gives way to GLR's Left
+    /// options (mirrored for Right). Returns whether one was found.
+    fn bypass_one(
+        &mut self,
+        mine: &mut Vec<Game>,
+        theirs: &[Game],
+        left: bool,
+        memo: &mut Map<(Game, bool), bool>,
+    ) -> Result<bool> {
+        for i in 0..mine.len() {
+            let o = mine[i];
+            let back = if left { self.right(o)? } else { self.left(o)? };
+            for &b in back.iter() {
+                let reverses = if left {
+                    self.le_virtual(b, mine, theirs, true, memo)?
+                } else {
+                    self.le_virtual(b, theirs, mine, false, memo)?
+                };
+                if reverses {
+                    mine.swap_remove(i);
+                    mine.extend(if left { self.left(b)? } else { self.right(b)? }.iter());
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
     }
 
     /// Keeps the options not dominated by another (Left keeps its largest, Right its smallest).

@@ -4,7 +4,7 @@
 use super::dyadic::Dyadic;
 use super::store::{Game, Store};
 use crate::engine::{Error, Result};
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// A continuous piecewise-linear function of the temperature on [−1, ∞): its value at each
 /// breakpoint (the first at t = −1) and its slope after the last one. Slopes are −1, 0 or 1.
@@ -198,12 +198,12 @@ impl Thermograph {
 
 impl Store {
     /// The thermograph of `g` (integers: a mast from t = −1).
-    pub fn thermograph(&mut self, g: Game) -> Result<Rc<Thermograph>> {
+    pub fn thermograph(&mut self, g: Game) -> Result<Arc<Thermograph>> {
         if let Some(t) = self.thermo.get(&g) {
             return Ok(t.clone());
         }
         let t = stacker::maybe_grow(64 * 1024, 4 << 20, || self.thermograph_fresh(g))?;
-        let t = Rc::new(t);
+        let t = Arc::new(t);
         self.thermo.insert(g, t.clone());
         Ok(t)
     }
@@ -352,5 +352,101 @@ impl Store {
         })?;
         self.heated.insert((g, t), c);
         Ok(c)
+    }
+}
+
+impl Store {
+    /// Is every subposition of `g` infinitesimal (both players have moves or neither)?
+    pub fn is_all_small(&mut self, g: Game) -> Result<bool> {
+        if let Some(v) = self.nus(g) {
+            return Ok(v.number == Dyadic::ZERO);
+        }
+        stacker::maybe_grow(64 * 1024, 4 << 20, || -> Result<bool> {
+            for &o in self.left(g)?.iter().chain(self.right(g)?.iter()) {
+                if !self.is_all_small(o)? {
+                    return Ok(false);
+                }
+            }
+            Ok(true)
+        })
+    }
+
+    /// One more than the largest nimber among the subpositions: a star "remote" from `g`.
+    fn far_star(&mut self, g: Game) -> Result<u32> {
+        if let Some(m) = self.as_nimber(g) {
+            return Ok(m + 1);
+        }
+        let mut far = 1;
+        for &o in self.left(g)?.iter().chain(self.right(g)?.iter()) {
+            far = far.max(stacker::maybe_grow(64 * 1024, 4 << 20, || {
+                self.far_star(o)
+            })?);
+        }
+        Ok(far)
+    }
+
+    /// The atomic weight of an all-small game by Conway's calculus (Siegel, *Combinatorial Game
+    /// Theory*, II.7): {aw(GL) − 2 | aw(GR) + 2}, unless that is an integer, when the
+    /// comparison of G with a remote star decides (the eccentric case).
+    pub fn atomic_weight(&mut self, g: Game) -> Result<Game> {
+        if !self.is_all_small(g)? {
+            return Err(Error::invalid(
+                "atomic weight is defined here for all-small games only (every subposition infinitesimal)",
+            ));
+        }
+        self.aw(g)
+    }
+
+    fn aw(&mut self, g: Game) -> Result<Game> {
+        if let Some(v) = self.nus(g) {
+            return self.integer(v.ups);
+        }
+        stacker::maybe_grow(64 * 1024, 4 << 20, || -> Result<Game> {
+            let (two, minus_two) = (self.integer(2)?, self.integer(-2)?);
+            let mut l = vec![];
+            for &o in self.left(g)?.iter() {
+                let w = self.aw(o)?;
+                l.push(self.add(w, minus_two)?);
+            }
+            let mut r = vec![];
+            for &o in self.right(g)?.iter() {
+                let w = self.aw(o)?;
+                r.push(self.add(w, two)?);
+            }
+            let g0 = self.canonical(l.clone(), r.clone())?;
+            if !self.as_number(g0).is_some_and(|x| x.is_integer()) {
+                return Ok(g0);
+            }
+            let far = self.far_star(g)?;
+            let star = self.nimber(far)?;
+            let (below, above) = (self.leq(g, star)?, self.leq(star, g)?);
+            if below && !above {
+                // the least integer n with n ⧐ every new Left option
+                let mut best = None;
+                for &x in &l {
+                    let mut n = self.right_stop(x).ceil();
+                    let ng = self.integer(n)?;
+                    if self.leq(ng, x)? {
+                        n += 1;
+                    }
+                    best = Some(best.map_or(n, |b: i64| b.max(n)));
+                }
+                return self.integer(best.unwrap_or(0));
+            }
+            if above && !below {
+                // the greatest integer n with n ⧏ every new Right option
+                let mut best = None;
+                for &x in &r {
+                    let mut n = self.left_stop(x).floor();
+                    let ng = self.integer(n)?;
+                    if self.leq(x, ng)? {
+                        n -= 1;
+                    }
+                    best = Some(best.map_or(n, |b: i64| b.min(n)));
+                }
+                return self.integer(best.unwrap_or(0));
+            }
+            Ok(g0)
+        })
     }
 }
