@@ -295,6 +295,8 @@ pub const EXAMPLES: &[(&str, &str)] = &[
     ("cutcake", "value(cutcake(4, 1))   # → 3"),
     ("maundy_cake", "value(maundy_cake(2, 2))   # → 0"),
     ("partizan_subtraction", "let s = partizan_subtraction({1}, {2})\nvalue(s(2))   # → {1|0}"),
+    ("atomic_weight", "atomic_weight(^)   # → 1"),
+    ("pieces_game", "value(pieces_game(1, 2, \"king\", \"king\"))   # → ±1"),
     ("col", "value(col(graph { a - b }))   # → 0"),
     ("snort", "value(snort(graph { a - b }))   # → ±1"),
 ];

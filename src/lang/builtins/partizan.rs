@@ -5,8 +5,8 @@
 //! A game value is a canonical form in the interpreter's one [`Store`] (`Cache::partizan`);
 //! integers stay integers and become games when they meet one (`1 + ^`, `{0 | 1}`).
 use crate::engine::partizan::games::{
-    self, Board, Clobber, Cutcake, Domineering, Hackenbush, MaundyCake, Picture, Stones,
-    Subtraction, ToadsAndFrogs,
+    self, Board, Cake, Clobber, Domineering, Hackenbush, Picture, Stones, Subtraction,
+    ToadsAndFrogs,
 };
 use crate::engine::partizan::{self as cg, Dyadic, Game, Outcome, Relation, Rules, Store};
 use crate::lang::error::{Error, Result};
@@ -125,6 +125,17 @@ pub fn register(it: &mut Interp) {
         },
     );
     it.add_builtin(
+        "atomic_weight",
+        "atomic_weight(G)",
+        "the atomic weight of an all-small game (Conway's calculus)",
+        |it, a| {
+            a.count(1, 1)?;
+            let g = arg_game(it, a, 0)?;
+            let w = store(it)?.atomic_weight(g)?;
+            game_value(it, w)
+        },
+    );
+    it.add_builtin(
         "thermograph",
         "thermograph(G)",
         "{temperature, mast, left, right}: the walls as [temperature, value] corners from t = -1",
@@ -177,6 +188,12 @@ pub fn register(it: &mut Interp) {
         "col(g)",
         "Col on graph g: a player colours a vertex no neighbour of which has their colour",
         |it, a| colouring(it, a, false),
+    );
+    it.add_builtin(
+        "pieces_game",
+        "pieces_game(m, n, left, right)",
+        "partizan placement on an empty m x n board: Left places `left` pieces, Right `right` ones (king, queen, rook, bishop, knight), never attacking an opposing piece",
+        pieces_game,
     );
     it.add_builtin(
         "snort",
@@ -769,11 +786,8 @@ fn cake(_: &mut Interp, a: &mut Args, maundy: bool) -> Result<Value> {
             .collect();
         parts.join(" + ")
     }
-    Ok(if maundy {
-        native("maundy_cake".into(), MaundyCake, &c, decode, encode, show)
-    } else {
-        native("cutcake".into(), Cutcake, &c, decode, encode, show)
-    })
+    let name = if maundy { "maundy_cake" } else { "cutcake" };
+    Ok(native(name.into(), Cake { maundy }, &c, decode, encode, show))
 }
 
 fn int_set(it: &Interp, a: &Args, i: usize) -> Result<Vec<u64>> {
@@ -857,6 +871,23 @@ fn colouring(_: &mut Interp, a: &mut Args, snort: bool) -> Result<Value> {
         |s| (s[0] as u64, s[1] as u64),
         |&(l, r)| vec![l as i64, r as i64],
         |name, s| format!("{name} with open sites {:#x} (Left), {:#x} (Right)", s[0], s[1]),
+    ))
+}
+
+fn pieces_game(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    a.count(4, 4)?;
+    let (m, n) = (a.nonneg(0)? as usize, a.nonneg(1)? as usize);
+    let (l, r) = (a.str(2)?, a.str(3)?);
+    let rules = games::Placement::pieces(m.min(65), n.min(65), &l, &r)
+        .map_err(|e| Error::from(e).at(a.span))?;
+    let start = rules.start();
+    Ok(native(
+        format!("pieces_game({m}, {n}, {l:?}, {r:?})"),
+        rules,
+        &start,
+        |s| (s[0] as u64, s[1] as u64),
+        |&(l, r)| vec![l as i64, r as i64],
+        |name, s| format!("{name} with open squares {:#x} (Left), {:#x} (Right)", s[0], s[1]),
     ))
 }
 
