@@ -920,10 +920,7 @@ impl ScriptRules<'_> {
     fn side(&mut self, p: &[Box<[i64]>], side: Side) -> Result<Vec<Vec<Box<[i64]>>>> {
         let mut out = vec![];
         for c in p {
-            for mut o in self.script.options(self.it, c, side)? {
-                o.sort();
-                out.push(o);
-            }
+            out.extend(self.script.options(self.it, c, side)?);
         }
         Ok(out)
     }
@@ -989,6 +986,12 @@ impl Sides for Script {
                 },
             )?;
         }
+        // an option is a sum: equal multisets are one option
+        for o in &mut out {
+            o.sort();
+        }
+        out.sort();
+        out.dedup();
         Ok(out)
     }
     fn describe(&self, name: &str, state: &[i64]) -> String {
