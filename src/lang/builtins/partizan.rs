@@ -487,12 +487,44 @@ fn thermograph(it: &mut Interp, a: &mut Args) -> Result<Value> {
         walls.push(Value::list(pts));
     }
     let [l, r]: [Value; 2] = walls.try_into().ok().expect("two walls");
-    Ok(Value::record(vec![
-        ("temperature", number(it, t.temperature)?),
-        ("mast", number(it, t.mast)?),
-        ("left", l),
-        ("right", r),
-    ]))
+    Ok(Value::record_with_hidden(
+        vec![
+            ("temperature", number(it, t.temperature)?),
+            ("mast", number(it, t.mast)?),
+            ("left", l),
+            ("right", r),
+        ],
+        vec![("game", game_value(it, g)?)],
+    ))
+}
+
+/// `plot(thermograph(G), file)`: the walls up to a little above the temperature.
+pub fn plot_thermograph(
+    it: &mut Interp,
+    g: &Value,
+    title: String,
+    size: (u32, u32),
+    path: &str,
+) -> Result<()> {
+    let Value::Game(g) = g else {
+        return Err(Error::plain("this record is not a thermograph"));
+    };
+    let s = store(it)?;
+    let t = s.thermograph(g.id)?;
+    let f = |d: Dyadic| d.numerator() as f64 / (1u64 << d.exponent()) as f64;
+    let temp = t.temperature.max(Dyadic::ZERO);
+    let top = temp.add(Dyadic::int(1).max(temp.half()?))?;
+    let walls = t.polylines(top)?;
+    crate::engine::plot::draw_thermograph(
+        &crate::engine::plot::Thermograph {
+            title,
+            walls,
+            temperature: f(t.temperature),
+            size,
+        },
+        path,
+    )
+    .map_err(Error::plain)
 }
 
 /// A partizan ruleset as the language sees it: the value of a state, and its options for
