@@ -46,7 +46,10 @@ fn notation_of_values() {
     }
     // text output is the same notation
     let (code, out, err) = run_e("{2|1/2||-1}\n±1\n^*");
-    assert_eq!((code, out.as_str(), err.as_str()), (0, "{2|1/2||-1}\n±1\n^*\n", ""));
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (0, "{2|1/2||-1}\n±1\n^*\n", "")
+    );
     // integers stay integers until they meet a game
     assert_eq!(value("2 * 3"), json!(6));
     assert_eq!(value("{1, 2}"), json!([1, 2]));
@@ -162,9 +165,14 @@ fn cakes() {
             want.push(json!((if w >= h { f(w, h) } else { -f(h, w) }).to_string()));
         }
     }
-    let mut f = vec![0i64; 25];
+    let mut f = [0i64; 25];
     for w in 2..=24 {
-        f[w] = 1 + (2..=w).filter(|p| w % p == 0).map(|p| p as i64 * f[w / p]).max().unwrap();
+        f[w] = 1
+            + (2..=w)
+                .filter(|p| w % p == 0)
+                .map(|p| p as i64 * f[w / p])
+                .max()
+                .unwrap();
         src.push_str(&format!("value(maundy_cake({w}, 1))\n"));
         want.push(json!(f[w].to_string()));
     }
@@ -200,7 +208,7 @@ fn scripted_rules_match_the_builtins() {
 fn canonical_form_properties() {
     let atoms = ["0", "1", "-1", "*", "^", "1/2", "*2", "-2"];
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    let mut game = |rng: &mut Rng| {
+    let game = |rng: &mut Rng| {
         let side = |rng: &mut Rng| -> String {
             let k = rng.below(3);
             (0..k)

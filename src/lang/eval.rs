@@ -649,17 +649,16 @@ impl Interp {
                 left,
                 right,
                 ambiguous,
-            } => crate::lang::builtins::partizan::literal(self, left, right, *ambiguous, e.span, env)?,
+            } => crate::lang::builtins::partizan::literal(
+                self, left, right, *ambiguous, e.span, env,
+            )?,
             ExprKind::CgAtom(text) => crate::lang::builtins::partizan::atom(self, text)?,
             ExprKind::Unary(op, x) => {
                 let v = self.eval(x, env)?;
                 if *op != UnOp::Not
-                    && let Some(g) = crate::lang::builtins::partizan::unary(
-                        self,
-                        *op == UnOp::PlusMinus,
-                        &v,
-                    )
-                    .map_err(|er| er.at(e.span))?
+                    && let Some(g) =
+                        crate::lang::builtins::partizan::unary(self, *op == UnOp::PlusMinus, &v)
+                            .map_err(|er| er.at(e.span))?
                 {
                     return Ok(g);
                 }

@@ -377,11 +377,10 @@ pub fn literal(
     env: &Env,
 ) -> Result<Value> {
     if ambiguous {
-        return Err(Error::runtime(
-            "the longest bar appears twice in this game literal",
-            span,
-        )
-        .hint("nest with longer bars, e.g. {a || b | c} is {a | {b | c}}"));
+        return Err(
+            Error::runtime("the longest bar appears twice in this game literal", span)
+                .hint("nest with longer bars, e.g. {a || b | c} is {a | {b | c}}"),
+        );
     }
     let mut sides = [vec![], vec![]];
     for (side, exprs) in sides.iter_mut().zip([left, right]) {
@@ -390,7 +389,9 @@ pub fn literal(
         }
     }
     let [l, r] = sides;
-    let g = store(it)?.canonical(l, r).map_err(|e| Error::from(e).at(span))?;
+    let g = store(it)?
+        .canonical(l, r)
+        .map_err(|e| Error::from(e).at(span))?;
     game_value(it, g)
 }
 
@@ -400,11 +401,10 @@ fn option_game(it: &mut Interp, e: &Expr, env: &Env) -> Result<Game> {
         if let (Value::Int(p), Value::Int(q)) = (&xv, &yv) {
             let exp = (*q > 0 && (*q as u64).is_power_of_two()).then(|| q.trailing_zeros());
             let Some(exp) = exp else {
-                return Err(Error::runtime(
-                    format!("{p}/{q} is not a dyadic number"),
-                    e.span,
-                )
-                .hint("the numbers of short games have a power of two below the line"));
+                return Err(
+                    Error::runtime(format!("{p}/{q} is not a dyadic number"), e.span)
+                        .hint("the numbers of short games have a power of two below the line"),
+                );
             };
             let d = Dyadic::new(*p, exp).map_err(|er| Error::from(er).at(e.span))?;
             return Ok(store(it)?.number(d)?);
@@ -413,7 +413,10 @@ fn option_game(it: &mut Interp, e: &Expr, env: &Env) -> Result<Game> {
     let v = it.eval(e, env)?;
     as_game(it, &v)?.ok_or_else(|| {
         Error::runtime(
-            format!("an option of a game is a game or a number, not {}", v.a_type()),
+            format!(
+                "an option of a game is a game or a number, not {}",
+                v.a_type()
+            ),
             e.span,
         )
     })
@@ -596,10 +599,7 @@ impl<R: Rules<Error = crate::engine::Error>> Sides for Native<R> {
         } else {
             r.right(&pos)?
         };
-        Ok(opts
-            .iter()
-            .map(|o| vec![(self.encode)(o).into()])
-            .collect())
+        Ok(opts.iter().map(|o| vec![(self.encode)(o).into()]).collect())
     }
     fn describe(&self, name: &str, state: &[i64]) -> String {
         (self.show)(name, state)
@@ -699,17 +699,28 @@ fn clobber(_: &mut Interp, a: &mut Args) -> Result<Value> {
         cols: s[1] as usize,
         cells: s[2..].iter().map(|&c| c as u8).collect(),
     };
-    Ok(native("clobber".into(), Clobber, &b, decode, encode, |_, s| {
-        let cols = s[1].max(1) as usize;
-        let rows: Vec<String> = s[2..]
-            .chunks(cols)
-            .map(|r| r.iter().map(|&c| ['.', 'x', 'o'][c as usize]).collect())
-            .collect();
-        format!("clobber({:?})", rows.join("|"))
-    }))
+    Ok(native(
+        "clobber".into(),
+        Clobber,
+        &b,
+        decode,
+        encode,
+        |_, s| {
+            let cols = s[1].max(1) as usize;
+            let rows: Vec<String> = s[2..]
+                .chunks(cols)
+                .map(|r| r.iter().map(|&c| ['.', 'x', 'o'][c as usize]).collect())
+                .collect();
+            format!("clobber({:?})", rows.join("|"))
+        },
+    ))
 }
 
-const COLOURS: [games::Colour; 3] = [games::Colour::Blue, games::Colour::Red, games::Colour::Green];
+const COLOURS: [games::Colour; 3] = [
+    games::Colour::Blue,
+    games::Colour::Red,
+    games::Colour::Green,
+];
 
 fn hackenbush(it: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(1, 1)?;
@@ -772,7 +783,10 @@ fn hackenbush(it: &mut Interp, a: &mut Args) -> Result<Value> {
         decode,
         encode,
         |_, s| {
-            let stalk = s.chunks(3).enumerate().all(|(i, e)| e[0] == i as i64 && e[1] == i as i64 + 1);
+            let stalk = s
+                .chunks(3)
+                .enumerate()
+                .all(|(i, e)| e[0] == i as i64 && e[1] == i as i64 + 1);
             let colour = |c: i64| ["B", "R", "G"][c as usize];
             if stalk {
                 let t: String = s.chunks(3).map(|e| colour(e[2])).collect();
@@ -819,7 +833,14 @@ fn cake(_: &mut Interp, a: &mut Args, maundy: bool) -> Result<Value> {
         parts.join(" + ")
     }
     let name = if maundy { "maundy_cake" } else { "cutcake" };
-    Ok(native(name.into(), Cake { maundy }, &c, decode, encode, show))
+    Ok(native(
+        name.into(),
+        Cake { maundy },
+        &c,
+        decode,
+        encode,
+        show,
+    ))
 }
 
 fn int_set(it: &Interp, a: &Args, i: usize) -> Result<Vec<u64>> {
@@ -829,7 +850,10 @@ fn int_set(it: &Interp, a: &Args, i: usize) -> Result<Vec<u64>> {
             Value::Int(k) if k >= 1 => out.push(k as u64),
             other => {
                 return Err(Error::runtime(
-                    format!("a subtraction set holds positive integers, not {}", other.to_text()),
+                    format!(
+                        "a subtraction set holds positive integers, not {}",
+                        other.to_text()
+                    ),
                     a.span_of(i),
                 ));
             }
@@ -866,7 +890,12 @@ fn partizan_subtraction(it: &mut Interp, a: &mut Args) -> Result<Value> {
     a.no_more_kw()?;
     let (left, right) = (int_set(it, a, 0)?, int_set(it, a, 1)?);
     let name = name.unwrap_or_else(|| {
-        let t = |v: &[u64]| v.iter().map(|k| k.to_string()).collect::<Vec<_>>().join(", ");
+        let t = |v: &[u64]| {
+            v.iter()
+                .map(|k| k.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         format!("subtraction({{{}}} | {{{}}})", t(&left), t(&right))
     });
     let fam = HeapSides(Native {
@@ -902,7 +931,12 @@ fn colouring(_: &mut Interp, a: &mut Args, snort: bool) -> Result<Value> {
         &start,
         |s| (s[0] as u64, s[1] as u64),
         |&(l, r)| vec![l as i64, r as i64],
-        |name, s| format!("{name} with open sites {:#x} (Left), {:#x} (Right)", s[0], s[1]),
+        |name, s| {
+            format!(
+                "{name} with open sites {:#x} (Left), {:#x} (Right)",
+                s[0], s[1]
+            )
+        },
     ))
 }
 
@@ -919,7 +953,12 @@ fn pieces_game(_: &mut Interp, a: &mut Args) -> Result<Value> {
         &start,
         |s| (s[0] as u64, s[1] as u64),
         |&(l, r)| vec![l as i64, r as i64],
-        |name, s| format!("{name} with open squares {:#x} (Left), {:#x} (Right)", s[0], s[1]),
+        |name, s| {
+            format!(
+                "{name} with open squares {:#x} (Left), {:#x} (Right)",
+                s[0], s[1]
+            )
+        },
     ))
 }
 
@@ -1004,7 +1043,11 @@ impl Sides for Script {
             scope.define(p.name.clone(), Value::Int(v));
         }
         let mut out = vec![];
-        for rule in def.rules.iter().filter(|r| r.side.is_none_or(|s| s == side)) {
+        for rule in def
+            .rules
+            .iter()
+            .filter(|r| r.side.is_none_or(|s| s == side))
+        {
             super::games::bind_rule(it, rule, 0, &scope, def.params.len(), &mut out).map_err(
                 |e| {
                     if e.message.is_empty() {

@@ -747,7 +747,8 @@ fn plot_builtin(it: &mut Interp, a: &mut Args) -> Result<Value> {
         }
     };
     if let Some(g) = thermograph {
-        let title = text_kw(title, "title")?.unwrap_or_else(|| format!("thermograph of {}", g.to_text()));
+        let title =
+            text_kw(title, "title")?.unwrap_or_else(|| format!("thermograph of {}", g.to_text()));
         super::partizan::plot_thermograph(it, &g, title, (w, h), &path)
             .map_err(|e| e.at(a.span_of(1)))?;
         return Ok(Value::str(&format!("wrote {path}")));
