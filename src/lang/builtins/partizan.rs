@@ -96,23 +96,13 @@ pub fn register(it: &mut Interp) {
         "cool",
         "cool(G, t)",
         "G cooled by the number t (Conway's G_t)",
-        |it, a| {
-            a.count(2, 2)?;
-            let (g, t) = (arg_game(it, a, 0)?, arg_number(it, a, 1)?);
-            let c = store(it)?.cool(g, t)?;
-            game_value(it, c)
-        },
+        |it, a| by_number(it, a, Store::cool),
     );
     it.add_builtin(
         "heat",
         "heat(G, t)",
         "G heated by the number t (∫^t G)",
-        |it, a| {
-            a.count(2, 2)?;
-            let (g, t) = (arg_game(it, a, 0)?, arg_number(it, a, 1)?);
-            let h = store(it)?.heat(g, t)?;
-            game_value(it, h)
-        },
+        |it, a| by_number(it, a, Store::heat),
     );
     it.add_builtin(
         "birthday",
@@ -271,6 +261,18 @@ fn arg_number(it: &mut Interp, a: &Args, i: usize) -> Result<Dyadic> {
     store(it)?
         .as_number(g)
         .ok_or_else(|| a.type_error(i, "a number such as 1 or game(\"1/2\")"))
+}
+
+/// `cool(G, t)`, `heat(G, t)`.
+fn by_number(
+    it: &mut Interp,
+    a: &mut Args,
+    f: fn(&mut Store, Game, Dyadic) -> crate::engine::Result<Game>,
+) -> Result<Value> {
+    a.count(2, 2)?;
+    let (g, t) = (arg_game(it, a, 0)?, arg_number(it, a, 1)?);
+    let r = f(store(it)?, g, t)?;
+    game_value(it, r)
 }
 
 fn dyadic_query(
