@@ -3,7 +3,8 @@
 # /usr/bin/time reports the CPU time and peak memory of each.
 #   bench/dots-empty.sh 3x3 3x4        (default: the small boards)
 #   DOTS_RETRO=1 bench/dots-empty.sh 3x3   also runs the retrograde reference (boards up to 31 lines: 3x4 needs 2 GB)
-#   DOTS_PROGRESS=1 bench/dots-empty.sh 4x4   prints the null-window tests as they go
+#   DOTS_PROGRESS=1 bench/dots-empty.sh 4x4   prints the null-window tests as they go (wall and cpu)
+#   DOTS_TABLE_MB=8192 bench/dots-empty.sh 4x5   a larger table than the default 1 GB
 set -e
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-target}"

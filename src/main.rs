@@ -15,7 +15,7 @@ mod repl;
     name = "gamut",
     version,
     about = "A REPL and script interpreter for permutation puzzles and combinatorial games",
-    override_usage = "gamut [OPTIONS] [run] [FILE | -]\n       gamut [OPTIONS] -e SOURCE\n       gamut [OPTIONS]            (the REPL, or a script read from a pipe)"
+    override_usage = "gamut [OPTIONS] [run] [FILE | -]\n       gamut [OPTIONS] -e SOURCE\n       gamut [OPTIONS]            (the REPL, or a script read from a pipe)\n       gamut split FILE QUERY --parts N --dir DIR   (then `gamut part DIR I` for each I, `gamut merge DIR`)"
 )]
 struct Cli {
     /// `run FILE`, `FILE`, or `-` for a script read from standard input
@@ -33,6 +33,12 @@ struct Cli {
     /// memory budget for searches and values, e.g. 512M or 2G (default: the memory available)
     #[arg(long, global = true, value_name = "SIZE")]
     memory: Option<String>,
+    /// `gamut split`: how many parts to split the query into
+    #[arg(long, value_name = "N")]
+    parts: Option<usize>,
+    /// `gamut split`: the folder the parts are written to
+    #[arg(long, value_name = "DIR")]
+    dir: Option<String>,
 }
 
 /// More worker threads than this only cost memory (and may pass the process's thread limit).
@@ -112,6 +118,9 @@ pub fn parse_size(s: &str) -> Option<u64> {
 
 fn run(cli: Cli, memory: Option<u64>) -> i32 {
     let mut args = cli.args.clone();
+    if let Some(cmd @ ("split" | "part" | "merge")) = args.first().map(String::as_str) {
+        return batch(cmd, &cli, &args[1..], memory);
+    }
     if args.first().is_some_and(|a| a == "run") {
         args.remove(0);
         if args.is_empty() {
@@ -189,6 +198,67 @@ fn run(cli: Cli, memory: Option<u64>) -> i32 {
             }
             130
         }
+        Err(e) => {
+            report(&it, &e);
+            e.exit_code()
+        }
+    };
+    finish_output(code)
+}
+
+/// `gamut split`, `gamut part` and `gamut merge`: one query over many processes (`lang::split`).
+fn batch(cmd: &str, cli: &Cli, args: &[String], memory: Option<u64>) -> i32 {
+    use gamut::lang::split;
+    let usage = match cmd {
+        "split" => "gamut split FILE QUERY --parts N --dir DIR",
+        "part" => "gamut part DIR I",
+        _ => "gamut merge DIR",
+    };
+    let want = if cmd == "merge" { 1 } else { 2 };
+    if args.len() != want || (cmd == "split") != (cli.parts.is_some() && cli.dir.is_some()) {
+        err_line(&format!("error: usage: {usage}"));
+        return 2;
+    }
+    let cancel = Arc::new(AtomicBool::new(false));
+    let mut it = Interp::new(Box::new(|_, _| {}));
+    it.ctl = Ctl::new(cancel).with_progress(Arc::new(progress::Bars::new(
+        std::io::stderr().is_terminal(),
+    )));
+    if let Some(m) = memory {
+        it.ctl = it.ctl.clone().with_memory(m);
+    }
+    signals_cancel(&it, true);
+    let r = match cmd {
+        "split" => {
+            let file = std::path::Path::new(&args[0]);
+            match std::fs::read_to_string(file) {
+                Ok(text) => {
+                    let gamut = std::env::current_exe().unwrap_or_else(|_| "gamut".into());
+                    let dir = std::path::Path::new(cli.dir.as_deref().unwrap_or("."));
+                    let parts = cli.parts.unwrap_or(1);
+                    split::plan(&mut it, &text, file.parent(), &args[1], parts, dir, &gamut)
+                        .map(|msg| err_line(&msg))
+                }
+                Err(e) => {
+                    err_line(&format!("error: cannot read {}: {e}", args[0]));
+                    return 2;
+                }
+            }
+        }
+        "part" => match args[1].parse::<usize>() {
+            Ok(i) => split::part(&mut it, std::path::Path::new(&args[0]), i),
+            Err(_) => {
+                err_line(&format!("error: usage: {usage} (I is a part number)"));
+                return 2;
+            }
+        },
+        _ => split::merge(std::path::Path::new(&args[0])).map(|v| {
+            let mut print = printer(cli.json, it.ctl.cancel_flag().clone());
+            print(1, &v);
+        }),
+    };
+    let code = match r {
+        Ok(()) => 0,
         Err(e) => {
             report(&it, &e);
             e.exit_code()

@@ -95,6 +95,19 @@ fn every_position_of_every_board_up_to_20_lines() {
     }
 }
 
+/// The value of position `s` equals the reference.
+fn check_value(b: &Dots, solver: &Solver, s: u64, reference: &[i8], ctl: &Ctl) {
+    let pos = b.position(s).unwrap();
+    assert_eq!(
+        solver.value(&pos, ctl).unwrap(),
+        reference[s as usize] as i32,
+        "{} x {}: {}",
+        b.rows(),
+        b.cols(),
+        b.lines_text(&pos)
+    );
+}
+
 /// Every move's value from position `s` equals its boxes plus (or minus, when the turn
 /// passes) the reference value after it.
 fn check_moves(b: &Dots, solver: &Solver, s: u64, reference: &[i8], ctl: &Ctl) {
@@ -147,21 +160,78 @@ fn random_positions_of_the_3x3_board() {
                 s |= 1 << l;
             }
         }
-        let pos = b.position(s).unwrap();
         let which = if i % 3 == 0 && keep >= 12 {
             &small
         } else {
             &solver
         };
-        assert_eq!(
-            which.value(&pos, &ctl).unwrap(),
-            reference[s as usize] as i32,
-            "{}",
-            b.lines_text(&pos)
-        );
+        check_value(&b, which, s, &reference, &ctl);
         if i % 10 == 0 {
             check_moves(&b, which, s, &reference, &ctl);
         }
+    }
+}
+
+/// Positions where the mover can capture a box whose last side leads into a box with two free
+/// sides (the choice between taking and the double-deal, which the search bounds below by 0
+/// without searching), on 2 x 3, 2 x 4 and 3 x 3, with a small table, against the reference.
+#[test]
+fn capture_choices_agree_with_the_reference() {
+    let ctl = Ctl::default();
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    for (m, n) in [(2, 3), (2, 4), (3, 3)] {
+        let b = Dots::new(m, n).unwrap();
+        let reference = retrograde(&b);
+        let bx = boxes(&b);
+        let solver = Solver::with_table_bytes(&b, 1 << 16, &ctl).unwrap();
+        let nl = b.num_lines() as u64;
+        let mut found = 0;
+        while found < 600 {
+            let keep = rng.next() % nl;
+            let s = (0..nl).fold(0u64, |s, l| s | u64::from(rng.next() % nl < keep) << l);
+            let free = |mask: u64| (mask & !s).count_ones();
+            let choice = bx.iter().any(|&x| {
+                free(x) == 1
+                    && bx
+                        .iter()
+                        .any(|&y| y != x && x & y & !s != 0 && free(y) == 2)
+            });
+            if !choice {
+                continue;
+            }
+            found += 1;
+            check_value(&b, &solver, s, &reference, &ctl);
+            if found % 10 == 0 {
+                check_moves(&b, &solver, s, &reference, &ctl);
+            }
+        }
+    }
+}
+
+/// Positions with 22 free lines or more are searched in parallel: the values are the same on
+/// 1, 2 and 3 threads, and equal to the reference.
+#[test]
+fn values_do_not_depend_on_the_thread_count() {
+    let ctl = Ctl::default();
+    let b = Dots::new(3, 3).unwrap();
+    let reference = retrograde(&b);
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let mut positions: Vec<u64> = (0..24).map(|l| 1u64 << l).collect();
+    positions.push(0);
+    for _ in 0..20 {
+        positions.push(1 << (rng.next() % 24) | 1 << (rng.next() % 24));
+    }
+    for threads in [1, 2, 3] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let solver = Solver::new(&b, &ctl).unwrap();
+            for &s in &positions {
+                check_value(&b, &solver, s, &reference, &ctl);
+            }
+        });
     }
 }
 
@@ -343,12 +413,17 @@ fn empty_boards_bench() {
     struct Print(Instant);
     impl gamut::engine::control::Progress for Print {
         fn begin(&self, label: &str, _: Option<u64>) {
-            eprintln!("[{:.1} s] {label}", self.0.elapsed().as_secs_f64());
+            eprintln!(
+                "[{:.1} s, cpu {:.1} s] {label}",
+                self.0.elapsed().as_secs_f64(),
+                cpu_seconds()
+            );
         }
         fn advance(&self, done: u64) {
             eprintln!(
-                "[{:.1} s] {done} root moves done",
-                self.0.elapsed().as_secs_f64()
+                "[{:.1} s, cpu {:.1} s] {done} root moves done",
+                self.0.elapsed().as_secs_f64(),
+                cpu_seconds()
             );
         }
         fn end(&self) {}
@@ -365,7 +440,12 @@ fn empty_boards_bench() {
         let b = Dots::new(m, n).unwrap();
         let t = Instant::now();
         let c = cpu_seconds();
-        let solver = Solver::new(&b, &ctl).unwrap();
+        // DOTS_TABLE_MB: a table of another size than the default (at most 1 GB)
+        let solver = match std::env::var("DOTS_TABLE_MB") {
+            Ok(mb) => Solver::with_table_bytes(&b, mb.parse::<u64>().unwrap() << 20, &ctl),
+            Err(_) => Solver::new(&b, &ctl),
+        }
+        .unwrap();
         let v = solver.value(&b.empty(), &ctl).unwrap();
         let st = solver.stats();
         println!(

@@ -1,10 +1,12 @@
 //! The placement engine against a brute-force reference solver, the thesis' tables
 //! (T. R. Boone, "Abstractions and Analyses of Grid Games", 2016: Figure 3.2.1 and
 //! Appendix A.1), OEIS A344227 and A316632, and the board-graph theory of Appendix B.
+mod common;
+use common::brute_numbers;
 use gamut::engine::Ctl;
 use gamut::engine::graph::Graph;
 use gamut::engine::placement::{
-    Board, Part, Piece, Placement, Tour, domination_number, independence_number,
+    Board, Outcome, Part, Piece, Placement, Tour, domination_number, independence_number,
     independent_domination_number, node_kayles, piece_graph, tour,
 };
 use std::collections::HashMap;
@@ -262,24 +264,35 @@ impl Lcg {
             .wrapping_add(1442695040888963407);
         self.0 >> 33
     }
+
+    /// The edges of a random graph on n vertices, each there with probability density/10.
+    fn edges(&mut self, n: usize, density: u64) -> Vec<(usize, usize)> {
+        let mut edges = vec![];
+        for a in 0..n {
+            for b in a + 1..n {
+                if self.next() % 10 < density {
+                    edges.push((a, b));
+                }
+            }
+        }
+        edges
+    }
+}
+
+/// A random graph of 1 to `max` vertices (edge probability 0.1 to 0.6), with its edges.
+fn random_graph(rng: &mut Lcg, max: u64) -> (Graph, Vec<(usize, usize)>) {
+    let n = 1 + (rng.next() % max) as usize;
+    let density = 1 + rng.next() % 6;
+    let edges = rng.edges(n, density);
+    let names = (0..n).map(|i| format!("v{i}")).collect();
+    (Graph::new(names, &edges).unwrap(), edges)
 }
 
 #[test]
 fn node_kayles_agrees_with_brute_force_on_random_graphs() {
     let mut rng = Lcg(12345);
     for round in 0..300 {
-        let n = 1 + (rng.next() % 14) as usize;
-        let density = 1 + rng.next() % 6; // edge probability density/10
-        let mut edges = vec![];
-        for a in 0..n {
-            for b in a + 1..n {
-                if rng.next() % 10 < density {
-                    edges.push((a, b));
-                }
-            }
-        }
-        let names = (0..n).map(|i| format!("v{i}")).collect();
-        let graph = Graph::new(names, &edges).unwrap();
+        let (graph, edges) = random_graph(&mut rng, 14);
         let game = node_kayles(&graph).unwrap();
         let want = brute_kayles(&graph.adjacency(), 0, &mut HashMap::new());
         let got = game.grundy(&game.start(), &ctl()).unwrap();
@@ -291,6 +304,72 @@ fn node_kayles_agrees_with_brute_force_on_random_graphs() {
             assert_eq!(game.grundy(&opt, &ctl()).unwrap(), want);
         }
     }
+}
+
+#[test]
+fn outcomes_by_win_loss_search_agree_with_brute_force() {
+    // `outcome` runs its own search (a fresh game has no cached values to lean on)
+    for (name, pieces) in piece_sets() {
+        for (rows, cols) in [(1, 4), (2, 3), (3, 3), (3, 4), (4, 4)] {
+            let want = Brute::new(rows, cols, false, &pieces, false).start();
+            let g = Placement::new(Board::Grid { rows, cols }, pieces.clone(), false).unwrap();
+            let got = g.outcome(&g.start(), &ctl()).unwrap();
+            assert_eq!(got == Outcome::P, want == 0, "{name} {rows}x{cols}");
+            // one move in, where the board splits into pieces of every size
+            let mut brute = Brute::new(rows, cols, false, &pieces, false);
+            for p in g.options(&g.start()) {
+                let mut cells: Vec<u8> = (0..rows * cols)
+                    .map(|s| p.piece_at(s).map_or(0, |x| x as u8 + 1))
+                    .collect();
+                let want = brute.grundy(&mut cells) == 0;
+                let fresh = Placement::new(Board::Grid { rows, cols }, pieces.clone(), false);
+                let got = fresh.unwrap().outcome(&p, &ctl()).unwrap() == Outcome::P;
+                assert_eq!(got, want, "{name} {rows}x{cols}\n{}", g.show(&p));
+            }
+        }
+    }
+    let mut rng = Lcg(777);
+    for round in 0..200 {
+        let (graph, edges) = random_graph(&mut rng, 16);
+        let game = node_kayles(&graph).unwrap();
+        let want = brute_kayles(&graph.adjacency(), 0, &mut HashMap::new()) == 0;
+        let got = game.outcome(&game.start(), &ctl()).unwrap() == Outcome::P;
+        assert_eq!(got, want, "round {round}: {edges:?}");
+    }
+}
+
+#[test]
+fn values_do_not_depend_on_the_thread_count() {
+    let run = |threads: usize| -> Vec<u32> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let mut out: Vec<u32> = (1..=9).map(queens).collect();
+            out.extend((1..=12).map(|n| kayles_grid(3, n)));
+            let g = Placement::new(
+                Board::Grid { rows: 5, cols: 5 },
+                vec![Piece::knight(), Piece::queen()],
+                false,
+            )
+            .unwrap();
+            out.push(g.grundy(&g.start(), &ctl()).unwrap());
+            let q = Placement::new(
+                Board::Grid { rows: 9, cols: 9 },
+                vec![Piece::queen()],
+                false,
+            );
+            let q = q.unwrap();
+            out.push((q.outcome(&q.start(), &ctl()).unwrap() == Outcome::P) as u32);
+            out
+        })
+    };
+    let one = run(1);
+    assert_eq!(one[..9], A344227[..9]);
+    assert_eq!(one[9..21], A316632[..12]);
+    assert_eq!(one[22], 0, "queens 9x9 is *1, a first-player win");
+    assert_eq!(run(3), one);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -564,6 +643,19 @@ fn oeis_a344227_queens_9_to_13() {
     }
 }
 
+/// a(14..16) past the OEIS entry, as found by T. Rudd's queens-nimbers (2026); a(17) = 2.
+const RUDD_14_TO_16: [u32; 3] = [0, 1, 0];
+
+#[test]
+#[ignore]
+fn queens_14_agrees_with_rudd() {
+    // 15 and 16 take minutes to hours on 2 cores: `sh bench/placement-run.sh "queens 15"`
+    let t = Instant::now();
+    let g = queens(14);
+    println!("queens 14x14: {g} in {:.1?}", t.elapsed());
+    assert_eq!(g, RUDD_14_TO_16[0]);
+}
+
 #[test]
 fn oeis_a316632_node_kayles_3xn_up_to_11() {
     for n in 1..=11 {
@@ -721,14 +813,6 @@ fn schwenk_theorem_for_all_boards_up_to_10() {
 fn graph_numbers_of_small_boards() {
     let c = ctl();
     let knights = |m, n| piece_graph(&Board::Grid { rows: m, cols: n }, &Piece::knight()).unwrap();
-    // knights on 8 x 8: independence 32 (thesis: ceil(mn/2)), domination 12
-    assert_eq!(independence_number(&knights(8, 8), &c).unwrap(), 32);
-    assert_eq!(domination_number(&knights(6, 6), &c).unwrap(), 8);
-    assert_eq!(independence_number(&knights(5, 5), &c).unwrap(), 13);
-    // queens: 8 queens on 8 x 8, domination 5 on 8 x 8 (classical), 1 x n etc.
-    let queens = piece_graph(&Board::Grid { rows: 8, cols: 8 }, &Piece::queen()).unwrap();
-    assert_eq!(independence_number(&queens, &c).unwrap(), 8);
-    assert_eq!(domination_number(&queens, &c).unwrap(), 5);
     // shortest/longest plays agree with i and alpha for one piece
     for (m, n) in [(3, 3), (4, 4), (4, 5), (5, 5)] {
         let g = Placement::new(
@@ -746,11 +830,112 @@ fn graph_numbers_of_small_boards() {
             g.longest_play(&g.start(), &c).unwrap() as usize,
             independence_number(&adj, &c).unwrap()
         );
-        assert!(
-            domination_number(&adj, &c).unwrap()
-                <= independent_domination_number(&adj, &c).unwrap()
-        );
     }
+    // queens on (2, 4), (3, 4), (4, 4) dominate 5 x 7 (the domination bound was once too high)
+    let queens = piece_graph(&Board::Grid { rows: 5, cols: 7 }, &Piece::queen()).unwrap();
+    assert_eq!(domination_number(&queens, &c).unwrap(), 3);
+}
+
+type Number = fn(&[Vec<usize>], &Ctl) -> gamut::engine::Result<usize>;
+const GAMMA: Number = domination_number;
+const I: Number = independent_domination_number;
+const ALPHA: Number = independence_number;
+
+/// Asserts `f` of `piece` on the n x n grid (or torus) for n = 1, 2, ... against the terms of
+/// the OEIS sequence `seq`.
+fn check_oeis(seq: &str, f: Number, piece: &Piece, torus: bool, terms: &[usize]) {
+    for (k, &want) in terms.iter().enumerate() {
+        let n = k + 1;
+        let board = if torus {
+            Board::Torus { rows: n, cols: n }
+        } else {
+            Board::Grid { rows: n, cols: n }
+        };
+        let adj = piece_graph(&board, piece).unwrap();
+        assert_eq!(f(&adj, &ctl()).unwrap(), want, "{seq}, {board}");
+    }
+}
+
+#[test]
+fn graph_numbers_of_square_boards_match_oeis() {
+    let (n, q, k, r, b) = (
+        Piece::knight(),
+        Piece::queen(),
+        Piece::king(),
+        Piece::rook(),
+        Piece::bishop(),
+    );
+    // knights: γ A006075 (Dudeney's 12 on 8 x 8), i A342576, α A030978 (offset 0, from n = 1)
+    check_oeis(
+        "A006075",
+        GAMMA,
+        &n,
+        false,
+        &[1, 4, 4, 4, 5, 8, 10, 12, 14, 16],
+    );
+    check_oeis("A342576", I, &n, false, &[1, 4, 4, 4, 5, 8, 13, 14, 14, 16]);
+    let a030978 = [1, 4, 5, 8, 13, 18, 25, 32, 41, 50, 61, 72, 85, 98, 113];
+    check_oeis("A030978", ALPHA, &n, false, &a030978);
+    // queens: γ A075458, i A075324; α = n but for n = 2, 3 (A000170: n queens fit iff n != 2, 3)
+    let a075458 = [1, 1, 1, 2, 3, 3, 4, 5, 5, 5, 5, 6];
+    check_oeis("A075458", GAMMA, &q, false, &a075458);
+    let a075324 = [1, 1, 1, 3, 3, 4, 4, 5, 5, 5, 5, 7, 7];
+    check_oeis("A075324", I, &q, false, &a075324);
+    let queens_fit = [1, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+    check_oeis("A000170", ALPHA, &q, false, &queens_fit);
+    // kings: γ A075561 = floor((n + 2)/3)^2, met by independent kings at block centres so i
+    // too; α A008794(n + 1) = ceil(n/2)^2
+    let a075561 = [1, 1, 1, 4, 4, 4, 9, 9, 9, 16, 16, 16, 25, 25, 25];
+    check_oeis("A075561", GAMMA, &k, false, &a075561);
+    check_oeis("A075561", I, &k, false, &a075561);
+    let a008794 = [1, 1, 4, 4, 9, 9, 16, 16, 25, 25, 36, 36, 49, 49, 64];
+    check_oeis("A008794", ALPHA, &k, false, &a008794);
+    // rooks: n for γ, i and α (A000027)
+    let a000027: Vec<usize> = (1..=15).collect();
+    check_oeis("A000027", GAMMA, &r, false, &a000027[..7]);
+    check_oeis("A000027", I, &r, false, &a000027[..9]);
+    check_oeis("A000027", ALPHA, &r, false, &a000027);
+    // bishops: γ = i = n (A182333 counts the minimum dominating sets of n bishops); α = 2n - 2
+    // for n > 1 (A146304 places "up to 2n-2" non-attacking bishops)
+    check_oeis("A182333", GAMMA, &b, false, &a000027[..9]);
+    check_oeis("A182333", I, &b, false, &a000027[..10]);
+    let bishops_fit: Vec<usize> = (1..=15).map(|n| (2 * n - 2).max(1)).collect();
+    check_oeis("A146304", ALPHA, &b, false, &bishops_fit);
+    // tori: knights γ A279407, queens γ A279402 and i A279404, kings α A189889
+    check_oeis("A279407", GAMMA, &n, true, &[1, 2, 3, 4, 5, 6, 9, 8]);
+    let a279402 = [1, 1, 1, 2, 3, 3, 4, 4, 5, 5, 5, 6];
+    check_oeis("A279402", GAMMA, &q, true, &a279402);
+    let a279404 = [1, 1, 1, 2, 5, 4, 5, 4, 5, 5, 5, 6];
+    check_oeis("A279404", I, &q, true, &a279404);
+    check_oeis(
+        "A189889",
+        ALPHA,
+        &k,
+        true,
+        &[1, 1, 1, 4, 5, 9, 10, 16, 18, 25],
+    );
+}
+
+/// The terms that take seconds each.
+#[test]
+#[ignore]
+fn graph_numbers_of_larger_square_boards_match_oeis() {
+    let t = Instant::now();
+    let (n, q, r, b) = (
+        Piece::knight(),
+        Piece::queen(),
+        Piece::rook(),
+        Piece::bishop(),
+    );
+    let a342576 = [1, 4, 4, 4, 5, 8, 13, 14, 14, 16, 22, 24];
+    check_oeis("A342576", I, &n, false, &a342576);
+    let a075458 = [1, 1, 1, 2, 3, 3, 4, 5, 5, 5, 5, 6, 7];
+    check_oeis("A075458", GAMMA, &q, false, &a075458);
+    check_oeis("A000027", GAMMA, &r, false, &[1, 2, 3, 4, 5, 6, 7, 8]);
+    let n_up_to_11: Vec<usize> = (1..=11).collect();
+    check_oeis("A182333", I, &b, false, &n_up_to_11);
+    check_oeis("A279407", GAMMA, &n, true, &[1, 2, 3, 4, 5, 6, 9, 8, 12]);
+    println!("in {:.1?}", t.elapsed());
 }
 
 #[test]
@@ -767,6 +952,75 @@ fn knights_8x8_domination_is_12() {
         independent_domination_number(&adj, &c).unwrap(),
         t.elapsed()
     );
+}
+
+fn engine_numbers(adj: &[Vec<usize>]) -> (usize, usize, usize) {
+    let c = ctl();
+    (
+        domination_number(adj, &c).unwrap(),
+        independent_domination_number(adj, &c).unwrap(),
+        independence_number(adj, &c).unwrap(),
+    )
+}
+
+#[test]
+fn graph_numbers_agree_with_brute_force_on_random_boards() {
+    let pieces = [
+        Piece::knight(),
+        Piece::king(),
+        Piece::queen(),
+        Piece::rook(),
+        Piece::bishop(),
+        Piece::wazir(),
+        Piece::leaper(1, 3),
+        Piece::leaper(2, 2),
+        Piece::rider(1, 2),
+        Piece::leaper(0, 2) | Piece::rider(1, 1),
+        Piece::knight() | Piece::bishop(),
+    ];
+    let mut rng = Lcg(2024);
+    for round in 0..400 {
+        let (rows, cols) = (1 + rng.next() as usize % 5, 1 + rng.next() as usize % 4);
+        let torus = rng.next().is_multiple_of(2);
+        let piece = &pieces[rng.next() as usize % pieces.len()];
+        // the reference graph from the brute-force solver's own geometry
+        let brute = Brute::new(rows, cols, torus, std::slice::from_ref(piece), false);
+        let n = rows * cols;
+        let adj: Vec<Vec<usize>> = (0..n)
+            .map(|s| {
+                let mut cells = vec![0; n];
+                cells[s] = 1;
+                (0..n).filter(|&t| brute.attacked(&cells, t)).collect()
+            })
+            .collect();
+        let board = if torus {
+            Board::Torus { rows, cols }
+        } else {
+            Board::Grid { rows, cols }
+        };
+        assert_eq!(
+            engine_numbers(&piece_graph(&board, piece).unwrap()),
+            brute_numbers(&adj),
+            "round {round}: {piece:?} on {board}"
+        );
+    }
+}
+
+#[test]
+fn graph_numbers_agree_with_brute_force_on_random_graphs() {
+    let mut rng = Lcg(777);
+    for round in 0..400 {
+        let n = rng.next() as usize % 19;
+        let density = 1 + rng.next() % 8;
+        let edges = rng.edges(n, density);
+        let names = (0..n).map(|i| format!("v{i}")).collect();
+        let adj = Graph::new(names, &edges).unwrap().adjacency();
+        assert_eq!(
+            engine_numbers(&adj),
+            brute_numbers(&adj),
+            "round {round}: {edges:?}"
+        );
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -923,7 +1177,22 @@ fn bench_one() {
     let (label, g) = match w[0] {
         "queens" => {
             let n: usize = w[1].parse().unwrap();
-            (format!("queens {n}x{n}"), queens(n))
+            let g = queens(n);
+            if let Some(&want) = A344227.get(n - 1).or(RUDD_14_TO_16.get(n.wrapping_sub(14))) {
+                assert_eq!(g, want, "queens {n}x{n}");
+            }
+            (format!("queens {n}x{n}"), g)
+        }
+        "queens-outcome" => {
+            let n: usize = w[1].parse().unwrap();
+            let g = Placement::new(
+                Board::Grid { rows: n, cols: n },
+                vec![Piece::queen()],
+                false,
+            );
+            let g = g.unwrap();
+            let o = g.outcome(&g.start(), &ctl()).unwrap();
+            (format!("queens {n}x{n} outcome"), (o == Outcome::N) as u32)
         }
         "grid" => {
             let (m, n): (usize, usize) = (w[1].parse().unwrap(), w[2].parse().unwrap());

@@ -10,7 +10,7 @@ mod common;
 use std::collections::{HashMap, HashSet, VecDeque};
 
 fn perm_strategy(n: usize) -> impl Strategy<Value = Perm> {
-    Just((0..n as u8).collect::<Vec<u8>>())
+    Just((0..n as u16).collect::<Vec<u16>>())
         .prop_shuffle()
         .prop_map(Perm::from_images)
 }
@@ -49,7 +49,7 @@ proptest! {
     fn schreier_sims_order_equals_enumeration(n in 2usize..8, gens in prop::collection::vec(any::<prop::sample::Index>(), 1..4)) {
         let pool: Vec<Perm> = (0..gens.len()).map(|i| {
             // a deterministic family of permutations indexed by the sample
-            let mut img: Vec<u8> = (0..n as u8).collect();
+            let mut img: Vec<u16> = (0..n as u16).collect();
             let k = gens[i].index(1 << 20);
             for j in (1..n).rev() { img.swap(j, (k >> j) % (j + 1)); }
             Perm::from_images(img)
@@ -139,7 +139,7 @@ fn naive_distribution(gens: &[Perm], n: usize) -> Vec<u64> {
 /// backward, on 1 and 2 threads.
 fn ranked_runs(g: &gamut::engine::group::GroupVal) -> Vec<Vec<u64>> {
     let moves: Vec<Perm> = g.moves().into_iter().map(|(_, p)| p).collect();
-    let rk = Ranker::new(g.chain(), &moves).unwrap();
+    let rk = Ranker::new(g.chain_ctl(&Ctl::default()).unwrap(), &moves).unwrap();
     let mut out = vec![];
     for threads in [1, 2] {
         let pool = rayon::ThreadPoolBuilder::new()

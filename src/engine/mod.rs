@@ -32,4 +32,5 @@ pub mod impartial;
 pub mod moore;
 pub mod partizan;
 pub mod plot;
+pub mod winloss;
 pub mod wythoff;

@@ -854,8 +854,12 @@ impl Interp {
                         .hint("cells of a board are 1, 2, ... row by row; b[r, c] gives a cell's number"));
                     }
                     Value::Int(_) | Value::Big(_) => {
-                        return Err(Error::runtime("points must be at most 255", x.span)
-                            .hint("permutations act on at most 255 points"));
+                        let max = crate::engine::group::perm::MAX_DEGREE;
+                        return Err(Error::runtime(
+                            format!("points must be at most {max}"),
+                            x.span,
+                        )
+                        .hint(format!("permutations act on at most {max} points")));
                     }
                     _ => {
                         return Err(Error::runtime(
@@ -893,7 +897,7 @@ impl Interp {
                 // a group's stabilizer chain is built here, where it can be cancelled
                 for (v, s) in &args {
                     if let Value::Group(g) = v {
-                        g.chain_ctl(&self.ctl).map_err(|e| Error::from(e).at(*s))?;
+                        g.prepare(&self.ctl).map_err(|e| Error::from(e).at(*s))?;
                     }
                 }
                 let b = &self.builtins[*name];
@@ -1111,8 +1115,7 @@ impl Interp {
                 Str(s) => matches!(&a, Str(t) if s.contains(&**t)),
                 Group(g) => match &a {
                     Perm(p) => {
-                        g.chain_ctl(&self.ctl)
-                            .map_err(|e| Error::from(e).at(span))?;
+                        g.prepare(&self.ctl).map_err(|e| Error::from(e).at(span))?;
                         g.contains(p)
                     }
                     _ => return Err(bad(&a, &b)),

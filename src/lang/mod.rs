@@ -7,5 +7,6 @@ pub mod eval;
 pub mod game;
 pub mod help;
 pub mod rules;
+pub mod split;
 pub mod syntax;
 pub mod value;

@@ -68,3 +68,34 @@ impl Rng {
         (self.next() % n as u64) as usize
     }
 }
+
+/// γ, i and α of a graph of at most 20 vertices, by trying every set of vertices.
+#[allow(dead_code)]
+pub fn brute_numbers(adj: &[Vec<usize>]) -> (usize, usize, usize) {
+    let n = adj.len();
+    assert!(n <= 20);
+    let closed: Vec<u32> = (0..n)
+        .map(|v| adj[v].iter().fold(1 << v, |m, &u| m | 1 << u))
+        .collect();
+    let full = (1u32 << n) - 1;
+    let (mut gamma, mut i, mut alpha) = (n, n, 0);
+    for set in 0..=full {
+        let mut covered = 0;
+        let mut independent = true;
+        for v in (0..n).filter(|&v| set >> v & 1 == 1) {
+            covered |= closed[v];
+            independent &= closed[v] & set == 1 << v;
+        }
+        let size = set.count_ones() as usize;
+        if covered == full {
+            gamma = gamma.min(size);
+            if independent {
+                i = i.min(size);
+            }
+        }
+        if independent {
+            alpha = alpha.max(size);
+        }
+    }
+    (gamma, i, alpha)
+}

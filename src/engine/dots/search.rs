@@ -1,5 +1,6 @@
 //! The search: negamax alpha-beta on the net score with a transposition table of bounds,
-//! null-window (MTD(f)-style) drivers, and the safe capture reductions.
+//! null-window (MTD(f)-style) drivers, and the safe capture reductions. The first levels of a
+//! test are searched in parallel, young brothers waiting for the eldest.
 //!
 //! Reductions, in the strings-and-coins view (a box is a coin, a line a string; a box's border
 //! sides are strings to the ground):
@@ -9,10 +10,14 @@
 //! - a capturable box whose last side leads to a box with exactly two sides free: only two moves
 //!   are searched, capturing it, or drawing the far side of that neighbour (the double-dealing
 //!   move that leaves the last two boxes of a chain, or four of an opened loop, to the opponent);
+//! - a position with such a choice is worth at least 0 to the mover (both options end in the
+//!   same position with the other player to move, the boxes between them going to one side or
+//!   the other), a bound that refutes most loony moves without search;
 //! - a box's border sides are interchangeable, so only one of them is tried, and positions are
 //!   keyed on the number of border sides drawn per box (with the corner boxes this is the corner
 //!   equivalence of Barker and Korf), then canonicalised under the board's symmetries.
 use super::{Dots, Position};
+use crate::engine::control::Task;
 use crate::engine::{Ctl, Error, Result};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -44,16 +49,22 @@ struct Stop;
 const NONE: u8 = 255;
 /// Positions with fewer free lines are solved on one thread (parallel overhead would dominate).
 const SERIAL_BELOW: u32 = 22;
+/// Levels of a test searched in parallel.
+const PARALLEL_PLIES: u32 = 4;
 /// Positions with fewer free lines are searched without the table (a probe costs more).
 const TABLE_MIN_FREE: u32 = 8;
 const VALID: u64 = 1 << 32;
 
-/// A fixed-size transposition table of buckets of two entries (one kept by depth, one always
-/// replaced), lock-free: each entry is `key ^ data` and `data`, so a torn write is never read.
+/// A fixed-size transposition table of buckets of four entries, one cache line each (the
+/// shallowest entry is replaced), lock-free: each entry is `key ^ data` and `data`, so a torn
+/// write is never read.
 struct Table {
-    words: Vec<AtomicU64>,
+    buckets: Vec<Bucket>,
     bits: u32,
 }
+
+#[repr(align(64))]
+struct Bucket([AtomicU64; 8]);
 
 #[derive(Clone, Copy)]
 struct Entry {
@@ -83,35 +94,47 @@ impl Entry {
 
 impl Table {
     fn new(bytes: u64) -> Table {
-        // a bucket is 4 words = 32 bytes
-        let buckets = (bytes / 32).max(1);
-        let bits = 63 - buckets.leading_zeros();
-        let n = 4usize << bits;
-        let words = std::iter::repeat_with(|| AtomicU64::new(0))
-            .take(n)
-            .collect();
-        Table { words, bits }
+        let n = (bytes / 64).max(1);
+        let bits = 63 - n.leading_zeros();
+        let mut buckets = Vec::with_capacity(1 << bits);
+        advise_huge_pages(&buckets);
+        buckets.extend(std::iter::repeat_with(|| Bucket(Default::default())).take(1 << bits));
+        Table { buckets, bits }
     }
 
     fn bytes(&self) -> u64 {
-        self.words.len() as u64 * 8
+        self.buckets.len() as u64 * 64
     }
 
     #[inline]
-    fn bucket(&self, key: u64) -> usize {
+    fn bucket(&self, key: u64) -> &[AtomicU64; 8] {
         let h = key.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (key >> 29);
         let h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        if self.bits == 0 {
+        let i = if self.bits == 0 {
             0
         } else {
-            ((h >> (64 - self.bits)) as usize) * 4
+            (h >> (64 - self.bits)) as usize
+        };
+        &self.buckets[i].0
+    }
+
+    /// Asks for the bucket of `key` to be brought into the cache while other work goes on.
+    #[inline]
+    fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a prefetch is only a hint and never faults.
+        unsafe {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            _mm_prefetch::<_MM_HINT_T0>(self.bucket(key).as_ptr() as *const i8);
         }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     #[inline]
-    fn read(&self, i: usize, key: u64) -> Option<Entry> {
-        let x = self.words[i].load(Ordering::Relaxed);
-        let d = self.words[i + 1].load(Ordering::Relaxed);
+    fn read(w: &[AtomicU64; 8], i: usize, key: u64) -> Option<Entry> {
+        let x = w[i].load(Ordering::Relaxed);
+        let d = w[i + 1].load(Ordering::Relaxed);
         if d & VALID != 0 && x ^ d == key {
             Some(Entry::unpack(d))
         } else {
@@ -120,22 +143,22 @@ impl Table {
     }
 
     #[inline]
-    fn write(&self, i: usize, key: u64, e: &Entry) {
+    fn write(w: &[AtomicU64; 8], i: usize, key: u64, e: &Entry) {
         let d = e.pack();
-        self.words[i].store(key ^ d, Ordering::Relaxed);
-        self.words[i + 1].store(d, Ordering::Relaxed);
+        w[i].store(key ^ d, Ordering::Relaxed);
+        w[i + 1].store(d, Ordering::Relaxed);
     }
 
     #[inline]
     fn probe(&self, key: u64) -> Option<Entry> {
-        let b = self.bucket(key);
-        self.read(b, key).or_else(|| self.read(b + 2, key))
+        let w = self.bucket(key);
+        (0..8).step_by(2).find_map(|i| Table::read(w, i, key))
     }
 
     fn store(&self, key: u64, mut e: Entry) {
-        let b = self.bucket(key);
-        for i in [b, b + 2] {
-            if let Some(old) = self.read(i, key) {
+        let w = self.bucket(key);
+        for i in (0..8).step_by(2) {
+            if let Some(old) = Table::read(w, i, key) {
                 let (lo, hi) = (e.lower.max(old.lower), e.upper.min(old.upper));
                 if lo <= hi {
                     e.lower = lo;
@@ -144,17 +167,42 @@ impl Table {
                 if e.mv == NONE {
                     e.mv = old.mv;
                 }
-                self.write(i, key, &e);
+                Table::write(w, i, key, &e);
                 return;
             }
         }
-        let d0 = self.words[b + 1].load(Ordering::Relaxed);
-        if d0 & VALID == 0 || Entry::unpack(d0).depth <= e.depth {
-            self.write(b, key, &e);
-        } else {
-            self.write(b + 2, key, &e);
+        // the empty or shallowest entry makes room
+        let depth = |i: usize| {
+            let d = w[i + 1].load(Ordering::Relaxed);
+            if d & VALID == 0 {
+                0
+            } else {
+                Entry::unpack(d).depth + 1
+            }
+        };
+        let i = (0..8).step_by(2).min_by_key(|&i| depth(i)).unwrap_or(0);
+        Table::write(w, i, key, &e);
+    }
+}
+
+/// Asks Linux to back the (not yet touched) allocation of `v` with huge pages: the table is
+/// probed at random, and 4 KB pages make most probes miss the TLB too.
+fn advise_huge_pages<T>(v: &Vec<T>) {
+    #[cfg(target_os = "linux")]
+    {
+        let start = v.as_ptr() as usize;
+        let end = start + v.capacity() * size_of::<T>();
+        let (a, b) = ((start + 4095) & !4095, end & !4095);
+        if b > a {
+            // SAFETY: [a, b) lies inside the vector's allocation; the advice only changes how
+            // the kernel backs those pages, not their contents.
+            unsafe {
+                libc::madvise(a as *mut libc::c_void, b - a, libc::MADV_HUGEPAGE);
+            }
         }
     }
+    #[cfg(not(target_os = "linux"))]
+    let _ = v;
 }
 
 /// What one pass over the boxes finds.
@@ -195,15 +243,47 @@ pub struct Solver<'a> {
 struct Searcher<'s, 'a> {
     s: &'s Solver<'a>,
     ctl: &'s Ctl,
-    stop: &'s AtomicBool,
+    stop: Stops<'s>,
     nodes: u64,
+}
+
+/// The stop flags of the parallel nodes above a search: a cutoff at any of them ends it.
+#[derive(Clone, Copy)]
+struct Stops<'s> {
+    flag: &'s AtomicBool,
+    up: Option<&'s Stops<'s>>,
+}
+
+impl<'s> Stops<'s> {
+    fn root(flag: &'s AtomicBool) -> Self {
+        Stops { flag, up: None }
+    }
+    fn any(&self) -> bool {
+        self.flag.load(Ordering::Relaxed) || self.up.is_some_and(|u| u.any())
+    }
+}
+
+/// A node after its forced captures, with its window narrowed by the table and its moves.
+struct Node {
+    pos: u64,
+    gained: i32,
+    r: i32,
+    /// a lower bound of the value (after `gained`)
+    lo: i32,
+    nfree: u32,
+    /// the table key and the symmetry that gave it (none below `TABLE_MIN_FREE` free lines)
+    key: Option<(u64, usize)>,
+    a0: i32,
+    b0: i32,
+    moves: [u8; 64],
+    n: usize,
 }
 
 impl<'a> Solver<'a> {
     /// A solver whose table is sized for the board (2^(lines - 8) entries of 16 bytes, between
-    /// 64 KB and 4 GB) and at most half of `ctl`'s memory budget.
+    /// 64 KB and 1 GB) and at most half of `ctl`'s memory budget.
     pub fn new(board: &'a Dots, ctl: &Ctl) -> Result<Solver<'a>> {
-        let shift = (board.num_lines() as u32).saturating_sub(8).clamp(12, 28);
+        let shift = (board.num_lines() as u32).saturating_sub(8).clamp(12, 26);
         let want = 16u64 << shift;
         Solver::with_table_bytes(board, want.min(ctl.memory() / 2).max(1 << 16), ctl)
     }
@@ -240,37 +320,15 @@ impl<'a> Solver<'a> {
     }
 
     /// The best net score the player to move can force among the boxes not yet taken.
-    /// Null-window tests ("is the value at least t?") step from 0 towards the value; each test is
-    /// parallel over the root moves.
+    /// Null-window tests ("is the value at least t?") step from 0 towards the value; the first
+    /// levels of each test are searched in parallel (young brothers wait).
     pub fn value(&self, pos: &Position, ctl: &Ctl) -> Result<i32> {
-        if (!pos.lines & self.board.full).count_ones() < SERIAL_BELOW {
-            let stop = AtomicBool::new(false);
-            let mut se = Searcher {
-                s: self,
-                ctl,
-                stop: &stop,
-                nodes: 0,
-            };
-            let v = se.mtd(pos.lines, 0);
-            self.nodes.fetch_add(se.nodes, Ordering::Relaxed);
-            ctl.check()?;
-            return v.map_err(|_| Error::cancelled());
-        }
-        let r = self.board.boxes_left(pos);
-        let parity = r & 1;
-        let (mut lo, mut hi) = (-r, r);
-        let mut g = parity; // 0 or 1: a guess with the parity of the value
-        while lo < hi {
-            let t = if g > lo { g.min(hi) } else { lo + 2 };
-            let task = ctl.task(&format!("dots: is the value at least {t}?"), None);
-            if self.test_root(pos, t, ctl, &task)? {
-                lo = t;
-            } else {
-                hi = t - 2;
-            }
-            g = if lo == t { t } else { t - 2 };
-        }
-        Ok(lo)
+        let flag = AtomicBool::new(false);
+        let mut se = Searcher::new(self, ctl, Stops::root(&flag));
+        let v = se.mtd(pos.lines, 0, true);
+        self.nodes.fetch_add(se.nodes, Ordering::Relaxed);
+        ctl.check()?;
+        v.map_err(|_| Error::cancelled())
     }
 
     /// Every legal line with its value for the mover, in board order (children with the same
@@ -293,18 +351,13 @@ impl<'a> Solver<'a> {
                 });
             }
         }
-        let stop = AtomicBool::new(false);
+        let flag = AtomicBool::new(false);
         let solved: Vec<std::result::Result<(u64, i32), Stop>> = reps
             .par_iter()
             .map(|&i| {
                 let child = pos.lines | 1 << legal[i];
-                let mut se = Searcher {
-                    s: self,
-                    ctl,
-                    stop: &stop,
-                    nodes: 0,
-                };
-                let v = se.mtd(child, 0);
+                let mut se = Searcher::new(self, ctl, Stops::root(&flag));
+                let v = se.mtd(child, 0, false);
                 self.nodes.fetch_add(se.nodes, Ordering::Relaxed);
                 let _ = task.tick(1);
                 v.map(|v| (keys[i], v))
@@ -331,70 +384,18 @@ impl<'a> Solver<'a> {
             .collect();
         Ok(out)
     }
-
-    /// Is the value of `pos` at least `t`? The root moves are searched in parallel; the first
-    /// that reaches `t` stops the others.
-    fn test_root(
-        &self,
-        pos: &Position,
-        t: i32,
-        ctl: &Ctl,
-        task: &crate::engine::control::Task,
-    ) -> Result<bool> {
-        let stop = AtomicBool::new(false);
-        let mut se = Searcher {
-            s: self,
-            ctl,
-            stop: &stop,
-            nodes: 0,
-        };
-        let moves = se.root_moves(pos.lines);
-        if moves.len() <= 1 {
-            let v = se.search(pos.lines, t - 1, t);
-            self.nodes.fetch_add(se.nodes, Ordering::Relaxed);
-            ctl.check()?;
-            return Ok(v.map_err(|_| Error::cancelled())? >= t);
-        }
-        let found = AtomicBool::new(false);
-        let results: Vec<std::result::Result<(), Stop>> = moves
-            .par_iter()
-            .map(|&l| {
-                if stop.load(Ordering::Relaxed) {
-                    return Ok(());
-                }
-                let mut se = Searcher {
-                    s: self,
-                    ctl,
-                    stop: &stop,
-                    nodes: 0,
-                };
-                let r = se.child_value(pos.lines, l as usize, t - 1, t);
-                self.nodes.fetch_add(se.nodes, Ordering::Relaxed);
-                let _ = task.tick(1);
-                match r {
-                    Ok(v) if v >= t => {
-                        found.store(true, Ordering::Relaxed);
-                        stop.store(true, Ordering::Relaxed);
-                        Ok(())
-                    }
-                    Ok(_) => Ok(()),
-                    Err(s) => Err(s),
-                }
-            })
-            .collect();
-        ctl.check()?;
-        if found.load(Ordering::Relaxed) {
-            return Ok(true);
-        }
-        for r in results {
-            r.map_err(|_| Error::cancelled())?;
-        }
-        // every move failed low: the value is below t; remember it at the root
-        Ok(false)
-    }
 }
 
-impl Searcher<'_, '_> {
+impl<'s, 'a> Searcher<'s, 'a> {
+    fn new(s: &'s Solver<'a>, ctl: &'s Ctl, stop: Stops<'s>) -> Self {
+        Searcher {
+            s,
+            ctl,
+            stop,
+            nodes: 0,
+        }
+    }
+
     #[inline]
     fn completes(&self, pos: u64, l: usize) -> i32 {
         let p = pos | 1 << l;
@@ -601,24 +602,9 @@ impl Searcher<'_, '_> {
         Some(f[(1 << k) - 1])
     }
 
-    /// The moves searched at the root of a test (after no forced capture).
-    fn root_moves(&self, pos: u64) -> Vec<u8> {
-        match self.classify(&self.scan(pos)) {
-            Kind::Forced(_) => vec![],
-            Kind::Choice(v, n) => v[..n].to_vec(),
-            Kind::Multi(v, n) => v[..n].to_vec(),
-            Kind::Free => {
-                let mut buf = [0u8; 64];
-                let n = self.free_moves(&self.scan(pos), NONE, &mut buf);
-                buf[..n].to_vec()
-            }
-        }
-    }
-
-    /// Moves of a position without capturable boxes: one border side per box, the table's move
-    /// first, then centre first, sacrifices (moves giving a box away) last.
+    /// Moves of a position without capturable boxes: one border side per box, centre first, sacrifices (moves giving a box away) last.
     #[inline]
-    fn free_moves(&self, sc: &Scan, first: u8, buf: &mut [u8; 64]) -> usize {
+    fn free_moves(&self, sc: &Scan, buf: &mut [u8; 64]) -> usize {
         let board = self.s.board;
         let free = sc.free;
         let mut skip = 0u64;
@@ -631,11 +617,6 @@ impl Searcher<'_, '_> {
             skip |= self.isolated_skips(sc);
         }
         let mut n = 0;
-        if first != NONE && free >> first & 1 == 1 {
-            buf[0] = first;
-            n = 1;
-            skip |= 1 << first;
-        }
         let cand = free & !skip;
         for &l in &board.order {
             if cand >> l & 1 == 1 && sacr >> l & 1 == 0 {
@@ -722,7 +703,8 @@ impl Searcher<'_, '_> {
         skip
     }
 
-    /// The value for the mover at `pos` of drawing `l`, searched with window (alpha, beta).
+    /// The value for the mover at `pos` of drawing `l`, searched with window (alpha, beta),
+    /// in parallel at `ply` if given.
     #[inline]
     fn child_value(
         &mut self,
@@ -730,18 +712,24 @@ impl Searcher<'_, '_> {
         l: usize,
         alpha: i32,
         beta: i32,
+        ply: Option<u32>,
     ) -> std::result::Result<i32, Stop> {
         let k = self.completes(pos, l);
         let child = pos | 1 << l;
-        if k > 0 {
-            Ok(k + self.search(child, alpha - k, beta - k)?)
+        let (a, b) = if k > 0 {
+            (alpha - k, beta - k)
         } else {
-            Ok(-self.search(child, -beta, -alpha)?)
-        }
+            (-beta, -alpha)
+        };
+        let v = match ply {
+            Some(p) => self.par_search(child, a, b, p, None)?,
+            None => self.search(child, a, b)?,
+        };
+        Ok(if k > 0 { k + v } else { -v })
     }
 
-    /// The exact value by null-window tests from `guess`.
-    fn mtd(&mut self, pos: u64, guess: i32) -> std::result::Result<i32, Stop> {
+    /// The exact value by null-window tests from `guess`; `report` names each test as a task.
+    fn mtd(&mut self, pos: u64, guess: i32, report: bool) -> std::result::Result<i32, Stop> {
         let r = self.s.board.boxes_left(&Position { lines: pos });
         // the value has the parity of r (own + opponent's boxes = r)
         let up = |x: i32| x + (x - r).rem_euclid(2);
@@ -750,7 +738,9 @@ impl Searcher<'_, '_> {
         let mut g = up(guess.clamp(-r, r)).min(r);
         while lo < hi {
             let t = if g > lo { g.min(hi) } else { lo + 2 };
-            let v = self.search(pos, t - 1, t)?;
+            let ctl = self.ctl;
+            let task = report.then(|| ctl.task(&format!("dots: is the value at least {t}?"), None));
+            let v = self.par_search(pos, t - 1, t, 0, task.as_ref())?;
             if v >= t {
                 lo = up(v).min(hi);
                 g = lo;
@@ -762,50 +752,10 @@ impl Searcher<'_, '_> {
         Ok(lo)
     }
 
-    /// The search below a node near the end, without the table.
-    fn plain(
-        &mut self,
-        pos: u64,
-        kind: &Kind,
-        sc: &Scan,
-        alpha: i32,
-        beta: i32,
-    ) -> std::result::Result<i32, Stop> {
-        let mut buf = [0u8; 64];
-        let n = match *kind {
-            Kind::Choice(v, n) => {
-                buf[..n].copy_from_slice(&v[..n]);
-                n
-            }
-            Kind::Multi(v, n) => {
-                buf[..n].copy_from_slice(&v[..n]);
-                n
-            }
-            _ => self.free_moves(sc, NONE, &mut buf),
-        };
-        let mut a = alpha;
-        let mut best = i32::MIN;
-        for &l in &buf[..n] {
-            let v = self.child_value(pos, l as usize, a, beta)?;
-            if v > best {
-                best = v;
-                if v > a {
-                    a = v;
-                    if a >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        Ok(best)
-    }
-
-    /// Negamax alpha-beta, fail-soft: the value for the mover of the boxes not yet taken.
-    fn search(&mut self, pos: u64, alpha: i32, beta: i32) -> std::result::Result<i32, Stop> {
-        self.nodes += 1;
-        if self.nodes & 0xfff == 0 && (self.stop.load(Ordering::Relaxed) || self.ctl.cancelled()) {
-            return Err(Stop);
-        }
+    /// The forced captures, the cutoffs without search (bounds, the table, the loony endgame
+    /// formula), then the moves to search: `Err` holds a value found without search.
+    #[inline]
+    fn prepare(&mut self, pos: u64, alpha: i32, beta: i32) -> std::result::Result<Node, i32> {
         let board = self.s.board;
         let mut pos = pos;
         let mut gained = 0;
@@ -820,95 +770,214 @@ impl Searcher<'_, '_> {
             }
         };
         if pos == board.full {
-            return Ok(gained);
+            return Err(gained);
         }
         let (alpha, beta) = (alpha - gained, beta - gained);
         let r = sc.left;
         if r <= alpha {
-            return Ok(gained + r);
+            return Err(gained + r);
         }
-        if -r >= beta {
-            return Ok(gained - r);
+        // Facing a capture with a choice (the last two boxes of a chain or four of a loop, taken
+        // or left with a double-deal), the mover's two options lead to the same position with
+        // the other player to move after the same boxes, won by one or the other, so the best of
+        // them is at least 0: the receiver of a loony move never loses on what is left. The
+        // value has the parity of r.
+        let mut lo = match kind {
+            Kind::Choice(..) | Kind::Multi(..) => r & 1,
+            _ => -r,
+        };
+        if lo >= beta {
+            return Err(gained + lo);
         }
         if let Some(v) = self.loony_value(&sc) {
-            return Ok(gained + v);
+            return Err(gained + v);
         }
         let nfree = sc.free.count_ones();
-        if nfree < TABLE_MIN_FREE {
-            return Ok(gained + self.plain(pos, &kind, &sc, alpha, beta)?);
+        // positions near the end are searched without the table (a probe costs more)
+        let key = (nfree >= TABLE_MIN_FREE).then(|| board.canonical(pos));
+        if let Some((k, _)) = key {
+            self.s.table.prefetch(k);
         }
-        let (key, g) = board.canonical(pos);
-        let (mut lo, mut hi) = (-r, r);
-        let mut tmove = NONE;
-        if let Some(e) = self.s.table.probe(key) {
-            lo = lo.max(e.lower);
-            hi = hi.min(e.upper);
-            if e.mv != NONE {
-                tmove = board.syms_inv[g][e.mv as usize];
-            }
-            if lo >= beta {
-                return Ok(gained + lo);
-            }
-            if hi <= alpha {
-                return Ok(gained + hi);
-            }
-            if lo == hi {
-                return Ok(gained + lo);
-            }
-        }
-        let a0 = alpha.max(lo);
-        let b0 = beta.min(hi);
-        let mut buf = [0u8; 64];
+        let mut moves = [0u8; 64];
         let n = match kind {
             Kind::Choice(v, n) => {
-                buf[..n].copy_from_slice(&v[..n]);
-                if tmove == v[1] {
-                    buf.swap(0, 1);
-                }
+                moves[..n].copy_from_slice(&v[..n]);
                 n
             }
             Kind::Multi(v, n) => {
-                buf[..n].copy_from_slice(&v[..n]);
-                if let Some(i) = buf[..n].iter().position(|&l| l == tmove) {
-                    buf.swap(0, i);
-                }
+                moves[..n].copy_from_slice(&v[..n]);
                 n
             }
-            _ => self.free_moves(&sc, tmove, &mut buf),
+            _ => self.free_moves(&sc, &mut moves),
         };
-        let mut a = a0;
+        let mut hi = r;
+        if let Some(e) = key.and_then(|(k, _)| self.s.table.probe(k)) {
+            lo = lo.max(e.lower);
+            hi = hi.min(e.upper);
+            if lo >= beta || lo == hi {
+                return Err(gained + lo);
+            }
+            if hi <= alpha {
+                return Err(gained + hi);
+            }
+            if e.mv != NONE {
+                // the table's best move first
+                let t = board.syms_inv[key.unwrap().1][e.mv as usize];
+                if let Some(i) = moves[..n].iter().position(|&l| l == t) {
+                    moves[..=i].rotate_right(1);
+                }
+            }
+        }
+        Ok(Node {
+            pos,
+            gained,
+            r,
+            nfree,
+            key,
+            lo,
+            a0: alpha.max(lo),
+            b0: beta.min(hi),
+            moves,
+            n,
+        })
+    }
+
+    /// Stores the result of a searched node in the table; returns its value.
+    #[inline]
+    fn finish(&self, node: &Node, best: i32, best_move: u8) -> i32 {
+        if let Some((key, g)) = node.key {
+            let (lower, upper) = if best <= node.a0 {
+                (node.lo, best)
+            } else if best >= node.b0 {
+                (best, node.r)
+            } else {
+                (best, best)
+            };
+            let mv = self.s.board.syms[g][best_move as usize];
+            let depth = node.nfree;
+            self.s.table.store(
+                key,
+                Entry {
+                    lower,
+                    upper,
+                    mv,
+                    depth,
+                },
+            );
+        }
+        node.gained + best
+    }
+
+    /// Negamax alpha-beta, fail-soft: the value for the mover of the boxes not yet taken.
+    fn search(&mut self, pos: u64, alpha: i32, beta: i32) -> std::result::Result<i32, Stop> {
+        self.nodes += 1;
+        if self.nodes & 0xfff == 0 && (self.stop.any() || self.ctl.cancelled()) {
+            return Err(Stop);
+        }
+        let node = match self.prepare(pos, alpha, beta) {
+            Ok(node) => node,
+            Err(v) => return Ok(v),
+        };
+        let mut a = node.a0;
         let mut best = i32::MIN;
         let mut best_move = NONE;
-        for &l in &buf[..n] {
-            let v = self.child_value(pos, l as usize, a, b0)?;
+        for &l in &node.moves[..node.n] {
+            let v = self.child_value(node.pos, l as usize, a, node.b0, None)?;
             if v > best {
                 best = v;
                 best_move = l;
                 if v > a {
                     a = v;
-                    if a >= b0 {
+                    if a >= node.b0 {
                         break;
                     }
                 }
             }
         }
-        let (lower, upper) = if best <= a0 {
-            (-r, best)
-        } else if best >= b0 {
-            (best, r)
-        } else {
-            (best, best)
+        Ok(self.finish(&node, best, best_move))
+    }
+
+    /// [`Searcher::search`] with the first levels in parallel: the first move alone (searched the
+    /// same way one level down), then the other distinct moves in parallel, the first to reach
+    /// beta stopping its siblings. `task` ticks once per move done.
+    fn par_search(
+        &mut self,
+        pos: u64,
+        alpha: i32,
+        beta: i32,
+        ply: u32,
+        task: Option<&Task>,
+    ) -> std::result::Result<i32, Stop> {
+        if ply >= PARALLEL_PLIES || (!pos & self.s.board.full).count_ones() < SERIAL_BELOW {
+            return self.search(pos, alpha, beta);
+        }
+        self.nodes += 1;
+        if self.stop.any() || self.ctl.cancelled() {
+            return Err(Stop);
+        }
+        let node = match self.prepare(pos, alpha, beta) {
+            Ok(node) => node,
+            Err(v) => return Ok(v),
         };
-        let mv = board.syms[g][best_move as usize];
-        self.s.table.store(
-            key,
-            Entry {
-                lower,
-                upper,
-                mv,
-                depth: nfree,
-            },
-        );
-        Ok(gained + best)
+        let first = node.moves[0];
+        let mut best =
+            self.child_value(node.pos, first as usize, node.a0, node.b0, Some(ply + 1))?;
+        let mut best_move = first;
+        if let Some(t) = task {
+            let _ = t.tick(1);
+        }
+        if best < node.b0 {
+            // children equal under the symmetries are searched once
+            let board = self.s.board;
+            let mut seen = std::collections::HashSet::new();
+            let rest: Vec<u8> = node.moves[..node.n]
+                .iter()
+                .copied()
+                .filter(|&l| seen.insert(board.canonical(node.pos | 1 << l).0))
+                .skip(1)
+                .collect();
+            let a = node.a0.max(best);
+            let flag = AtomicBool::new(false);
+            let stops = Stops {
+                flag: &flag,
+                up: Some(&self.stop),
+            };
+            let (s, ctl) = (self.s, self.ctl);
+            let done: Vec<std::result::Result<(i32, u8), Stop>> = rest
+                .par_iter()
+                .map(|&l| {
+                    if stops.any() {
+                        return Err(Stop);
+                    }
+                    let mut se = Searcher::new(s, ctl, stops);
+                    let v = se.child_value(node.pos, l as usize, a, node.b0, Some(ply + 1));
+                    s.nodes.fetch_add(se.nodes, Ordering::Relaxed);
+                    if let Some(t) = task {
+                        let _ = t.tick(1);
+                    }
+                    let v = v?;
+                    if v >= node.b0 {
+                        flag.store(true, Ordering::Relaxed);
+                    }
+                    Ok((v, l))
+                })
+                .collect();
+            let mut stopped = false;
+            for d in done {
+                match d {
+                    Ok((v, l)) if v > best => {
+                        best = v;
+                        best_move = l;
+                    }
+                    Ok(_) => {}
+                    Err(Stop) => stopped = true,
+                }
+            }
+            // a sibling's cutoff stops the others; any other stop comes from above
+            if stopped && best < node.b0 {
+                return Err(Stop);
+            }
+        }
+        Ok(self.finish(&node, best, best_move))
     }
 }

@@ -260,7 +260,7 @@ pub fn render_dot(dot_text: &str, path: &str, format: &str) -> std::result::Resu
 /// The permutation whose board state is `s` (see `cayley::act`: the state of P lists
 /// P⁻¹(k) + 1 at point k).
 pub fn perm_of_state(s: &[u8]) -> Perm {
-    Perm::from_images(s.iter().map(|&x| x - 1).collect()).inverse()
+    Perm::from_images(s.iter().map(|&x| x as u16 - 1).collect()).inverse()
 }
 
 /// The board state of the element P.

@@ -3,6 +3,7 @@
 pub mod cayley;
 pub mod export;
 pub mod gap;
+pub mod giant;
 pub mod perm;
 pub mod ranked;
 pub mod schreier;
@@ -16,10 +17,12 @@ use std::cell::OnceCell;
 use std::fmt;
 use std::rc::Rc;
 
-/// A group given by named generators; the stabilizer chain is built on first use.
+/// A group given by named generators. What it is (a giant, or a group known by its
+/// stabilizer chain) is found on first use.
 pub struct GroupVal {
     pub gens: Vec<(Rc<str>, Perm)>,
     pub degree: usize,
+    giant: OnceCell<Option<giant::Giant>>,
     chain: OnceCell<StabChain>,
     /// the name it was first bound to, for printing
     pub name: OnceCell<Rc<str>>,
@@ -40,23 +43,55 @@ impl GroupVal {
         Ok(GroupVal {
             gens,
             degree,
+            giant: OnceCell::new(),
             chain: OnceCell::new(),
             name: OnceCell::new(),
             layers: OnceCell::new(),
         })
     }
 
-    pub fn chain(&self) -> &StabChain {
+    /// Finds (cancellably) what `order` and `contains` need: the giant it is, or else its
+    /// stabilizer chain.
+    pub fn prepare(&self, ctl: &crate::engine::Ctl) -> crate::engine::Result<()> {
+        if self.giant_ctl(ctl)?.is_none() {
+            self.chain_ctl(ctl)?;
+        }
+        Ok(())
+    }
+
+    /// Sym or Alt of the points it moves, when the group is one (Jordan's theorem).
+    pub fn giant_ctl(
+        &self,
+        ctl: &crate::engine::Ctl,
+    ) -> crate::engine::Result<&Option<giant::Giant>> {
+        if let Some(g) = self.giant.get() {
+            return Ok(g);
+        }
+        let g = giant::Giant::recognize(self.degree, &self.perms(), ctl)?;
+        Ok(self.giant.get_or_init(|| g))
+    }
+
+    pub fn giant(&self) -> Option<&giant::Giant> {
+        self.giant_ctl(&crate::engine::Ctl::default())
+            .unwrap_or_else(|_| unreachable!("a handle that is never cancelled"))
+            .as_ref()
+    }
+
+    fn chain(&self) -> &StabChain {
         self.chain
             .get_or_init(|| StabChain::new(self.degree, &self.perms()))
     }
 
-    /// The stabilizer chain, built (cancellably) if it is not yet.
+    /// The stabilizer chain, built (cancellably) if it is not yet; for a giant, random
+    /// Schreier–Sims stops at the known order.
     pub fn chain_ctl(&self, ctl: &crate::engine::Ctl) -> crate::engine::Result<&StabChain> {
         if let Some(c) = self.chain.get() {
             return Ok(c);
         }
-        let c = StabChain::build(self.degree, &self.perms(), ctl)?;
+        let c = match self.giant_ctl(ctl)? {
+            Some(g) => StabChain::build_known(self.degree, &self.perms(), &g.order(), ctl)?,
+            None => StabChain::build(self.degree, &self.perms(), ctl)?,
+        };
         Ok(self.chain.get_or_init(|| c))
     }
 
@@ -65,11 +100,17 @@ impl GroupVal {
     }
 
     pub fn order(&self) -> BigUint {
-        self.chain().order()
+        match self.giant() {
+            Some(g) => g.order(),
+            None => self.chain().order(),
+        }
     }
 
     pub fn contains(&self, p: &Perm) -> bool {
-        self.chain().contains(p)
+        match self.giant() {
+            Some(g) => g.contains(p),
+            None => self.chain().contains(p),
+        }
     }
 
     /// The moves of the Cayley graph: generators and their inverses, each labelled, without
@@ -117,11 +158,11 @@ impl Board {
     }
 
     fn perm_from(&self, f: impl Fn(usize, usize) -> (usize, usize)) -> Perm {
-        let mut img = vec![0u8; self.rows * self.cols];
+        let mut img = vec![0u16; self.rows * self.cols];
         for r in 0..self.rows {
             for c in 0..self.cols {
                 let (r2, c2) = f(r, c);
-                img[r * self.cols + c] = (r2 * self.cols + c2) as u8;
+                img[r * self.cols + c] = (r2 * self.cols + c2) as u16;
             }
         }
         Perm::from_images(img)

@@ -1,29 +1,29 @@
-//! Permutations of points 0..n (n ≤ 255), stored as image bytes. Products compose left to
+//! Permutations of points 0..n (n ≤ MAX_DEGREE), stored as 16-bit images. Products compose left to
 //! right as in the papers: `a.then(b)` applies `a` first.
 use std::fmt;
 
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub struct Perm {
-    img: Vec<u8>,
+    img: Vec<u16>,
 }
 
-pub const MAX_DEGREE: usize = 255;
+pub const MAX_DEGREE: usize = 1000;
 
 impl Perm {
     pub fn identity(n: usize) -> Perm {
         Perm {
-            img: (0..n).map(|i| i as u8).collect(),
+            img: (0..n).map(|i| i as u16).collect(),
         }
     }
 
     /// From 0-based image list; caller guarantees it is a bijection.
-    pub fn from_images(img: Vec<u8>) -> Perm {
+    pub fn from_images(img: Vec<u16>) -> Perm {
         Perm { img }
     }
 
     /// From 0-based cycles; errors name the offending entry (cycle index, position).
     pub fn from_cycles(n: usize, cycles: &[Vec<usize>]) -> Result<Perm, (usize, usize, String)> {
-        let mut img: Vec<u8> = (0..n).map(|i| i as u8).collect();
+        let mut img: Vec<u16> = (0..n).map(|i| i as u16).collect();
         let mut seen = vec![false; n];
         for (ci, c) in cycles.iter().enumerate() {
             for (k, &p) in c.iter().enumerate() {
@@ -34,7 +34,7 @@ impl Perm {
                     return Err((ci, k, format!("point {} appears twice", p + 1)));
                 }
                 seen[p] = true;
-                img[p] = c[(k + 1) % c.len()] as u8;
+                img[p] = c[(k + 1) % c.len()] as u16;
             }
         }
         Ok(Perm { img })
@@ -44,7 +44,7 @@ impl Perm {
         self.img.len()
     }
 
-    pub fn images(&self) -> &[u8] {
+    pub fn images(&self) -> &[u16] {
         &self.img
     }
 
@@ -56,7 +56,7 @@ impl Perm {
     /// Same permutation on `n ≥ degree` points.
     pub fn extended(&self, n: usize) -> Perm {
         let mut img = self.img.clone();
-        img.extend((img.len()..n).map(|i| i as u8));
+        img.extend((img.len()..n).map(|i| i as u16));
         Perm { img }
     }
 
@@ -64,14 +64,14 @@ impl Perm {
     pub fn then(&self, other: &Perm) -> Perm {
         let n = self.degree().max(other.degree());
         Perm {
-            img: (0..n).map(|i| other.apply(self.apply(i)) as u8).collect(),
+            img: (0..n).map(|i| other.apply(self.apply(i)) as u16).collect(),
         }
     }
 
     pub fn inverse(&self) -> Perm {
-        let mut img = vec![0u8; self.degree()];
+        let mut img = vec![0u16; self.degree()];
         for (i, &x) in self.img.iter().enumerate() {
-            img[x as usize] = i as u8;
+            img[x as usize] = i as u16;
         }
         Perm { img }
     }

@@ -37,10 +37,11 @@ pub struct Ranker {
 }
 
 impl Ranker {
-    /// None when the group is too large to index in 64 bits.
+    /// None when the group is too large to index in 64 bits (or its degree passes the 255
+    /// points that the byte tables hold).
     pub fn new(chain: &StabChain, moves: &[Perm]) -> Option<Ranker> {
         let k = chain.levels.len();
-        if k > MAXK {
+        if k > MAXK || chain.degree > 255 {
             return None;
         }
         let mut size: u64 = 1;
@@ -65,7 +66,9 @@ impl Ranker {
                 .flat_map(|r| {
                     if inverse { r.inverse() } else { r.clone() }
                         .images()
-                        .to_vec()
+                        .iter()
+                        .map(|&x| x as u8)
+                        .collect::<Vec<u8>>()
                 })
                 .collect()
         };
@@ -89,7 +92,7 @@ impl Ranker {
             stride,
             moves: moves
                 .iter()
-                .map(|m| m.extended(n).images().to_vec())
+                .map(|m| m.extended(n).images().iter().map(|&x| x as u8).collect())
                 .collect(),
             #[cfg(target_arch = "x86_64")]
             simd: None,
@@ -187,10 +190,10 @@ impl Ranker {
     /// The element of rank r as a permutation.
     pub fn unrank(&self, r: u64) -> Perm {
         let d = self.digits(r);
-        let mut g: Vec<u8> = (0..self.degree as u8).collect();
+        let mut g: Vec<u16> = (0..self.degree as u16).collect();
         for l in (0..self.k).rev() {
             let u = self.rep(l, d[l]);
-            g.iter_mut().for_each(|x| *x = u[*x as usize]);
+            g.iter_mut().for_each(|x| *x = u[*x as usize] as u16);
         }
         Perm::from_images(g)
     }

@@ -1,7 +1,16 @@
-//! Deterministic Schreier–Sims: base, strong generators and transversals of a permutation
-//! group given by generators. The order is the product of the basic orbit lengths.
+//! Schreier–Sims: base, strong generators and transversals of a permutation group given by
+//! generators. The order is the product of the basic orbit lengths.
+//!
+//! The chain is first grown from random elements (random Schreier–Sims: sift a random element,
+//! add what is left of it), which finds nearly all strong generators cheaply, then proven
+//! complete by the deterministic test: every Schreier generator of every level sifts through
+//! the levels below it (Sims). Only a known order (`build_known`) may stop before that test:
+//! a chain whose orbit lengths multiply to |G| is complete.
 use super::perm::Perm;
+use crate::engine::control::{Task, over_budget};
+use crate::engine::{Ctl, Result};
 use num_bigint::BigUint;
+use rayon::prelude::*;
 
 /// One level of the stabilizer chain: the base point, the strong generators fixing the
 /// earlier base points, and a transversal (rep[i] maps the base point to orbit[i]).
@@ -11,141 +20,389 @@ pub struct Level {
     pub gens: Vec<Perm>,
     pub orbit: Vec<usize>,
     pub reps: Vec<Perm>,
+    /// the inverses of `reps`, for sifting
+    inv: Vec<Perm>,
+    /// the Schreier tree: orbit[i] was first reached from orbit[tree[i].0] by gens[tree[i].1]
+    tree: Vec<(u32, u32)>,
     /// position of a point in `orbit`, or u32::MAX
     pub pos: Vec<u32>,
+    /// the points the generators move: everything below this level happens there
+    support: Vec<usize>,
+    in_support: Vec<bool>,
 }
 
 #[derive(Clone, Debug)]
 pub struct StabChain {
     pub degree: usize,
     pub levels: Vec<Level>,
+    /// new base points are taken orbit by orbit of G (this key, least first), so that the
+    /// stabilizers deep in the chain move few points and sifting there is cheap
+    key: Vec<usize>,
 }
 
 impl Level {
     fn new(point: usize, degree: usize) -> Level {
-        let mut l = Level {
+        let mut pos = vec![u32::MAX; degree];
+        pos[point] = 0;
+        Level {
             point,
             gens: vec![],
-            orbit: vec![],
-            reps: vec![],
-            pos: vec![],
-        };
-        l.rebuild(degree);
-        l
+            orbit: vec![point],
+            reps: vec![Perm::identity(degree)],
+            inv: vec![Perm::identity(degree)],
+            tree: vec![(u32::MAX, u32::MAX)],
+            pos,
+            support: vec![],
+            in_support: vec![false; degree],
+        }
     }
 
-    fn rebuild(&mut self, degree: usize) {
-        self.orbit = vec![self.point];
-        self.reps = vec![Perm::identity(degree)];
-        self.pos = vec![u32::MAX; degree];
-        self.pos[self.point] = 0;
-        let mut i = 0;
+    /// Adds a generator and extends the orbit and transversal by what it newly reaches.
+    fn add_gen(&mut self, g: Perm) {
+        for (x, &y) in g.images().iter().enumerate() {
+            if x != y as usize && !self.in_support[x] {
+                self.in_support[x] = true;
+                self.support.push(x);
+            }
+        }
+        self.gens.push(g);
+        let s = self.gens.len() - 1;
+        let old = self.orbit.len();
+        for i in 0..old {
+            self.visit(i, s);
+        }
+        let mut i = old;
         while i < self.orbit.len() {
-            for g in &self.gens {
-                let q = g.apply(self.orbit[i]);
-                if self.pos[q] == u32::MAX {
-                    self.pos[q] = self.orbit.len() as u32;
-                    self.orbit.push(q);
-                    self.reps.push(self.reps[i].then(g));
-                }
+            for s in 0..self.gens.len() {
+                self.visit(i, s);
             }
             i += 1;
         }
     }
+
+    fn visit(&mut self, i: usize, s: usize) {
+        let q = self.gens[s].apply(self.orbit[i]);
+        if self.pos[q] == u32::MAX {
+            self.pos[q] = self.orbit.len() as u32;
+            self.orbit.push(q);
+            let r = self.reps[i].then(&self.gens[s]);
+            self.inv.push(r.inverse());
+            self.reps.push(r);
+            self.tree.push((i as u32, s as u32));
+        }
+    }
 }
+
+/// Product-replacement random elements (Celler, Leedham-Green, Murray, Niemeyer, O'Brien) with
+/// an accumulator; a fixed seed, so that runs repeat exactly.
+pub struct RandomElements {
+    slots: Vec<Perm>,
+    acc: Perm,
+    state: u64,
+}
+
+impl RandomElements {
+    pub fn new(degree: usize, gens: &[Perm]) -> RandomElements {
+        let mut slots: Vec<Perm> = gens.iter().map(|g| g.extended(degree)).collect();
+        if slots.is_empty() {
+            slots.push(Perm::identity(degree));
+        }
+        while slots.len() < 10 {
+            slots.push(slots[slots.len() % gens.len().max(1)].clone());
+        }
+        let mut r = RandomElements {
+            slots,
+            acc: Perm::identity(degree),
+            state: 0x9e37_79b9_7f4a_7c15,
+        };
+        for _ in 0..50 {
+            r.next_element();
+        }
+        r
+    }
+
+    fn next_u64(&mut self) -> u64 {
+        // splitmix64
+        self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    pub fn next_element(&mut self) -> Perm {
+        let n = self.slots.len() as u64;
+        let i = (self.next_u64() % n) as usize;
+        let mut j = (self.next_u64() % (n - 1)) as usize;
+        if j >= i {
+            j += 1;
+        }
+        let r = self.next_u64();
+        let other = if r & 1 == 0 {
+            self.slots[j].clone()
+        } else {
+            self.slots[j].inverse()
+        };
+        self.slots[i] = if r & 2 == 0 {
+            self.slots[i].then(&other)
+        } else {
+            other.then(&self.slots[i])
+        };
+        self.acc = self.acc.then(&self.slots[i]);
+        self.acc.clone()
+    }
+}
+
+/// Random elements in a row that must sift through before the random phase stops.
+const SIFTED_IN_A_ROW: usize = 30;
 
 impl StabChain {
     pub fn new(degree: usize, gens: &[Perm]) -> StabChain {
-        match StabChain::build(degree, gens, &crate::engine::Ctl::default()) {
+        match StabChain::build(degree, gens, &Ctl::default().with_memory(u64::MAX)) {
             Ok(c) => c,
-            Err(_) => unreachable!("a handle that is never cancelled"),
+            Err(_) => unreachable!("a handle that is never cancelled and has no memory bound"),
         }
     }
 
-    /// Schreier–Sims, polling `ctl` for cancellation (degree 144 and more can take long).
-    pub fn build(
+    /// Random Schreier–Sims, then Sims' deterministic test; polls `ctl` for cancellation and
+    /// refuses transversals past its memory budget.
+    pub fn build(degree: usize, gens: &[Perm], ctl: &Ctl) -> Result<StabChain> {
+        StabChain::build_with(degree, gens, None, true, ctl)
+    }
+
+    /// The chain of a group whose order is known by proof (a giant): random Schreier–Sims
+    /// until the orbit lengths multiply to `order`, the deterministic test only if they do not.
+    pub fn build_known(
         degree: usize,
         gens: &[Perm],
-        ctl: &crate::engine::Ctl,
-    ) -> crate::engine::Result<StabChain> {
+        order: &BigUint,
+        ctl: &Ctl,
+    ) -> Result<StabChain> {
+        StabChain::build_with(degree, gens, Some(order), true, ctl)
+    }
+
+    /// The deterministic Schreier–Sims alone (no random phase), kept as the reference the
+    /// random one is tested against.
+    pub fn deterministic(degree: usize, gens: &[Perm], ctl: &Ctl) -> Result<StabChain> {
+        StabChain::build_with(degree, gens, None, false, ctl)
+    }
+
+    fn build_with(
+        degree: usize,
+        gens: &[Perm],
+        known: Option<&BigUint>,
+        random: bool,
+        ctl: &Ctl,
+    ) -> Result<StabChain> {
         let task = ctl.task("Schreier–Sims (generators sifted)", None);
-        let mut chain = StabChain {
-            degree,
-            levels: vec![],
-        };
+        let budget = ctl.memory();
         let gens: Vec<Perm> = gens
             .iter()
             .map(|g| g.extended(degree))
             .filter(|g| !g.is_identity())
             .collect();
-        for g in gens {
-            let (res, j) = chain.strip(&g, 0);
+        let mut chain = StabChain {
+            degree,
+            levels: vec![],
+            key: orbit_key(degree, &gens),
+        };
+        for g in &gens {
+            let (res, j) = chain.strip(g, 0);
             if !res.is_identity() {
-                chain.add_strong_generator(res, 0, j);
-                chain.complete(&task)?;
+                chain.add_strong_generator(res, 0, j, budget)?;
             }
+        }
+        if random && !gens.is_empty() {
+            let mut rng = RandomElements::new(degree, &gens);
+            let mut in_a_row = 0;
+            while in_a_row < SIFTED_IN_A_ROW && known.is_none_or(|o| chain.order() < *o) {
+                task.tick(1)?;
+                let (res, j) = chain.strip(&rng.next_element(), 0);
+                if res.is_identity() {
+                    in_a_row += 1;
+                } else {
+                    in_a_row = 0;
+                    chain.add_strong_generator(res, 0, j, budget)?;
+                }
+            }
+        }
+        if random {
+            chain = chain.regenerated(&gens);
+        }
+        if known.is_none_or(|o| chain.order() != *o) {
+            chain.complete(&task, budget)?;
         }
         Ok(chain)
     }
 
+    /// The same base and orbits with fewer strong generators, for a cheaper Sims test: level 0
+    /// takes the given generators of G (every strong generator lies in G, so nothing else needs
+    /// them), a deeper level those of the level below plus the strong generators it needs to
+    /// reach its whole orbit. The test proves the new chain; the sets stay nested as it needs.
+    fn regenerated(&self, gens: &[Perm]) -> StabChain {
+        let mut levels: Vec<Level> = self
+            .levels
+            .iter()
+            .map(|l| Level::new(l.point, self.degree))
+            .collect();
+        for i in (1..self.levels.len()).rev() {
+            let below: Vec<Perm> = levels.get(i + 1).map_or(vec![], |l| l.gens.clone());
+            let level = &mut levels[i];
+            for g in below {
+                level.add_gen(g);
+            }
+            for g in &self.levels[i].gens {
+                if level.orbit.len() == self.levels[i].orbit.len() {
+                    break;
+                }
+                if level
+                    .orbit
+                    .iter()
+                    .any(|&x| level.pos[g.apply(x)] == u32::MAX)
+                {
+                    level.add_gen(g.clone());
+                }
+            }
+        }
+        if let Some(level) = levels.first_mut() {
+            for g in gens {
+                level.add_gen(g.clone());
+            }
+        }
+        StabChain {
+            degree: self.degree,
+            levels,
+            key: self.key.clone(),
+        }
+    }
+
     /// Sift g through the levels from `from`; returns the residue and the level it stopped at.
     pub fn strip(&self, g: &Perm, from: usize) -> (Perm, usize) {
-        let mut h = g.clone();
+        let mut h = g.images().to_vec();
+        let j = self.strip_in_place(&mut h, from);
+        (Perm::from_images(h), j)
+    }
+
+    fn strip_in_place(&self, h: &mut [u16], from: usize) -> usize {
         for (i, l) in self.levels.iter().enumerate().skip(from) {
-            let beta = h.apply(l.point);
-            let k = l.pos[beta];
+            let k = l.pos[h[l.point] as usize];
             if k == u32::MAX {
-                return (h, i);
+                return i;
             }
-            h = h.then(&l.reps[k as usize].inverse());
+            let inv = l.inv[k as usize].images();
+            h.iter_mut().for_each(|x| *x = inv[*x as usize]);
         }
-        let n = self.levels.len();
-        (h, n)
+        self.levels.len()
+    }
+
+    /// Sifting that keeps h's inverse too, so that a level changes only the points its
+    /// support holds: h·u⁻¹ differs from h only where h lands in the support of u.
+    fn strip_sparse(
+        &self,
+        h: &mut [u16],
+        hinv: &mut [u16],
+        tmp: &mut Vec<u16>,
+        from: usize,
+    ) -> usize {
+        for (i, l) in self.levels.iter().enumerate().skip(from) {
+            let k = l.pos[h[l.point] as usize];
+            if k == u32::MAX {
+                return i;
+            }
+            let inv = l.inv[k as usize].images();
+            tmp.clear();
+            tmp.extend(l.support.iter().map(|&y| hinv[y]));
+            for (&y, &x) in l.support.iter().zip(tmp.iter()) {
+                let z = inv[y];
+                h[x as usize] = z;
+                hinv[z as usize] = x;
+            }
+        }
+        self.levels.len()
     }
 
     /// Add g, which fixes the base points before `from`, as a strong generator of levels
     /// `from..=to`, opening a new level (at a point g moves) when `to` is past the end.
-    fn add_strong_generator(&mut self, g: Perm, from: usize, to: usize) {
+    fn add_strong_generator(&mut self, g: Perm, from: usize, to: usize, budget: u64) -> Result<()> {
         for l in from..=to {
             if l == self.levels.len() {
                 let moved = (0..self.degree)
-                    .find(|&p| g.apply(p) != p)
+                    .filter(|&p| g.apply(p) != p)
+                    .min_by_key(|&p| (self.key[p], p))
                     .expect("non-identity residue");
                 self.levels.push(Level::new(moved, self.degree));
             }
-            self.levels[l].gens.push(g.clone());
-            self.levels[l].rebuild(self.degree);
+            self.levels[l].add_gen(g.clone());
         }
+        // transversals and their inverses, 2 bytes a point
+        let points: usize = self.levels.iter().map(|l| l.orbit.len()).sum();
+        let bytes = (points as u64).saturating_mul(4 * self.degree as u64);
+        if bytes > budget {
+            return Err(over_budget(bytes, budget, "the stabilizer chain"));
+        }
+        Ok(())
     }
 
-    /// Check every Schreier generator, deepest level first, until all sift to the identity.
-    fn complete(&mut self, task: &crate::engine::control::Task) -> crate::engine::Result<()> {
+    /// Sims' test: every Schreier generator of every level, deepest level first, must sift to
+    /// the identity through the levels below; one that does not is added, and the levels it
+    /// changed are tested again. The generators of a level are sifted in parallel; the first
+    /// failure in their order is the one kept, so the chain does not depend on thread count.
+    fn complete(&mut self, task: &Task, budget: u64) -> Result<()> {
         let mut i = self.levels.len();
-        'outer: while i > 0 {
+        while i > 0 {
             let lvl = i - 1;
-            let (orbit_len, ngens) = (self.levels[lvl].orbit.len(), self.levels[lvl].gens.len());
-            for k in 0..orbit_len {
-                for s in 0..ngens {
-                    let l = &self.levels[lvl];
-                    let beta = l.orbit[k];
-                    let gamma = l.gens[s].apply(beta);
-                    let sg = l.reps[k]
-                        .then(&l.gens[s])
-                        .then(&l.reps[l.pos[gamma] as usize].inverse());
-                    task.tick(1)?;
-                    if sg.is_identity() {
-                        continue;
-                    }
-                    let (res, j) = self.strip(&sg, lvl + 1);
-                    if !res.is_identity() {
-                        self.add_strong_generator(res, lvl + 1, j);
-                        // recheck from the deepest level that changed
-                        i = j + 1;
-                        continue 'outer;
-                    }
+            let l = &self.levels[lvl];
+            let pairs: Vec<(usize, usize)> = (0..l.orbit.len())
+                .flat_map(|k| (0..l.gens.len()).map(move |s| (k, s)))
+                .filter(|&(k, s)| {
+                    // a tree edge gives the identity
+                    let gamma = l.gens[s].apply(l.orbit[k]);
+                    l.tree[l.pos[gamma] as usize] != (k as u32, s as u32)
+                })
+                .collect();
+            let chain = &*self;
+            let support = &l.support;
+            let found = pairs
+                .par_iter()
+                .map_init(
+                    || {
+                        let id: Vec<u16> = (0..chain.degree as u16).collect();
+                        (id.clone(), id, vec![])
+                    },
+                    |(h, hinv, tmp), &(k, s)| -> Option<Result<(Perm, usize)>> {
+                        if let Err(e) = task.tick(1) {
+                            return Some(Err(e));
+                        }
+                        let l = &chain.levels[lvl];
+                        let gamma = l.gens[s].apply(l.orbit[k]);
+                        let (u, g) = (l.reps[k].images(), l.gens[s].images());
+                        let v = l.inv[l.pos[gamma] as usize].images();
+                        // h is the identity off the support, and stays so
+                        for &x in support {
+                            let y = v[g[u[x] as usize] as usize];
+                            h[x] = y;
+                            hinv[y as usize] = x as u16;
+                        }
+                        let j = chain.strip_sparse(h, hinv, tmp, lvl + 1);
+                        let id = support.iter().all(|&x| x == h[x] as usize);
+                        let out = (!id).then(|| Ok((Perm::from_images(h.clone()), j)));
+                        for &x in support {
+                            h[x] = x as u16;
+                            hinv[x] = x as u16;
+                        }
+                        out
+                    },
+                )
+                .find_map_first(|r| r);
+            match found {
+                Some(r) => {
+                    let (res, j) = r?;
+                    self.add_strong_generator(res, lvl + 1, j, budget)?;
+                    // recheck from the deepest level that changed
+                    i = j + 1;
                 }
+                None => i -= 1,
             }
-            i -= 1;
         }
         Ok(())
     }
@@ -173,4 +430,26 @@ impl StabChain {
     pub fn base(&self) -> Vec<usize> {
         self.levels.iter().map(|l| l.point).collect()
     }
+}
+
+/// Each point's G-orbit, numbered by the orbits' least points.
+fn orbit_key(degree: usize, gens: &[Perm]) -> Vec<usize> {
+    let mut key = vec![usize::MAX; degree];
+    for start in 0..degree {
+        if key[start] != usize::MAX {
+            continue;
+        }
+        key[start] = start;
+        let mut stack = vec![start];
+        while let Some(x) = stack.pop() {
+            for g in gens {
+                let y = g.apply(x);
+                if key[y] == usize::MAX {
+                    key[y] = start;
+                    stack.push(y);
+                }
+            }
+        }
+    }
+    key
 }

@@ -188,9 +188,9 @@ pub fn read(text: &str) -> Result<Puzzle, String> {
                         seen[x - 1] = true;
                     }
                     // new[i] = old[list[i]]: the piece at list[i] goes to i, so p(list[i]) = i
-                    let mut img = vec![0u8; n];
+                    let mut img = vec![0u16; n];
                     for (i2, &x) in list.iter().enumerate() {
-                        img[x - 1] = i2 as u8;
+                        img[x - 1] = i2 as u16;
                     }
                     let mname = mname.ok_or_else(|| err(*ln, "a move needs a name".into()))?;
                     moves.push((mname, Perm::from_images(img)));

@@ -1,5 +1,6 @@
 //! Fixed-width bitsets over the squares of a board: `u64`, `u128` and a 256-bit array. The
 //! solver is generic over them, so small boards run on one machine word.
+use crate::engine::winloss;
 use std::fmt::Debug;
 use std::hash::Hash;
 
@@ -131,6 +132,13 @@ macro_rules! int_bits {
             }
         }
     };
+}
+
+impl<B: Bits> winloss::Key for B {
+    #[inline]
+    fn hash64(self) -> u64 {
+        Bits::hash64(self)
+    }
 }
 
 int_bits!(u64, mix);

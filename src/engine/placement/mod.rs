@@ -36,10 +36,11 @@ pub use theory::{
 };
 
 use crate::engine::graph::Graph;
+use crate::engine::winloss::{self, Table};
 use crate::engine::{Ctl, Error, Result};
 use bits::{B256, Bits};
 use piece::{Grid, Reach};
-use solve::{Blocking, Cx, Game, Table};
+use solve::{Blocking, Cx, Game};
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, Mutex};
@@ -292,7 +293,7 @@ impl<B: Bits> Inner<B> {
         if let Some(g) = &self.game {
             let t = self.table(ctl, n)?;
             let task = ctl.task("placement game", None);
-            g.value_par(&t, a, ctl, &task)
+            winloss::value(g, &t, a, ctl, &task)
         } else {
             let b = self.blocking.as_ref().unwrap();
             let limit = (ctl.memory() / 4 / 64) as usize;
@@ -304,6 +305,18 @@ impl<B: Bits> Inner<B> {
                 limit,
                 &mut cx,
             )
+        }
+    }
+
+    /// Whether the player to move loses: a win/loss search for non-blocking games.
+    fn loses(&self, avail: &[usize], occ: &[usize], n: usize, ctl: &Ctl) -> Result<bool> {
+        match &self.game {
+            Some(g) => {
+                let t = self.table(ctl, n)?;
+                let task = ctl.task("placement game", None);
+                winloss::loses(g, &t, set_of(avail.iter().copied()), ctl, &task)
+            }
+            None => Ok(self.grundy(avail, occ, n, ctl)? == 0),
         }
     }
 
@@ -456,6 +469,20 @@ impl Placement {
         }
     }
 
+    /// The position with the pieces `placed` as `(square, piece index)`, in any order: the
+    /// inverse of [`Pos::placed`]. (Replaying them as moves by square may fail: a piece may be
+    /// put where it attacks placed pieces, but not where they attack it.)
+    pub fn position(&self, placed: &[(usize, usize)]) -> Result<Pos> {
+        let mut pos = self.start();
+        for &(s, p) in placed {
+            if s >= self.n || p >= self.kinds() || pos.cells[s].is_some() {
+                return Err(Error::invalid("the position does not belong to this game"));
+            }
+            pos.cells[s] = Some(p as u8);
+        }
+        Ok(pos)
+    }
+
     /// What piece `p` on `s` attacks given the occupied squares.
     fn attacked_by(&self, s: usize, p: usize, occupied: &[bool], out: &mut [bool]) {
         let r = &self.reach[s][p];
@@ -550,11 +577,15 @@ impl Placement {
 
     /// The outcome class of `pos` (normal play).
     pub fn outcome(&self, pos: &Pos, ctl: &Ctl) -> Result<Outcome> {
-        Ok(if self.grundy(pos, ctl)? == 0 {
-            Outcome::P
-        } else {
-            Outcome::N
-        })
+        self.check(pos)?;
+        let (avail, occ) = self.sets(pos);
+        Ok(
+            if with_engine!(&self.engine, e => e.loses(&avail, &occ, self.n, ctl))? {
+                Outcome::P
+            } else {
+                Outcome::N
+            },
+        )
     }
 
     /// Every move with the nimber of the position it leads to.
@@ -570,12 +601,13 @@ impl Placement {
 
     /// The moves to P-positions (empty when `pos` is a P-position).
     pub fn winning_moves(&self, pos: &Pos, ctl: &Ctl) -> Result<Vec<Move>> {
-        Ok(self
-            .moves_with_values(pos, ctl)?
-            .into_iter()
-            .filter(|&(_, v)| v == 0)
-            .map(|(m, _)| m)
-            .collect())
+        let mut out = vec![];
+        for mv in self.moves(pos) {
+            if self.outcome(&self.play(pos, mv)?, ctl)? == Outcome::P {
+                out.push(mv);
+            }
+        }
+        Ok(out)
     }
 
     /// The fewest moves a play from `pos` can last (a smallest terminal extension; from the

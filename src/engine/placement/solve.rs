@@ -4,18 +4,17 @@
 //! Node-Kayles): the state is the set `A` of squares still available; a move on square `s` with
 //! a piece removes a fixed mask (`s` and what the piece attacks), so the value depends on `A`
 //! alone. `A` is split into connected components of the union attack graph (no move in one can
-//! touch another) and their values are nim-added. A component is keyed by its least image under
-//! the valid board symmetries, translated to the board's corner when the attack relation is
-//! translation-invariant (grids and tori), and looked up in a bounded, sharded transposition
-//! table that survives between queries. The first level of a search runs in parallel.
+//! touch another). A component is keyed by its least image under the valid board symmetries,
+//! translated to the board's corner when the attack relation is translation-invariant (grids
+//! and tori). The game implements [`Sums`]: nimbers and outcomes come from the heap-sum
+//! win/loss search of `crate::engine::winloss`, with a table that survives between queries.
 //!
 //! Blocking games: the occupied squares matter too (they stop rays); the state is
 //! `(available, occupied)` and the search is a plain memoised mex, refused beyond a budget.
-use super::bits::Bits;
+use super::bits::{Bits, MAX_SQUARES};
+use crate::engine::winloss::{Sums, mark, mex};
 use crate::engine::{Ctl, Error, Result};
-use rayon::prelude::*;
 use std::collections::HashMap;
-use std::sync::Mutex;
 
 /// The static description of a non-blocking game.
 pub(crate) struct Game<B> {
@@ -33,115 +32,9 @@ pub(crate) struct Game<B> {
     pub bytes: Vec<Vec<[B; 256]>>,
 }
 
-#[derive(Clone, Copy, Default)]
-struct Slot<B> {
-    key: B,
-    /// value + 1; 0 = empty
-    val: u32,
-}
-
-const SHARDS: usize = 64;
-
-struct Shard<B> {
-    slots: Vec<Slot<B>>,
-    count: usize,
-}
-
-/// A bounded transposition table of component values, in shards behind locks. Each shard
-/// starts small and doubles while it is three-quarters full, up to its share of the budget;
-/// from then on a new entry goes to the front of its two-slot bucket and pushes the older one
-/// out.
-pub(crate) struct Table<B> {
-    shards: Vec<Mutex<Shard<B>>>,
-    max_per: usize,
-}
-
-impl<B: Bits> Table<B> {
-    /// A table of at most `bytes` bytes.
-    pub fn new(bytes: u64) -> Table<B> {
-        let slot = std::mem::size_of::<Slot<B>>() as u64;
-        let mut max_per = 2u64;
-        while max_per * 2 * slot * SHARDS as u64 <= bytes {
-            max_per *= 2;
-        }
-        let start = max_per.min(1 << 10) as usize;
-        Table {
-            shards: (0..SHARDS)
-                .map(|_| {
-                    Mutex::new(Shard {
-                        slots: vec![Slot::default(); start],
-                        count: 0,
-                    })
-                })
-                .collect(),
-            max_per: max_per as usize,
-        }
-    }
-
-    #[inline]
-    fn place(key: B) -> (usize, u64) {
-        let h = key.hash64();
-        ((h as usize) % SHARDS, h >> 8)
-    }
-
-    pub fn get(&self, key: B) -> Option<u32> {
-        let (s, h) = Self::place(key);
-        let t = self.shards[s].lock().unwrap();
-        let i = (h as usize) & (t.slots.len() - 1) & !1;
-        for j in [i, i + 1] {
-            let e = t.slots[j];
-            if e.val != 0 && e.key == key {
-                return Some(e.val - 1);
-            }
-        }
-        None
-    }
-
-    fn insert(t: &mut Shard<B>, key: B, val: u32, h: u64) {
-        let i = (h as usize) & (t.slots.len() - 1) & !1;
-        for j in [i, i + 1] {
-            if t.slots[j].val != 0 && t.slots[j].key == key {
-                return;
-            }
-        }
-        if t.slots[i + 1].val == 0 {
-            t.count += 1;
-        }
-        t.slots[i + 1] = t.slots[i];
-        t.slots[i] = Slot { key, val: val + 1 };
-    }
-
-    pub fn put(&self, key: B, val: u32) {
-        let (s, h) = Self::place(key);
-        let mut t = self.shards[s].lock().unwrap();
-        if t.count * 4 >= t.slots.len() * 3 && t.slots.len() < self.max_per {
-            let len = t.slots.len() * 2;
-            let old = std::mem::replace(&mut t.slots, vec![Slot::default(); len]);
-            t.count = 0;
-            for e in old.into_iter().rev() {
-                if e.val != 0 {
-                    let (_, h2) = Self::place(e.key);
-                    Self::insert(&mut *t, e.key, e.val - 1, h2);
-                }
-            }
-        }
-        Self::insert(&mut *t, key, val, h);
-    }
-
-    pub fn entries(&self) -> usize {
-        self.shards
-            .iter()
-            .map(|s| {
-                s.lock()
-                    .unwrap()
-                    .slots
-                    .iter()
-                    .filter(|x| x.val != 0)
-                    .count()
-            })
-            .sum()
-    }
-}
+/// Components of at most this many squares are keyed by translation alone: their images
+/// under the other symmetries cost more to compute than the table entries they save.
+const SYM_MIN: u32 = 12;
 
 /// Per-thread search context: polls cancellation every few thousand nodes.
 pub(crate) struct Cx<'a> {
@@ -157,26 +50,6 @@ impl Cx<'_> {
             self.ctl.check()?;
         }
         Ok(())
-    }
-}
-
-fn mex(seen: u128, big: &[u32]) -> u32 {
-    let m = (!seen).trailing_zeros();
-    if m < 128 {
-        return m;
-    }
-    let mut g = 128;
-    while big.contains(&g) {
-        g += 1;
-    }
-    g
-}
-
-fn mark(seen: &mut u128, big: &mut Vec<u32>, v: u32) {
-    if v < 128 {
-        *seen |= 1 << v;
-    } else {
-        big.push(v);
     }
 }
 
@@ -286,6 +159,9 @@ impl<B: Bits> Game<B> {
             })
         };
         let mut best = c.shr(minr * stride + minc);
+        if c.count() <= SYM_MIN {
+            return best;
+        }
         let (a, b) = (minr * stride + minc, maxr * stride + maxc);
         for (k, p) in self.syms.iter().enumerate() {
             let (pa, pb) = (p[a] as usize, p[b] as usize);
@@ -297,18 +173,6 @@ impl<B: Bits> Game<B> {
             }
         }
         best
-    }
-
-    /// The value of any set of available squares (a sum of components).
-    pub fn value(&self, t: &Table<B>, a: B, cx: &mut Cx) -> Result<u32> {
-        let mut rest = a;
-        let mut x = 0;
-        while !rest.is_empty() {
-            let c = self.component(rest);
-            rest = rest.andnot(c);
-            x ^= self.comp_value(t, c, cx)?;
-        }
-        Ok(x)
     }
 
     /// A value known without search, for tiny components and cliques of Node-Kayles.
@@ -328,96 +192,23 @@ impl<B: Bits> Game<B> {
     /// smaller square (closed twins). Moving on either twin leads to the same position, and a
     /// move elsewhere removes both or neither, so the value is unchanged.
     fn twin_reduce(&self, c: B) -> B {
-        let mut nb: Vec<(B, usize)> = c.ones().map(|v| (self.adj[v].and(c), v)).collect();
+        // (hash of the neighbourhood, square) packed in a word: twins sort next to each other
+        let mut nb = [0u64; MAX_SQUARES];
+        let mut k = 0;
+        for v in c.ones() {
+            nb[k] = self.adj[v].and(c).hash64() << 8 | v as u64;
+            k += 1;
+        }
+        let nb = &mut nb[..k];
         nb.sort_unstable();
         let mut out = c;
         for w in nb.windows(2) {
-            if w[0].0 == w[1].0 {
-                out = out.andnot(B::bit(w[1].1));
+            let (u, v) = ((w[0] & 255) as usize, (w[1] & 255) as usize);
+            if w[0] >> 8 == w[1] >> 8 && self.adj[u].and(c) == self.adj[v].and(c) {
+                out = out.andnot(B::bit(v));
             }
         }
         out
-    }
-
-    fn comp_value(&self, t: &Table<B>, c: B, cx: &mut Cx) -> Result<u32> {
-        if let Some(v) = self.trivial(c) {
-            return Ok(v);
-        }
-        let c = if self.single { self.twin_reduce(c) } else { c };
-        if c.count() == 1 {
-            return Ok(1);
-        }
-        let key = self.canon(c);
-        if let Some(v) = t.get(key) {
-            return Ok(v);
-        }
-        cx.tick()?;
-        let mut seen = 0u128;
-        let mut big = vec![];
-        for s in c.ones() {
-            for &m in &self.masks[s] {
-                let v = self.value(t, c.andnot(m), cx)?;
-                mark(&mut seen, &mut big, v);
-            }
-        }
-        let g = mex(seen, &big);
-        t.put(key, g);
-        Ok(g)
-    }
-
-    /// The value of `a`, with the first level of every large component searched in parallel.
-    /// Ticks `task` once per distinct first-level option.
-    pub fn value_par(
-        &self,
-        t: &Table<B>,
-        a: B,
-        ctl: &Ctl,
-        task: &crate::engine::control::Task,
-    ) -> Result<u32> {
-        let mut x = 0;
-        for c in self.components(a) {
-            if let Some(v) = self.trivial(c) {
-                x ^= v;
-                continue;
-            }
-            let c = if self.single { self.twin_reduce(c) } else { c };
-            if c.count() == 1 {
-                x ^= 1;
-                continue;
-            }
-            let key = self.canon(c);
-            if let Some(v) = t.get(key) {
-                x ^= v;
-                continue;
-            }
-            let mut kids: HashMap<B, B> = HashMap::new();
-            for s in c.ones() {
-                for &m in &self.masks[s] {
-                    let k = c.andnot(m);
-                    kids.entry(self.canon(k)).or_insert(k);
-                }
-            }
-            let mut kids: Vec<(B, B)> = kids.into_iter().collect();
-            kids.sort();
-            let vals: Vec<Result<u32>> = kids
-                .par_iter()
-                .map(|&(_, k)| {
-                    let mut cx = Cx { ctl, nodes: 0 };
-                    let v = self.value(t, k, &mut cx)?;
-                    task.tick(1)?;
-                    Ok(v)
-                })
-                .collect();
-            let mut seen = 0u128;
-            let mut big = vec![];
-            for v in vals {
-                mark(&mut seen, &mut big, v?);
-            }
-            let g = mex(seen, &big);
-            t.put(key, g);
-            x ^= g;
-        }
-        Ok(x)
     }
 
     /// Shortest (`longest == false`) or longest play from `a`: additive over components.
@@ -567,5 +358,48 @@ impl<B: Bits> Blocking<B> {
         let v = best.unwrap_or(0);
         memo.insert((avail, occ), v);
         Ok(v)
+    }
+}
+
+impl<B: Bits> Sums for Game<B> {
+    type Pos = B;
+    type Key = B;
+
+    #[inline]
+    fn next_part(&self, p: &mut B) -> Option<B> {
+        if p.is_empty() {
+            return None;
+        }
+        let c = self.component(*p);
+        *p = p.andnot(c);
+        Some(if self.single && self.trivial(c).is_none() {
+            self.twin_reduce(c)
+        } else {
+            c
+        })
+    }
+
+    #[inline]
+    fn known(&self, c: B) -> Option<u32> {
+        self.trivial(c)
+    }
+
+    #[inline]
+    fn key(&self, p: B) -> B {
+        self.canon(p)
+    }
+
+    #[inline]
+    fn size(&self, p: B) -> u32 {
+        p.count()
+    }
+
+    #[inline]
+    fn options(&self, c: B, out: &mut Vec<B>) {
+        for s in c.ones() {
+            for &m in &self.masks[s] {
+                out.push(c.andnot(m));
+            }
+        }
     }
 }

@@ -81,29 +81,57 @@ struct Dom<'a> {
 }
 
 impl Dom<'_> {
-    /// A lower bound on the vertices still needed: undominated vertices with pairwise disjoint
-    /// candidate sets each need their own.
-    fn bound(&self, dominated: B256) -> usize {
+    /// The vertices that may still be chosen to dominate `u`: not `excluded` (their branches are
+    /// done), and under independence not dominated.
+    fn cands(&self, u: usize, dominated: B256, excluded: B256) -> B256 {
+        let c = self.closed[u].andnot(excluded);
+        if self.independent {
+            c.andnot(dominated)
+        } else {
+            c
+        }
+    }
+
+    /// A lower bound on the vertices still needed (`usize::MAX` when some undominated vertex has
+    /// no candidate left): undominated vertices with pairwise disjoint candidate sets each need
+    /// their own; and k vertices newly cover at most as many as the k candidates that newly
+    /// cover most.
+    fn bound(&self, dominated: B256, excluded: B256) -> usize {
         let und = self.full.andnot(dominated);
         let mut used = B256::default();
+        let mut all_cands = B256::default();
         let mut packed = 0;
-        let mut maxcover = 1;
         for u in und.ones() {
-            let cand = if self.independent {
-                self.closed[u].andnot(dominated)
-            } else {
-                self.closed[u]
-            };
+            let cand = self.cands(u, dominated, excluded);
+            if cand.is_empty() {
+                return usize::MAX;
+            }
             if cand.and(used).is_empty() {
                 packed += 1;
                 used = used.or(cand);
             }
-            maxcover = maxcover.max(self.closed[u].and(und).count() as usize);
+            all_cands = all_cands.or(cand);
         }
-        packed.max((und.count() as usize).div_ceil(maxcover))
+        let mut covers: Vec<u32> = all_cands
+            .ones()
+            .map(|v| self.closed[v].and(und).count())
+            .collect();
+        covers.sort_unstable_by(|a, b| b.cmp(a));
+        let mut left = und.count();
+        let mut needed = 0;
+        for c in covers {
+            if left == 0 {
+                break;
+            }
+            left = left.saturating_sub(c);
+            needed += 1;
+        }
+        packed.max(needed)
     }
 
-    fn search(&mut self, dominated: B256, depth: usize) -> Result<()> {
+    /// Branches on the undominated vertex with fewest candidates; each candidate in turn, and
+    /// the later branches exclude the earlier candidates, so no set is searched twice.
+    fn search(&mut self, dominated: B256, mut excluded: B256, depth: usize) -> Result<()> {
         self.nodes += 1;
         if self.nodes & 1023 == 0 {
             self.ctl.check()?;
@@ -112,25 +140,23 @@ impl Dom<'_> {
             self.best = self.best.min(depth);
             return Ok(());
         }
-        if depth + self.bound(dominated) >= self.best {
+        if depth.saturating_add(self.bound(dominated, excluded)) >= self.best {
             return Ok(());
         }
         let und = self.full.andnot(dominated);
-        let cands = |u: usize| {
-            if self.independent {
-                self.closed[u].andnot(dominated)
-            } else {
-                self.closed[u]
-            }
-        };
-        let u = und.ones().min_by_key(|&u| cands(u).count()).unwrap();
-        let mut order: Vec<(u32, usize)> = cands(u)
+        let u = und
+            .ones()
+            .min_by_key(|&u| self.cands(u, dominated, excluded).count())
+            .unwrap();
+        let mut order: Vec<(u32, usize)> = self
+            .cands(u, dominated, excluded)
             .ones()
             .map(|v| (self.closed[v].and(und).count(), v))
             .collect();
         order.sort_by(|a, b| b.cmp(a));
         for (_, v) in order {
-            self.search(dominated.or(self.closed[v]), depth + 1)?;
+            self.search(dominated.or(self.closed[v]), excluded, depth + 1)?;
+            excluded.set(v);
         }
         Ok(())
     }
@@ -147,7 +173,7 @@ fn domination(adj: &[Vec<usize>], independent: bool, ctl: &Ctl) -> Result<usize>
         ctl,
         nodes: 0,
     };
-    d.search(B256::default(), 0)?;
+    d.search(B256::default(), B256::default(), 0)?;
     Ok(d.best.min(n))
 }
 
@@ -216,14 +242,16 @@ fn max_matching(adj: &[Vec<usize>], col: &[u8]) -> usize {
 
 /// α(G): the most pairwise non-adjacent vertices, i.e. the longest possible play of the
 /// one-piece placement game on G. Bipartite graphs (knights) by König's theorem
-/// (n − maximum matching); others by branch and bound.
+/// (n − maximum matching); others by branch and bound: the maximum-clique search of Tomita and
+/// Seki on the complement, whose colour classes are cliques of G, so that the number of cliques
+/// covering the candidates bounds how many of them an independent set can take.
 pub fn independence_number(adj: &[Vec<usize>], ctl: &Ctl) -> Result<usize> {
     if let Some(col) = bipartition(adj) {
         return Ok(adj.len() - max_matching(adj, &col));
     }
     let closed = closed_sets(adj)?;
     fn mis(
-        a: B256,
+        mut cands: B256,
         closed: &[B256],
         size: usize,
         best: &mut usize,
@@ -234,17 +262,31 @@ pub fn independence_number(adj: &[Vec<usize>], ctl: &Ctl) -> Result<usize> {
         if *nodes & 1023 == 0 {
             ctl.check()?;
         }
-        if a.is_empty() {
+        if cands.is_empty() {
             *best = (*best).max(size);
             return Ok(());
         }
-        if size + a.count() as usize <= *best {
-            return Ok(());
+        // cover the candidates greedily by cliques; the k-th clique's vertices get bound k
+        let mut order = vec![];
+        let mut left = cands;
+        let mut k = 0;
+        while !left.is_empty() {
+            k += 1;
+            let mut clique = left;
+            while !clique.is_empty() {
+                let v = clique.lowest();
+                order.push((v, k));
+                left = left.andnot(B256::bit(v));
+                clique = clique.and(closed[v]).andnot(B256::bit(v));
+            }
         }
-        let v = a.ones().min_by_key(|&v| closed[v].and(a).count()).unwrap();
-        // some vertex of N[v] is in every maximal independent set
-        for u in closed[v].and(a).ones() {
-            mis(a.andnot(closed[u]), closed, size + 1, best, ctl, nodes)?;
+        // a vertex taken with only earlier vertices left can add at most its bound
+        for &(v, k) in order.iter().rev() {
+            if size + k <= *best {
+                return Ok(());
+            }
+            mis(cands.andnot(closed[v]), closed, size + 1, best, ctl, nodes)?;
+            cands = cands.andnot(B256::bit(v));
         }
         Ok(())
     }

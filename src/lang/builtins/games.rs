@@ -900,11 +900,10 @@ fn moves(it: &mut Interp, a: &mut Args) -> Result<Value> {
     Ok(Value::Map(Rc::new(out)))
 }
 
-/// How an option is named: by its move on a board game ("queen on (2, 2)", "a>c"), else as a
-/// position.
+/// How an option is named: by its move on a board game ("queen on (2, 2)", "a>c", a vertex),
+/// under either play convention, else as a position.
 fn option_key(p: &Position, o: Position) -> Value {
     if let ([c], [d]) = (p.comps.as_slice(), o.comps.as_slice())
-        && !p.misere
         && let Some(label) = move_label(c, d)
     {
         return Value::str(&label);

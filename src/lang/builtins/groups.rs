@@ -270,11 +270,7 @@ fn grid(it: &mut Interp, a: &mut Args) -> Result<Value> {
 pub fn board(_: &mut Interp, a: &mut Args, torus: bool) -> Result<Value> {
     a.count(2, 2)?;
     let (m, n) = (a.nonneg(0)? as usize, a.nonneg(1)? as usize);
-    if m == 0
-        || n == 0
-        || m.checked_mul(n)
-            .is_none_or(|c| c > crate::engine::group::perm::MAX_DEGREE)
-    {
+    if m == 0 || n == 0 || m.checked_mul(n).is_none_or(|c| c > 255) {
         return Err(
             Error::runtime(format!("a {m}x{n} grid is not supported"), a.span)
                 .hint("boards have 1 to 255 cells"),
@@ -403,7 +399,11 @@ fn points_of(it: &Interp, a: &Args, i: usize) -> Result<Vec<usize>> {
             }
             v => {
                 return Err(Error::runtime(
-                    format!("points are integers from 1 to 255, not {}", v.to_text()),
+                    format!(
+                        "points are integers from 1 to {}, not {}",
+                        crate::engine::group::perm::MAX_DEGREE,
+                        v.to_text()
+                    ),
                     a.span_of(i),
                 )
                 .hint("cells of a board are numbered from 1"));
@@ -427,7 +427,7 @@ fn perm_from_images(it: &mut Interp, a: &mut Args) -> Result<Value> {
         seen[x] = true;
     }
     Ok(Value::Perm(Rc::new(Perm::from_images(
-        img.into_iter().map(|x| x as u8).collect(),
+        img.into_iter().map(|x| x as u16).collect(),
     ))))
 }
 
@@ -533,8 +533,16 @@ fn pattern_value(st: &[u8], shape: Shape) -> Value {
     }
 }
 
-pub(crate) fn identity_state(degree: usize) -> State {
-    (1..=degree).map(|i| i as u8).collect()
+/// The board with every point labelled apart: searches over the group's elements start here.
+/// A label is a byte, so these searches take groups of at most 255 points.
+pub(crate) fn identity_state(degree: usize) -> Result<State> {
+    if degree > 255 {
+        return Err(Error::plain(format!(
+            "a search over the elements of a group labels its {degree} points with bytes, so it takes at most 255 points"
+        ))
+        .hint("order, membership and orbits of patterns work at any degree"));
+    }
+    Ok((1..=degree).map(|i| i as u8).collect())
 }
 
 /// The board state reached from the identity by element P (see cayley::act).
@@ -555,6 +563,16 @@ fn orbit(it: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(2, 2)?;
     let g = get_group(a, 0)?;
     let (st, shape) = pattern(a, 1, g.degree)?;
+    if let Some(size) = g.giant().map(|gi| gi.orbit_size(&st))
+        && size > BigUint::from(STATE_LIMIT)
+    {
+        return Err(Error::plain(format!(
+            "the orbit has {} elements, more than the {} an orbit in memory holds",
+            num(&size),
+            num(STATE_LIMIT)
+        ))
+        .hint("G is the whole symmetric or alternating group on the points it moves, so the orbit is every arrangement of the pattern"));
+    }
     let sg = SchreierGraph::explore(&g.perms(), &st, STATE_LIMIT, &it.ctl)?;
     let mut elems: Vec<Value> = sg.states.iter().map(|s| pattern_value(s, shape)).collect();
     elems.sort();
@@ -613,7 +631,7 @@ fn diameter(it: &mut Interp, a: &mut Args) -> Result<Value> {
             ))
             .hint("use strategy: \"ranked\""));
         }
-        search::layer_counts(&moves, &identity_state(g.degree), STATE_LIMIT, &it.ctl)?
+        search::layer_counts(&moves, &identity_state(g.degree)?, STATE_LIMIT, &it.ctl)?
     };
     let total: u64 = d.iter().sum();
     if BigUint::from(total) != size {
@@ -640,12 +658,19 @@ fn ranked_layers(
         return Ok(l.clone());
     }
     let size = g.order();
-    let rk = crate::engine::group::ranked::Ranker::new(g.chain(), moves).ok_or_else(|| {
+    let too_big = || {
         Error::plain(format!(
             "the group has {} elements, more than a 64-bit rank can index",
             num(&size)
         ))
-    })?;
+    };
+    if size > BigUint::from(u64::MAX) {
+        return Err(too_big());
+    }
+    // the ranked search keeps points in bytes, as the in-memory one does
+    identity_state(g.degree)?;
+    let rk =
+        crate::engine::group::ranked::Ranker::new(g.chain_ctl(ctl)?, moves).ok_or_else(too_big)?;
     let need = crate::engine::group::ranked::memory_needed(rk.size);
     let have = memory.unwrap_or_else(|| ctl.memory());
     let loud = rk.size >= 10_000_000;
@@ -715,7 +740,7 @@ fn antipodes(it: &mut Interp, a: &mut Args) -> Result<Value> {
     for p in layers.antipodes.iter().take(k) {
         let w = search::shortest_word(
             &moves,
-            &identity_state(g.degree),
+            &identity_state(g.degree)?,
             &element_state(p, g.degree),
             STATE_LIMIT,
             &it.ctl,
@@ -768,7 +793,7 @@ fn distances(it: &mut Interp, a: &mut Args) -> Result<Value> {
     let st = if a.len() == 2 {
         pattern(a, 1, g.degree)?.0
     } else {
-        identity_state(g.degree)
+        identity_state(g.degree)?
     };
     Ok(dist_list(&search::layer_counts(
         &moves,
@@ -840,7 +865,7 @@ fn word(it: &mut Interp, a: &mut Args) -> Result<Value> {
             )
             .hint("test membership with `P in G`"));
         }
-        (identity_state(g.degree), element_state(&p, g.degree))
+        (identity_state(g.degree)?, element_state(&p, g.degree))
     } else {
         let (x, _) = pattern(a, 1, g.degree)?;
         let (y, _) = pattern(a, 2, g.degree)?;
@@ -963,7 +988,7 @@ fn hamiltonian(it: &mut Interp, a: &mut Args) -> Result<Value> {
             num(g.order())
         )));
     }
-    let sg = SchreierGraph::explore(&moves, &identity_state(g.degree), STATE_LIMIT, &it.ctl)?;
+    let sg = SchreierGraph::explore(&moves, &identity_state(g.degree)?, STATE_LIMIT, &it.ctl)?;
     match search::hamiltonian_cycle(&sg, budget, &it.ctl)? {
         Some(w) => Ok(word_record(&names, &w)),
         None => Err(Error::plain(format!(
@@ -1139,12 +1164,12 @@ fn is_hamiltonian(it: &mut Interp, a: &mut Args) -> Result<Value> {
     }
     let steps = word_steps(&g, &w, &it.ctl)?;
     let mut seen: HashSet<State> = HashSet::new();
-    let mut cur = identity_state(g.degree);
+    let mut cur = identity_state(g.degree)?;
     for p in &steps {
         if !seen.insert(cur.clone()) {
             return Ok(Value::Bool(false));
         }
         cur = crate::engine::group::cayley::act(p, &cur);
     }
-    Ok(Value::Bool(cur == identity_state(g.degree)))
+    Ok(Value::Bool(cur == identity_state(g.degree)?))
 }

@@ -126,7 +126,7 @@ fn walks(it: &mut Interp, a: &mut Args) -> Result<Value> {
         )
         .hint("for a larger group, diameter(G).distribution gives the layer sizes; plot them with plot(...)"));
     }
-    let sg = SchreierGraph::explore(&moves, &identity_state(g.degree), PICTURE_LIMIT, &it.ctl)?;
+    let sg = SchreierGraph::explore(&moves, &identity_state(g.degree)?, PICTURE_LIMIT, &it.ctl)?;
     let size_n = sg.len();
     let bytes = (size_n * size_n * 24) as u64;
     it.ctl.reserve(bytes, "the walk matrix")?;
@@ -494,7 +494,7 @@ fn gen_moves(g: &GroupVal) -> Vec<(String, usize)> {
 fn cayley_dot(it: &mut Interp, g: &GroupVal) -> Result<String> {
     let (names, moves) = moves_of(g);
     let order = g.order();
-    let id = identity_state(g.degree);
+    let id = identity_state(g.degree)?;
     if order > BigUint::from(PICTURE_LIMIT) {
         return layers(
             it,

@@ -162,17 +162,23 @@ fn square_name(g: &placement::Placement, s: usize) -> String {
     }
 }
 
-/// The engine's position from a component's arguments.
-fn placement_pos(g: &placement::Placement, args: &[i64]) -> crate::engine::Result<placement::Pos> {
-    let mut pos = g.start();
-    for pair in args.chunks(2) {
-        let mv = placement::Move {
-            square: pair[0] as usize,
-            piece: pair[1] as usize,
-        };
-        pos = g.play(&pos, mv)?;
+/// A move as the language names it: `queen on (2, 2)` on a grid, the vertex alone on a graph
+/// board (Node-Kayles: the game has no pieces to name).
+fn move_name(g: &placement::Placement, square: i64, piece: i64) -> String {
+    let at = square_name(g, square as usize);
+    match g.pieces().get(piece as usize) {
+        Some(p) => format!("{} on {at}", piece_name(p)),
+        None => at,
     }
-    Ok(pos)
+}
+
+/// The engine's position from a component's arguments (placed in any order).
+fn placement_pos(g: &placement::Placement, args: &[i64]) -> crate::engine::Result<placement::Pos> {
+    let placed: Vec<(usize, usize)> = args
+        .chunks(2)
+        .map(|pair| (pair[0] as usize, pair[1] as usize))
+        .collect();
+    g.position(&placed)
 }
 
 /// A component's arguments from the engine's position.
@@ -192,12 +198,7 @@ impl Family for PlacementGame {
         let mut out = name.to_string();
         for (i, pair) in state.chunks(2).enumerate() {
             let sep = if i == 0 { " after " } else { ", " };
-            let piece = &g.pieces()[pair[1] as usize];
-            out += &format!(
-                "{sep}{} on {}",
-                piece_name(piece),
-                square_name(g, pair[0] as usize)
-            );
+            out += &format!("{sep}{}", move_name(g, pair[0], pair[1]));
         }
         out
     }
@@ -215,16 +216,19 @@ impl Family for PlacementGame {
             self.0.grundy(&placement_pos(&self.0, state)?, &it.ctl)?,
         ))
     }
+    /// A win/loss search, cheaper than the nimber.
+    fn next_wins(&self, it: &mut Interp, state: &[i64]) -> Result<Option<bool>> {
+        let pos = placement_pos(&self.0, state)?;
+        Ok(Some(
+            self.0.outcome(&pos, &it.ctl)? == crate::engine::placement::Outcome::N,
+        ))
+    }
+
     fn move_label(&self, state: &[i64], option: &[i64]) -> Option<String> {
         let pair = option
             .chunks(2)
             .find(|x| !state.chunks(2).any(|y| y == *x))?;
-        let piece = &self.0.pieces()[pair[1] as usize];
-        Some(format!(
-            "{} on {}",
-            piece_name(piece),
-            square_name(&self.0, pair[0] as usize)
-        ))
+        Some(move_name(&self.0, pair[0], pair[1]))
     }
     fn show(&self, state: &[i64]) -> Option<String> {
         let pos = placement_pos(&self.0, state).ok()?;

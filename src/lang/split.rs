@@ -1,0 +1,242 @@
+//! A query split over many processes: `grundy(P)` or `outcome(P)` is answered from the values
+//! of P's options, which are independent, so each of N parts computes every N-th option and a
+//! merge takes the mex (or looks for an option that is a loss). A batch system runs the parts:
+//! a Slurm job array or GNU parallel; gamut only writes the parts and merges their results.
+//!
+//! The folder holds `plan.json` (the query, the script's text, the number of options and a
+//! fingerprint of their list), `script.game`, `slurm.sh`, and one `part-I.json` per finished
+//! part. Every part lists the options again and checks the fingerprint, so a part run by another
+//! build or on an edited script is refused rather than merged.
+use crate::lang::error::{Error, Result};
+use crate::lang::eval::Interp;
+use crate::lang::syntax::ast::{Expr, ExprKind, Span, Stmt};
+use crate::lang::value::Value;
+use serde_json::{Value as Json, json};
+use std::path::{Path, PathBuf};
+
+/// The queries a split can answer: both are a function of the options' answers alone.
+const QUERIES: [&str; 2] = ["grundy", "outcome"];
+
+/// More parts than this would only write files.
+pub const MAX_PARTS: usize = 100_000;
+
+struct Query {
+    name: &'static str,
+    position: Expr,
+}
+
+fn parse_query(it: &mut Interp, text: &str) -> Result<Query> {
+    let bad = || {
+        Error::plain(format!("cannot split `{text}`"))
+            .hint("a split query is `grundy(P)` or `outcome(P)` for a position P, e.g. `grundy(placement(grid(13, 13), [queen]))`")
+    };
+    let prog = it.parse("<query>", text)?;
+    let [Stmt::Expr(e)] = prog.as_slice() else {
+        return Err(bad());
+    };
+    let ExprKind::Call {
+        callee,
+        args,
+        kwargs,
+    } = &e.kind
+    else {
+        return Err(bad());
+    };
+    let (ExprKind::Ident(f), [arg], []) = (&callee.kind, args.as_slice(), kwargs.as_slice()) else {
+        return Err(bad());
+    };
+    let name = QUERIES.into_iter().find(|q| **q == **f).ok_or_else(bad)?;
+    Ok(Query {
+        name,
+        position: arg.clone(),
+    })
+}
+
+/// The options of the query's position, in the order every process lists them, and their
+/// fingerprint (FNV-1a of their text).
+fn options(it: &mut Interp, script: &str, q: &Query) -> Result<(Vec<Value>, u64)> {
+    it.run_source("script.game", script)?;
+    let env = it.globals.clone();
+    let p = it.eval(&q.position, &env)?;
+    let span = q.position.span;
+    let opts = match it.call_values(&Value::Builtin("options"), vec![p], span)? {
+        Value::List(xs) => xs.to_vec(),
+        v => return Err(Error::runtime(format!("options gave {}", v.a_type()), span)),
+    };
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for o in &opts {
+        for b in o.to_text().bytes().chain([b'\n']) {
+            h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    Ok((opts, h))
+}
+
+fn io_error(what: &str, path: &Path, e: std::io::Error) -> Error {
+    Error::plain(format!("cannot {what} {}: {e}", path.display()))
+}
+
+fn read_json(path: &Path) -> Result<Json> {
+    let text = std::fs::read_to_string(path).map_err(|e| io_error("read", path, e))?;
+    serde_json::from_str(&text)
+        .map_err(|e| Error::plain(format!("{} is not a part of a split: {e}", path.display())))
+}
+
+fn write(path: &Path, text: &str) -> Result<()> {
+    std::fs::write(path, text).map_err(|e| io_error("write", path, e))
+}
+
+/// `gamut split` (the interpreter's printed values are not wanted: give it a silent sink): writes the plan, the script and a Slurm array job into `dir`; returns what to
+/// run next.
+pub fn plan(
+    it: &mut Interp,
+    script: &str,
+    base_dir: Option<&Path>,
+    query: &str,
+    parts: usize,
+    dir: &Path,
+    gamut: &Path,
+) -> Result<String> {
+    if parts == 0 || parts > MAX_PARTS {
+        return Err(Error::plain(format!(
+            "--parts must be from 1 to {MAX_PARTS}"
+        )));
+    }
+    let q = parse_query(it, query)?;
+    let (opts, fingerprint) = options(it, script, &q)?;
+    std::fs::create_dir_all(dir).map_err(|e| io_error("create", dir, e))?;
+    let dir = dir.canonicalize().map_err(|e| io_error("find", dir, e))?;
+    let base = base_dir
+        .map(|b| {
+            if b.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                b
+            }
+        })
+        .and_then(|b| b.canonicalize().ok())
+        .map(|b| b.display().to_string());
+    let plan = json!({
+        "query": query,
+        "answer": q.name,
+        "base_dir": base,
+        "parts": parts,
+        "options": opts.len(),
+        "fingerprint": fingerprint.to_string(),
+    });
+    write(&dir.join("plan.json"), &format!("{plan:#}\n"))?;
+    write(&dir.join("script.game"), script)?;
+    let last = parts - 1;
+    let slurm = format!(
+        "#!/bin/sh\n#SBATCH --job-name=gamut-split\n#SBATCH --array=0-{last}\n#SBATCH --output={d}/slurm-%a.log\nexec {g} part {d} \"$SLURM_ARRAY_TASK_ID\"\n",
+        d = dir.display(),
+        g = gamut.display()
+    );
+    write(&dir.join("slurm.sh"), &slurm)?;
+    Ok(format!(
+        "{} options of the position in {parts} parts, written to {d}\n  Slurm:        sbatch {d}/slurm.sh\n  GNU parallel: parallel {g} part {d} ::: $(seq 0 {last})\n  then:         {g} merge {d}",
+        crate::engine::control::num(opts.len()),
+        d = dir.display(),
+        g = gamut.display()
+    ))
+}
+
+fn plan_of(dir: &Path) -> Result<(Json, usize)> {
+    let plan = read_json(&dir.join("plan.json"))?;
+    let parts = plan["parts"]
+        .as_u64()
+        .map(|p| p as usize)
+        .filter(|&p| (1..=MAX_PARTS).contains(&p))
+        .ok_or_else(|| Error::plain(format!("{}/plan.json has no parts", dir.display())))?;
+    Ok((plan, parts))
+}
+
+/// `gamut part DIR I`: answers the query for options I, I + N, I + 2N, ... into `part-I.json`.
+pub fn part(it: &mut Interp, dir: &Path, index: usize) -> Result<()> {
+    let (plan, parts) = plan_of(dir)?;
+    if index >= parts {
+        return Err(Error::plain(format!(
+            "part {index} does not exist: the split has parts 0 to {}",
+            parts - 1
+        )));
+    }
+    let script = std::fs::read_to_string(dir.join("script.game"))
+        .map_err(|e| io_error("read", &dir.join("script.game"), e))?;
+    it.base_dir = plan["base_dir"].as_str().map(PathBuf::from);
+    let q = parse_query(it, plan["query"].as_str().unwrap_or(""))?;
+    let (opts, fingerprint) = options(it, &script, &q)?;
+    if plan["fingerprint"].as_str() != Some(fingerprint.to_string().as_str()) {
+        return Err(Error::plain(
+            "this part lists other options than the plan: the script or gamut changed since the split",
+        )
+        .hint("write the split again with `gamut split`"));
+    }
+    let mut answers = vec![];
+    for (i, o) in opts.into_iter().enumerate().skip(index).step_by(parts) {
+        it.ctl.check()?;
+        let v = it.call_values(&Value::Builtin(q.name), vec![o], Span::default())?;
+        answers.push(json!([i, v.to_json()]));
+    }
+    let out = json!({"part": index, "fingerprint": fingerprint.to_string(), "answers": answers});
+    let path = dir.join(format!("part-{index}.json"));
+    // written whole under another name first, so a killed part leaves no half file to merge
+    let tmp = dir.join(format!(".part-{index}.json.tmp"));
+    write(&tmp, &out.to_string())?;
+    std::fs::rename(&tmp, &path).map_err(|e| io_error("write", &path, e))
+}
+
+/// `gamut merge DIR`: the query's answer from the parts' answers.
+pub fn merge(dir: &Path) -> Result<Value> {
+    let (plan, parts) = plan_of(dir)?;
+    let n = plan["options"].as_u64().unwrap_or(0) as usize;
+    let mut answers: Vec<Option<Json>> = vec![None; n];
+    let mut missing = vec![];
+    for i in 0..parts {
+        let path = dir.join(format!("part-{i}.json"));
+        if !path.exists() {
+            missing.push(i.to_string());
+            continue;
+        }
+        let p = read_json(&path)?;
+        if p["fingerprint"] != plan["fingerprint"] {
+            return Err(Error::plain(format!(
+                "{} belongs to another split",
+                path.display()
+            )));
+        }
+        for a in p["answers"].as_array().into_iter().flatten() {
+            if let (Some(j), v) = (a[0].as_u64(), &a[1])
+                && let Some(slot) = answers.get_mut(j as usize)
+            {
+                *slot = Some(v.clone());
+            }
+        }
+    }
+    if !missing.is_empty() {
+        return Err(Error::plain(format!(
+            "parts not finished ({} of {parts}): {}",
+            missing.len(),
+            missing.join(" ")
+        ))
+        .hint(format!("run them with `gamut part {} I`", dir.display())));
+    }
+    let answers: Vec<Json> = answers.into_iter().flatten().collect();
+    if answers.len() != n {
+        return Err(Error::plain("the parts do not answer every option")
+            .hint("write the split again with `gamut split`"));
+    }
+    Ok(match plan["answer"].as_str().unwrap_or("") {
+        "outcome" => Value::str(if answers.iter().any(|a| a == "P") {
+            "N"
+        } else {
+            "P"
+        }),
+        _ => {
+            let mut seen: Vec<u64> = answers.iter().filter_map(|a| a.as_u64()).collect();
+            seen.sort_unstable();
+            seen.dedup();
+            let mex = seen.iter().enumerate().find(|&(i, &g)| i as u64 != g);
+            Value::Int(mex.map_or(seen.len(), |(i, _)| i) as i64)
+        }
+    })
+}

@@ -1,0 +1,255 @@
+//! Groups of large degree: the giants by Jordan's theorem, random Schreier–Sims against the
+//! deterministic one, and puzzle groups against published orders and GAP.
+use gamut::engine::Ctl;
+use gamut::engine::group::GroupVal;
+use gamut::engine::group::perm::Perm;
+use gamut::engine::group::schreier::StabChain;
+use num_bigint::BigUint;
+use proptest::prelude::*;
+use std::rc::Rc;
+
+mod common;
+
+fn fact(n: usize) -> BigUint {
+    (2..=n).fold(BigUint::from(1u32), |a, k| a * BigUint::from(k))
+}
+
+/// One cycle through the (0-based) points, on `degree` points.
+fn cyc(degree: usize, pts: impl IntoIterator<Item = usize>) -> Perm {
+    Perm::from_cycles(degree, &[pts.into_iter().collect()]).unwrap()
+}
+
+fn group(gens: Vec<Perm>) -> GroupVal {
+    GroupVal::new(
+        gens.into_iter()
+            .enumerate()
+            .map(|(i, p)| (Rc::from(format!("g{i}").as_str()), p))
+            .collect(),
+    )
+    .unwrap()
+}
+
+/// A shuffle of 0..n from the test's generator.
+fn shuffle(n: usize, rng: &mut common::Rng) -> Vec<usize> {
+    let mut v: Vec<usize> = (0..n).collect();
+    for i in (1..n).rev() {
+        v.swap(i, rng.below(i + 1));
+    }
+    v
+}
+
+/// A generating set moved to other points: p ↦ σ⁻¹ p σ for a random σ.
+fn relabel(gens: &[Perm], rng: &mut common::Rng) -> Vec<Perm> {
+    let n = gens[0].degree();
+    let s = shuffle(n, rng);
+    let sigma = Perm::from_images(s.iter().map(|&x| x as u16).collect());
+    gens.iter()
+        .map(|g| sigma.inverse().then(g).then(&sigma))
+        .collect()
+}
+
+#[test]
+fn symmetric_and_alternating_groups_by_several_generating_sets() {
+    let mut rng = common::Rng(0x5eed);
+    for n in [8, 9, 10, 11, 13, 16, 31, 50, 100, 150, 255, 256, 500, 1000] {
+        let sets: Vec<(Vec<Perm>, bool)> = vec![
+            (vec![cyc(n, [0, 1]), cyc(n, 0..n)], false),
+            (
+                vec![
+                    cyc(n, [0, 1, 2]),
+                    cyc(n, if n % 2 == 1 { 0..n } else { 1..n }),
+                ],
+                true,
+            ),
+            (vec![cyc(n, [0, 1]), cyc(n, 1..n)], false),
+            // an (n-1)-cycle and a 3-cycle through its fixed point: 2-transitive with a
+            // 3-cycle, so A_n or S_n by the parity of the (n-1)-cycle
+            (vec![cyc(n, 0..n - 1), cyc(n, n - 3..n)], n % 2 == 0),
+        ];
+        for (gens, alternating) in sets {
+            let gens = relabel(&gens, &mut rng);
+            let g = group(gens.clone());
+            let want = if alternating { fact(n) / 2u32 } else { fact(n) };
+            assert_eq!(g.order(), want, "n = {n}, alternating {alternating}");
+            assert!(g.giant().is_some(), "n = {n}: not recognized");
+            // membership: products of generators are in, a transposition only in S_n
+            let w = gens[0].then(&gens[1]).then(&gens[0]);
+            assert!(g.contains(&w));
+            assert_eq!(g.contains(&cyc(n, [3, 5])), !alternating, "n = {n}");
+            assert!(
+                !g.contains(&cyc(n + 1, [0, n])),
+                "n = {n}: a point past the degree"
+            );
+        }
+    }
+}
+
+#[test]
+fn small_giants_agree_with_deterministic_schreier_sims() {
+    let mut rng = common::Rng(7);
+    for n in 8..=14 {
+        for _ in 0..5 {
+            // two random permutations generate S_n or A_n most of the time
+            let gens: Vec<Perm> = (0..2)
+                .map(|_| {
+                    Perm::from_images(shuffle(n, &mut rng).iter().map(|&x| x as u16).collect())
+                })
+                .collect();
+            let det = StabChain::deterministic(n, &gens, &Ctl::default()).unwrap();
+            let g = group(gens.clone());
+            assert_eq!(g.order(), det.order(), "n = {n}, {gens:?}");
+            let p = Perm::from_images(shuffle(n, &mut rng).iter().map(|&x| x as u16).collect());
+            assert_eq!(g.contains(&p), det.contains(&p));
+        }
+    }
+}
+
+/// Generators of a random group of a known shape on at most 40 points: a direct product of
+/// symmetric and cyclic groups, a wreath product S_a ≀ S_b (imprimitive), a diagonal subgroup,
+/// and its order.
+fn shaped_group(kind: usize, a: usize, b: usize) -> (Vec<Perm>, Option<BigUint>) {
+    match kind {
+        // S_a × C_b on disjoint points: intransitive
+        0 => {
+            let n = a + b;
+            (
+                vec![cyc(n, [0, 1]), cyc(n, 0..a), cyc(n, a..a + b)],
+                Some(fact(a) * BigUint::from(b)),
+            )
+        }
+        // S_a ≀ S_b on a·b points: blocks {ia..ia+a-1} permuted by S_b
+        1 => {
+            let n = a * b;
+            let mut gens = vec![cyc(n, [0, 1]), cyc(n, 0..a)];
+            let shift: Vec<u16> = (0..n).map(|x| ((x + a) % n) as u16).collect();
+            gens.push(Perm::from_images(shift));
+            let swap: Vec<u16> = (0..n)
+                .map(|x| match x / a {
+                    0 => (x + a) as u16,
+                    1 => (x - a) as u16,
+                    _ => x as u16,
+                })
+                .collect();
+            gens.push(Perm::from_images(swap));
+            let order = fact(a).pow(b as u32) * fact(b);
+            (gens, Some(order))
+        }
+        // S_a acting diagonally on two copies: order a!
+        2 => {
+            let n = 2 * a;
+            let t = Perm::from_cycles(n, &[vec![0, 1], vec![a, a + 1]]).unwrap();
+            let c = Perm::from_cycles(n, &[(0..a).collect(), (a..2 * a).collect()]).unwrap();
+            (vec![t, c], Some(fact(a)))
+        }
+        // S_a on the 2-subsets of a points (primitive, not a giant for a ≥ 5)
+        _ => {
+            let pairs: Vec<(usize, usize)> = (0..a)
+                .flat_map(|i| (i + 1..a).map(move |j| (i, j)))
+                .collect();
+            let index = |i: usize, j: usize| {
+                let (i, j) = (i.min(j), i.max(j));
+                pairs.iter().position(|&p| p == (i, j)).unwrap()
+            };
+            let on_pairs = |f: &dyn Fn(usize) -> usize| {
+                Perm::from_images(
+                    pairs
+                        .iter()
+                        .map(|&(i, j)| index(f(i), f(j)) as u16)
+                        .collect(),
+                )
+            };
+            let t = on_pairs(&|x| match x {
+                0 => 1,
+                1 => 0,
+                x => x,
+            });
+            let c = on_pairs(&|x| (x + 1) % a);
+            (vec![t, c], Some(fact(a)))
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    #[test]
+    fn random_schreier_sims_agrees_with_the_deterministic_one(
+        kind in 0usize..4, a in 3usize..8, b in 2usize..5, seed in any::<u64>(),
+    ) {
+        let mut rng = common::Rng(seed | 1);
+        let (gens, order) = shaped_group(kind, a, b);
+        let gens = relabel(&gens, &mut rng);
+        let n = gens[0].degree();
+        let det = StabChain::deterministic(n, &gens, &Ctl::default()).unwrap();
+        let g = group(gens.clone());
+        prop_assert_eq!(g.order(), det.order());
+        if let Some(o) = order {
+            prop_assert_eq!(g.order(), o);
+        }
+        let rss = StabChain::build(n, &gens, &Ctl::default()).unwrap();
+        prop_assert_eq!(rss.order(), det.order());
+        for _ in 0..10 {
+            let p = Perm::from_images(shuffle(n, &mut rng).iter().map(|&x| x as u16).collect());
+            prop_assert_eq!(g.contains(&p), det.contains(&p));
+            let w = gens[rng.below(gens.len())].then(&gens[rng.below(gens.len())]);
+            prop_assert!(g.contains(&w));
+        }
+    }
+}
+
+/// Runs a script that loads a puzzle and returns its order as text.
+fn puzzle_order(name: &str) -> String {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/puzzles");
+    let v = common::value(&format!("use \"{dir}/{name}.game\"\norder({name})"));
+    v.as_str().unwrap().to_string()
+}
+
+#[test]
+fn rubiks_cube_and_megaminx_have_their_published_orders() {
+    // Rubik's cube: 8!·3^7·12!·2^11/2 (with the centres fixed, every sticker is told apart
+    // by its piece, so the sticker group has the order of the positions)
+    let cube3 = fact(8) * BigUint::from(3u32).pow(7) * fact(12) * BigUint::from(2u32).pow(10);
+    assert_eq!(puzzle_order("cube3"), cube3.to_string());
+    // Megaminx: 20!/2·3^19 · 30!/2·2^29 (Wikipedia, "Megaminx")
+    let mega = fact(20) / 2u32 * BigUint::from(3u32).pow(19) * fact(30) / 2u32
+        * BigUint::from(2u32).pow(29);
+    assert_eq!(puzzle_order("megaminx"), mega.to_string());
+}
+
+#[test]
+fn big_cubes_have_the_orders_gap_finds() {
+    // GAP 4.12, Size(Group(...)) on the same generators (tests/data/puzzles/*.g)
+    assert_eq!(
+        puzzle_order("cube4"),
+        "16972688908618238933770849245964147960401887232000000000"
+    );
+    assert_eq!(
+        puzzle_order("cube5"),
+        "2582636272886959379162819698174683585918088940054237132144778804568925405184000000000000000"
+    );
+}
+
+#[test]
+#[ignore = "about 20 s: the 7x7x7 cube"]
+fn seven_cube_has_the_order_gap_finds() {
+    assert_eq!(
+        puzzle_order("cube7"),
+        "14841288742494293811131211592812790126449902279909457255335745506781477789026449207045807257330619800316538795293665546204430425928257835670695234259221271924781093824652902400000000000000000000000000000000000000000"
+    );
+}
+
+#[test]
+fn orbits_of_giants_are_refused_at_once_when_too_big() {
+    let (code, _, err) = common::run_e(
+        "let S = group(t: (1,2), c: cycle(list(1..255)))\norbit(S, set(1..100)).size",
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("more than the 20_000_000"), "{err}");
+    let v = common::values(
+        "let S = group(t: (1,2), c: cycle(list(1..255)))\norbit(S, 7).size\norbit(S, [set(1..2)]).size",
+    );
+    assert_eq!(
+        v,
+        vec![serde_json::json!(255), serde_json::json!(255 * 254 / 2)]
+    );
+}

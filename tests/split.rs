@@ -1,0 +1,237 @@
+//! A query split into parts, run by separate processes (directly, and as a Slurm job array on a
+//! one-node cluster), and merged: the merged answer must equal the single-process answer.
+mod common;
+use common::gamut;
+use std::path::Path;
+use std::process::Command;
+
+const SCRIPT: &str = r#"use "chess"
+let Q = placement(grid(5, 5), [queen])
+let K = node_kayles(graph { a - b - c - d - e - a, a - f - g, c - h })
+let S = kayles(7) + lasker(5) + placement(grid(2, 3), [knight])
+let M = misere(kayles(4) + kayles(6))
+"#;
+
+fn single(query: &str) -> String {
+    let out = gamut()
+        .arg("-e")
+        .arg(format!("{SCRIPT}\n{query}"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn split(dir: &Path, query: &str, parts: usize) {
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(dir.join("q.game"), SCRIPT).unwrap();
+    let out = gamut()
+        .arg("split")
+        .arg(dir.join("q.game"))
+        .arg(query)
+        .args(["--parts", &parts.to_string(), "--dir"])
+        .arg(dir.join("run"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn merge(dir: &Path) -> (i32, String, String) {
+    let out = gamut().arg("merge").arg(dir.join("run")).output().unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("gamut-split-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+#[test]
+fn parts_run_one_by_one_merge_to_the_single_process_answer() {
+    for (k, (query, parts)) in [
+        ("grundy(Q)", 4),
+        ("outcome(Q)", 3),
+        ("grundy(K)", 5),
+        ("grundy(S)", 7),
+        ("outcome(M)", 2),
+        ("grundy(kayles(9))", 40),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let dir = scratch(&k.to_string());
+        split(&dir, query, parts);
+        // a missing part is named, not silently skipped
+        let (code, _, err) = merge(&dir);
+        assert_eq!(code, 1, "{err}");
+        assert!(err.contains("parts not finished"), "{err}");
+        for i in 0..parts {
+            let out = gamut()
+                .arg("part")
+                .arg(dir.join("run"))
+                .arg(i.to_string())
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        let (code, out, err) = merge(&dir);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(out, single(query), "{query}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+#[test]
+fn a_part_of_an_edited_script_is_refused() {
+    let dir = scratch("edited");
+    split(&dir, "grundy(Q)", 2);
+    let script = dir.join("run/script.game");
+    let text = std::fs::read_to_string(&script).unwrap();
+    std::fs::write(&script, text.replace("grid(5, 5)", "grid(5, 4)")).unwrap();
+    let out = gamut()
+        .arg("part")
+        .arg(dir.join("run"))
+        .arg("0")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("other options than the plan"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn only_grundy_and_outcome_split() {
+    let dir = scratch("bad");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("q.game"), SCRIPT).unwrap();
+    let out = gamut()
+        .arg("split")
+        .arg(dir.join("q.game"))
+        .arg("order(slide3_easy)")
+        .args(["--parts", "2", "--dir"])
+        .arg(dir.join("run"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("`grundy(P)` or `outcome(P)`"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Starts munge, slurmctld and slurmd as a one-node cluster in `dir`; `None` says why not.
+fn one_node_cluster(dir: &Path) -> Result<(), String> {
+    for tool in ["munged", "slurmctld", "slurmd", "sbatch", "sinfo"] {
+        let found = Command::new("sh")
+            .arg("-c")
+            .arg(format!("command -v {tool} || test -x /usr/sbin/{tool}"))
+            .output()
+            .map(|o| o.status.success())
+            .unwrap_or(false);
+        if !found {
+            return Err(format!(
+                "{tool} is not installed (Debian: slurm-wlm, munge)"
+            ));
+        }
+    }
+    let host = String::from_utf8(Command::new("hostname").arg("-s").output().unwrap().stdout)
+        .unwrap()
+        .trim()
+        .to_string();
+    let d = dir.display();
+    let conf = format!(
+        "ClusterName=gamut\nSlurmctldHost={host}\nAuthType=auth/munge\nProctrackType=proctrack/linuxproc\nTaskPlugin=task/none\nSchedulerType=sched/builtin\nSelectType=select/cons_tres\nSelectTypeParameters=CR_Core\nReturnToService=2\nSlurmUser=root\nMpiDefault=none\nSlurmctldPidFile={d}/slurmctld.pid\nSlurmdPidFile={d}/slurmd.pid\nSlurmdSpoolDir={d}/spool\nStateSaveLocation={d}/state\nSlurmctldLogFile={d}/slurmctld.log\nSlurmdLogFile={d}/slurmd.log\nNodeName={host} CPUs=2 State=UNKNOWN\nPartitionName=main Nodes=ALL Default=YES MaxTime=INFINITE State=UP\n"
+    );
+    std::fs::create_dir_all(dir.join("spool")).unwrap();
+    std::fs::create_dir_all(dir.join("state")).unwrap();
+    std::fs::write(dir.join("slurm.conf"), conf).unwrap();
+    let sh = |cmd: &str| {
+        Command::new("sh")
+            .arg("-c")
+            .arg(cmd)
+            .env("SLURM_CONF", dir.join("slurm.conf"))
+            .env("PATH", "/usr/sbin:/usr/bin:/sbin:/bin")
+            .output()
+            .map(|o| o.status.success())
+            .unwrap_or(false)
+    };
+    // munged may already run (a machine with Slurm installed as a service)
+    if !sh(
+        "pgrep -x munged >/dev/null || (mkdir -p /run/munge && chown munge:munge /run/munge 2>/dev/null; munged --force)",
+    ) {
+        return Err("munged cannot start (it needs root and /etc/munge/munge.key)".into());
+    }
+    if !sh("slurmctld -f \"$SLURM_CONF\" && slurmd -f \"$SLURM_CONF\"") {
+        return Err("slurmctld or slurmd cannot start (they need root)".into());
+    }
+    for _ in 0..60 {
+        if sh("sinfo -h -o %T | grep -q idle") {
+            return Ok(());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(500));
+    }
+    Err("the Slurm node did not become idle within 30 s".into())
+}
+
+/// Stops the cluster's daemons however the test ends.
+struct Cluster(std::path::PathBuf);
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        for pid in ["slurmd.pid", "slurmctld.pid"] {
+            if let Ok(p) = std::fs::read_to_string(self.0.join(pid)) {
+                let _ = Command::new("kill").arg(p.trim()).status();
+                // a daemon writes its state as it ends: wait, so the folder can be removed
+                for _ in 0..100 {
+                    let alive = Command::new("kill").args(["-0", p.trim()]).status();
+                    if !alive.is_ok_and(|s| s.success()) {
+                        break;
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(100));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_slurm_job_array_runs_the_parts() {
+    let dir = scratch("slurm");
+    let cluster = Cluster(dir.join("cluster"));
+    if let Err(why) = one_node_cluster(&cluster.0) {
+        eprintln!("skipped: Slurm cannot start here: {why}");
+        return;
+    }
+    split(&dir, "grundy(K)", 3);
+    let out = Command::new("sbatch")
+        .arg("--wait")
+        .arg(dir.join("run/slurm.sh"))
+        .env("SLURM_CONF", cluster.0.join("slurm.conf"))
+        .output()
+        .unwrap();
+    drop(cluster);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (code, merged, err) = merge(&dir);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(merged, single("grundy(K)"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
