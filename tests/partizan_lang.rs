@@ -254,3 +254,25 @@ fn clear_errors() {
         assert!(err.contains(msg), "{src}: {err}");
     }
 }
+
+/// `plot(thermograph(G), file)` writes a picture with the walls and the title.
+#[test]
+fn thermograph_picture() {
+    let dir = std::env::temp_dir().join(format!("gamut-thermo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (svg, png) = (dir.join("h.svg"), dir.join("h.png"));
+    let (code, out, err) = run_e(&format!(
+        "plot(thermograph({{3 | {{1 | -1}}}}), {svg:?})\nplot(thermograph(±1), {png:?}, size: 400)"
+    ));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("wrote "), "{out}");
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.contains("<svg") && text.contains("thermograph of {3|±1}"));
+    assert!(
+        text.matches("<polyline").count() >= 4,
+        "two walls and their masts"
+    );
+    let bytes = std::fs::read(&png).unwrap();
+    assert_eq!(&bytes[1..4], b"PNG");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
