@@ -49,7 +49,9 @@ fn a_scoring_game_answers_its_own_queries_and_refuses_impartial_ones() {
     let (code, _, err) = run_e("dots(1, 1) + kayles(2)");
     assert_ne!(code, 0);
     assert!(err.contains("Dots-and-Boxes position"), "{err}");
-    let (code, _, err) = run_e("value(kayles(3))");
+    // an impartial position's value is its nimber, as a partizan game
+    assert_eq!(run_e("value(kayles(3))").1, "*3\n");
+    let (code, _, err) = run_e("value([3])");
     assert_ne!(code, 0);
     assert!(err.contains("a position with a value"), "{err}");
 }

@@ -195,3 +195,71 @@ fn draw_on<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Chart) -> Resu
     }
     Ok(())
 }
+
+/// A thermograph: its left and right walls as (temperature, value) polylines from t = −1 up.
+/// As in *Winning Ways*, values grow to the left and the temperature upwards; the walls are
+/// black, the mast above the temperature grey.
+pub struct Thermograph {
+    pub title: String,
+    pub walls: [Vec<(f64, f64)>; 2],
+    pub temperature: f64,
+    pub size: (u32, u32),
+}
+
+pub fn draw_thermograph(t: &Thermograph, path: &str) -> Result<(), String> {
+    register_font();
+    let err = |e: String| format!("cannot draw {path}: {e}");
+    if path.to_ascii_lowercase().ends_with(".svg") {
+        let root = SVGBackend::new(path, t.size).into_drawing_area();
+        thermograph_on(&root, t).map_err(err)?;
+        root.present().map_err(|e| err(e.to_string()))
+    } else {
+        let root = BitMapBackend::new(path, t.size).into_drawing_area();
+        thermograph_on(&root, t).map_err(err)?;
+        root.present().map_err(|e| err(e.to_string()))
+    }
+}
+
+fn thermograph_on<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    t: &Thermograph,
+) -> Result<(), String> {
+    let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
+    root.fill(&WHITE).map_err(e)?;
+    let pts = || t.walls.iter().flatten();
+    let (lo, hi) = pts().fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.1), b.max(p.1)));
+    let top = pts().map(|p| p.0).fold(f64::MIN, f64::max);
+    let pad = ((hi - lo) * 0.1).max(0.5);
+    let mut chart = ChartBuilder::on(root)
+        .caption(&t.title, ("sans-serif", 20))
+        .margin(MARGIN)
+        .x_label_area_size(44)
+        .y_label_area_size(60)
+        // values grow to the left
+        .build_cartesian_2d((hi + pad)..(lo - pad), -1.0..top)
+        .map_err(e)?;
+    chart
+        .configure_mesh()
+        .x_desc("value")
+        .y_desc("temperature")
+        .label_style(("sans-serif", 13))
+        .axis_desc_style(("sans-serif", 15))
+        .light_line_style(RGBColor(235, 235, 235))
+        .draw()
+        .map_err(e)?;
+    for wall in &t.walls {
+        let below: Vec<(f64, f64)> = wall.iter().map(|&(x, v)| (v, x)).collect();
+        let (solid, mast): (Vec<_>, Vec<_>) = below.iter().partition(|p| p.1 <= t.temperature);
+        chart
+            .draw_series(LineSeries::new(solid.clone(), BLACK.stroke_width(2)))
+            .map_err(e)?;
+        let from = solid.last().copied().into_iter();
+        chart
+            .draw_series(LineSeries::new(
+                from.chain(mast),
+                RGBColor(128, 128, 128).stroke_width(2),
+            ))
+            .map_err(e)?;
+    }
+    Ok(())
+}

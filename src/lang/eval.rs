@@ -312,6 +312,8 @@ impl Interp {
         crate::lang::builtins::placement::register(&mut it);
         crate::lang::builtins::cycles::register(&mut it);
         crate::lang::builtins::dots::register(&mut it);
+        it.family = "partizan games";
+        crate::lang::builtins::partizan::register(&mut it);
         it.load_library("prelude", Span::default())
             .expect("the prelude must load");
         it
@@ -655,8 +657,23 @@ impl Interp {
                 lambda: lam.clone(),
                 env: env.clone(),
             })),
+            ExprKind::GameLit {
+                left,
+                right,
+                ambiguous,
+            } => crate::lang::builtins::partizan::literal(
+                self, left, right, *ambiguous, e.span, env,
+            )?,
+            ExprKind::CgAtom(text) => crate::lang::builtins::partizan::atom(self, text)?,
             ExprKind::Unary(op, x) => {
                 let v = self.eval(x, env)?;
+                if *op != UnOp::Not
+                    && let Some(g) =
+                        crate::lang::builtins::partizan::unary(self, *op == UnOp::PlusMinus, &v)
+                            .map_err(|er| er.at(e.span))?
+                {
+                    return Ok(g);
+                }
                 match (op, &v) {
                     (UnOp::Not, Value::Bool(b)) => Value::Bool(!b),
                     (UnOp::Neg, Value::Int(i)) => match i.checked_neg() {
@@ -665,7 +682,11 @@ impl Interp {
                     },
                     (UnOp::Neg, Value::Big(b)) => Value::int(-(**b).clone()),
                     _ => {
-                        let o = if *op == UnOp::Not { "not" } else { "-" };
+                        let o = match op {
+                            UnOp::Not => "not",
+                            UnOp::Neg => "-",
+                            UnOp::PlusMinus => "±",
+                        };
                         return Err(Error::runtime(
                             format!("`{o}` does not apply to {}", v.a_type()),
                             e.span,
@@ -1085,6 +1106,9 @@ impl Interp {
                 _ => "see docs/language.md for what each operator takes",
             })
         };
+        if let Some(v) = crate::lang::builtins::partizan::binary(self, op, &a, &b, span)? {
+            return Ok(v);
+        }
         Ok(match op {
             BinOp::Eq => Bool(a == b),
             BinOp::Ne => Bool(a != b),

@@ -277,6 +277,40 @@ pub const EXAMPLES: &[(&str, &str)] = &[
         "value",
         "value(dots(3, 3, drawn: \"AB BC CD FG KL NO OP AE EI FJ IM JN\"))   # → 5",
     ),
+    (
+        "game",
+        "game(\"{2|1/2||-1}\") + game(\"1/2\")   # → {5/2|1||-1/2}",
+    ),
+    ("left_options", "left_options({1, * | -1})   # → [1]"),
+    (
+        "right_options",
+        "right_options(domineering(2, 2))   # → [domineering(\"##|..\"), domineering(\"..|##\")]",
+    ),
+    ("confused", "confused(^, *)   # → true"),
+    ("mean", "mean({3 | 1/2})   # → 7/4"),
+    ("temperature", "temperature({3 | 1/2})   # → 5/4"),
+    ("stops", "stops({3 | {1 | -1}})   # → [3, 1]"),
+    ("cool", "cool(±1, 1)   # → *"),
+    ("heat", "heat(*, 1)   # → ±1"),
+    ("birthday", "birthday(^)   # → 2"),
+    ("thermograph", "thermograph(±1).temperature   # → 1"),
+    ("domineering", "value(domineering(2, 2))   # → ±1"),
+    ("clobber", "value(clobber(\"xo\"))   # → *"),
+    ("hackenbush", "value(hackenbush(\"BRR\"))   # → 1/4"),
+    ("toads_frogs", "value(toads_frogs(\"T.F\"))   # → *"),
+    ("cutcake", "value(cutcake(4, 1))   # → 3"),
+    ("maundy_cake", "value(maundy_cake(2, 2))   # → 0"),
+    (
+        "partizan_subtraction",
+        "let s = partizan_subtraction({1}, {2})\nvalue(s(2))   # → {1|0}",
+    ),
+    ("atomic_weight", "atomic_weight(^)   # → 1"),
+    (
+        "pieces_game",
+        "value(pieces_game(1, 2, \"king\", \"king\"))   # → ±1",
+    ),
+    ("col", "value(col(graph { a - b }))   # → 0"),
+    ("snort", "value(snort(graph { a - b }))   # → ±1"),
 ];
 
 /// The text `:help NAME` prints, or None when nothing has that name. A statement keyword that

@@ -29,6 +29,9 @@ impl Ruleset {
     }
 
     pub fn script(def: Rc<GameDef>, env: Env) -> Ruleset {
+        if def.rules.iter().any(|r| r.side.is_some()) {
+            return crate::lang::builtins::partizan::script(def, env);
+        }
         Ruleset::new(
             def.name.name.to_string(),
             crate::lang::builtins::games::Script(def, env),
@@ -116,4 +119,8 @@ pub struct Cache {
     /// native boards (placement, Game of Cycles) by their text, so that the values their
     /// engines keep last between queries
     pub boards: HashMap<String, Rc<Ruleset>>,
+    /// the canonical forms of partizan games (`Value::Game` ids point here)
+    pub partizan: crate::engine::partizan::Store,
+    /// whether a partizan search holds `partizan` (taken out while scripted rules run)
+    pub partizan_busy: bool,
 }

@@ -44,6 +44,8 @@ pub enum Value {
     Position(Rc<Position>),
     Graph(Rc<Graph>),
     Piece(Rc<Piece>),
+    /// a partizan game in canonical form (printed in CGSuite's notation)
+    Game(Rc<crate::lang::builtins::partizan::GameVal>),
 }
 
 /// The elements of a list or a set. Values may nest a million deep (a list in a list in ...),
@@ -219,6 +221,7 @@ impl Value {
                 .map_or("position", |c| c.rs.family.type_name()),
             Value::Graph(_) => "graph",
             Value::Piece(_) => "piece",
+            Value::Game(_) => "game",
         }
     }
 
@@ -321,6 +324,7 @@ impl Value {
             Value::Position(p) => write!(out, "{p}").unwrap(),
             Value::Graph(g) => write!(out, "{g}").unwrap(),
             Value::Piece(p) => out.push_str(&crate::lang::builtins::placement::piece_name(p)),
+            Value::Game(g) => out.push_str(&g.text),
             Value::List(_) | Value::Set(_) | Value::Map(_) => self.render(out, group),
         }
     }

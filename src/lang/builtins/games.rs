@@ -57,7 +57,7 @@ pub fn register(it: &mut Interp) {
     it.add_builtin(
         "outcome",
         "outcome(P)",
-        "\"N\" (next player wins) or \"P\" (previous player wins)",
+        "\"N\" (next player wins) or \"P\" (previous player wins); partizan: also \"L\" or \"R\" (Left or Right wins)",
         outcome,
     );
     it.add_builtin(
@@ -90,7 +90,7 @@ pub fn register(it: &mut Interp) {
     it.add_builtin(
         "value",
         "value(P)",
-        "the best net score (own boxes minus the opponent's, of those still to take) for the player to move",
+        "a partizan position's canonical form (an impartial one's nimber); Dots-and-Boxes: the best net score for the player to move",
         value,
     );
     it.add_builtin(
@@ -475,7 +475,7 @@ fn component_options(it: &mut Interp, rs: &Rc<Ruleset>, args: &[i64]) -> Result<
 }
 
 /// Run through the nested `for` bindings of a move rule, collecting one option per binding.
-fn bind_rule(
+pub(crate) fn bind_rule(
     it: &mut Interp,
     rule: &MoveRule,
     depth: usize,
@@ -685,7 +685,7 @@ fn component_grundy(it: &mut Interp, c: &Component) -> Result<u32> {
     r
 }
 
-fn position_grundy(it: &mut Interp, p: &Position) -> Result<u32> {
+pub(crate) fn position_grundy(it: &mut Interp, p: &Position) -> Result<u32> {
     let mut acc = 0;
     for c in &p.comps {
         it.ctl.check()?;
@@ -729,6 +729,9 @@ pub fn misere_search(it: &mut Interp, p: &Position) -> Result<bool> {
 
 fn outcome(it: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(1, 1)?;
+    if let Some(o) = super::partizan::outcome(it, a.get(0))? {
+        return Ok(o);
+    }
     let p = get_position(a, 0)?;
     Ok(Value::str(if next_player_wins(it, &p)? {
         "N"
@@ -954,6 +957,9 @@ fn value(it: &mut Interp, a: &mut Args) -> Result<Value> {
         && let Some(v) = c.rs.family.value(it, &c.args)?
     {
         return Ok(v);
+    }
+    if let Some(g) = super::partizan::as_game(it, a.get(0))? {
+        return super::partizan::game_value(it, g);
     }
     Err(a.type_error(0, "a position with a value, e.g. dots(3, 3)"))
 }

@@ -5,5 +5,6 @@ pub mod cycles;
 pub mod dots;
 pub mod games;
 pub mod groups;
+pub mod partizan;
 pub mod pictures;
 pub mod placement;

@@ -33,7 +33,7 @@ pub fn register(it: &mut Interp) {
     it.add_builtin(
         "plot",
         "plot(data, file, kind:, title:, x:, x_label:, y_label:, size:)",
-        "a chart as .png or .svg: a list of numbers as a scatter plot (bars when short, or kind: \"bar\"), a list of lists as lines (names: labels them); x: a..b gives the first x",
+        "a chart as .png or .svg: a thermograph(G); a list of numbers as a scatter plot (bars when short, or kind: \"bar\"), a list of lists as lines (names: labels them); x: a..b gives the first x",
         plot_builtin,
     );
     it.add_builtin(
@@ -655,7 +655,12 @@ fn plot_builtin(it: &mut Interp, a: &mut Args) -> Result<Value> {
         v => v.clone(),
     };
     let mut series: Vec<plot::Series> = vec![];
+    let mut thermograph = None;
     let several = match &data {
+        Value::Record(r) if r.fields.contains_key("mast") => {
+            thermograph = r.fields.get("game").cloned();
+            false
+        }
         Value::Map(kv) => {
             for (k, v) in kv.iter() {
                 let name = match k {
@@ -741,6 +746,13 @@ fn plot_builtin(it: &mut Interp, a: &mut Args) -> Result<Value> {
             ));
         }
     };
+    if let Some(g) = thermograph {
+        let title =
+            text_kw(title, "title")?.unwrap_or_else(|| format!("thermograph of {}", g.to_text()));
+        super::partizan::plot_thermograph(it, &g, title, (w, h), &path)
+            .map_err(|e| e.at(a.span_of(1)))?;
+        return Ok(Value::str(&format!("wrote {path}")));
+    }
     let (dx, dy) = match kind {
         plot::Kind::Bar => ("distance", "count"),
         _ => ("n", "value"),

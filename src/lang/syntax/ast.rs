@@ -63,6 +63,8 @@ pub struct GameDef {
 /// `move c1, c2 for x in xs, y in ys if cond`: one option per binding, each a sum of components.
 #[derive(Debug)]
 pub struct MoveRule {
+    /// `left move` / `right move`; `None` is a move for both players
+    pub side: Option<Side>,
     pub components: Vec<Vec<Expr>>,
     pub bindings: Vec<(Ident, Expr)>,
     pub cond: Option<Expr>,
@@ -105,6 +107,12 @@ pub struct Cond {
     pub state: Ident,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    Left,
+    Right,
+}
+
 #[derive(Debug, Clone)]
 pub struct Expr {
     pub kind: ExprKind,
@@ -136,6 +144,8 @@ pub enum BinOp {
 pub enum UnOp {
     Neg,
     Not,
+    /// `±G`, the switch `{G | -G}`
+    PlusMinus,
 }
 
 #[derive(Debug, Clone)]
@@ -168,6 +178,15 @@ pub enum ExprKind {
     },
     Index(Box<Expr>, Vec<Expr>),
     Field(Box<Expr>, Ident),
+    /// `{L1, L2 | R1}`: a partizan game from its options; `ambiguous` when the longest bar
+    /// occurs twice (`{a|b|c}`)
+    GameLit {
+        left: Vec<Expr>,
+        right: Vec<Expr>,
+        ambiguous: bool,
+    },
+    /// `*`, `*3`, `^`, `^^*`: a game in CGSuite's notation
+    CgAtom(Rc<str>),
     /// `graph { a - b - c; cells [a, b, c] }`: edge chains and cells, vertices by name
     Graph {
         chains: Vec<Vec<Ident>>,

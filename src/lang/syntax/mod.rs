@@ -40,7 +40,7 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
         .op(Op::infix(Rule::mul, Assoc::Left)
             | Op::infix(Rule::div, Assoc::Left)
             | Op::infix(Rule::rem, Assoc::Left))
-        .op(Op::prefix(Rule::neg))
+        .op(Op::prefix(Rule::neg) | Op::prefix(Rule::pm))
         .op(Op::infix(Rule::pow, Assoc::Right))
 });
 
@@ -142,7 +142,13 @@ fn continues(code: &str) -> bool {
     if let Some(c) = t.chars().last()
         && "+-*/%^|,".contains(c)
     {
-        return true;
+        // `*` and `^` after an operand multiply or raise; elsewhere they are game atoms (`x = ^`)
+        let operand = t[..t.len() - 1]
+            .trim_end()
+            .chars()
+            .last()
+            .is_some_and(|p| p.is_alphanumeric() || ")]}\"_".contains(p));
+        return !"*^".contains(c) || operand;
     }
     ["and", "or", "not", "in"].iter().any(|w| {
         t.ends_with(w)
@@ -776,6 +782,7 @@ impl Builder {
     fn move_rule(&self, p: Pair<Rule>) -> MoveRule {
         let span = self.span(&p);
         let mut rule = MoveRule {
+            side: None,
             components: vec![],
             bindings: vec![],
             cond: None,
@@ -792,6 +799,13 @@ impl Builder {
                 }
                 Rule::for_clauses => rule.bindings = self.bindings(part),
                 Rule::if_clause => rule.cond = Some(self.expr(part.into_inner().next().unwrap())),
+                Rule::side => {
+                    rule.side = Some(if part.as_str() == "left" {
+                        Side::Left
+                    } else {
+                        Side::Right
+                    })
+                }
                 r => unreachable!("move part {r:?}"),
             }
         }
@@ -803,10 +817,10 @@ impl Builder {
             .map_primary(|p| self.postfixed(p))
             .map_prefix(|op, rhs| {
                 let span = self.span(&op).to(rhs.span);
-                let op = if op.as_rule() == Rule::neg {
-                    UnOp::Neg
-                } else {
-                    UnOp::Not
+                let op = match op.as_rule() {
+                    Rule::neg => UnOp::Neg,
+                    Rule::pm => UnOp::PlusMinus,
+                    _ => UnOp::Not,
                 };
                 Expr {
                     kind: ExprKind::Unary(op, Box::new(rhs)),
@@ -953,6 +967,18 @@ impl Builder {
                 }
             }
             Rule::set => ExprKind::Set(p.into_inner().map(|e| self.expr(e)).collect()),
+            Rule::cg_atom => ExprKind::CgAtom(p.as_str().into()),
+            Rule::game_lit => {
+                let (mut sides, mut bars) = (vec![], vec![]);
+                for part in p.into_inner() {
+                    if part.as_rule() == Rule::bars {
+                        bars.push(part.as_str().len());
+                    } else {
+                        sides.push(part.into_inner().map(|e| self.expr(e)).collect());
+                    }
+                }
+                return game_literal(sides, &bars, span);
+            }
             Rule::lambda => {
                 let mut it = p.into_inner();
                 let params = self.params(it.next().unwrap());
@@ -1000,4 +1026,35 @@ fn unescape(s: &str) -> String {
         }
     }
     out
+}
+
+/// A game literal from its sides and the bars between them: the longest bar splits Left's
+/// options from Right's, and each half with bars of its own is one nested game (CGSuite's
+/// `{2|1/2||-1}` is `{{2|1/2}|-1}`).
+fn game_literal(mut sides: Vec<Vec<Expr>>, bars: &[usize], span: Span) -> Expr {
+    let top = bars.iter().copied().max().unwrap_or(0);
+    let at: Vec<usize> = (0..bars.len()).filter(|&i| bars[i] == top).collect();
+    let right_sides = sides.split_off(at[0] + 1);
+    let half = |sides: Vec<Vec<Expr>>, bars: &[usize]| -> Vec<Expr> {
+        if bars.is_empty() {
+            return sides.into_iter().next().unwrap_or_default();
+        }
+        let span = sides
+            .iter()
+            .flatten()
+            .map(|e| e.span)
+            .reduce(Span::to)
+            .unwrap_or(span);
+        vec![game_literal(sides, bars, span)]
+    };
+    let left = half(sides, &bars[..at[0]]);
+    let right = half(right_sides, &bars[at[0] + 1..]);
+    Expr {
+        kind: ExprKind::GameLit {
+            left,
+            right,
+            ambiguous: at.len() > 1,
+        },
+        span,
+    }
 }

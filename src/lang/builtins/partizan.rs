@@ -1,0 +1,1080 @@
+//! Partizan games (docs/language.md, "Partizan games"): game values in CGSuite's notation, their
+//! arithmetic and order, thermography, the built-in rulesets of `engine::partizan::games`, and
+//! `game` blocks with `left move` / `right move` rules solved by the engine's generic search.
+//!
+//! A game value is a canonical form in the interpreter's one [`Store`] (`Cache::partizan`);
+//! integers stay integers and become games when they meet one (`1 + ^`, `{0 | 1}`).
+use crate::engine::partizan::games::{
+    self, Board, Cake, Clobber, Domineering, Hackenbush, Picture, Stones, Subtraction,
+    ToadsAndFrogs,
+};
+use crate::engine::partizan::{self as cg, Dyadic, Game, Outcome, Relation, Rules, Store};
+use crate::lang::error::{Error, Result};
+use crate::lang::eval::{Args, Env, Interp, Scope};
+use crate::lang::game::{Family, Options};
+use crate::lang::rules::{Component, Position, Ruleset};
+use crate::lang::syntax::ast::{BinOp, Expr, ExprKind, GameDef, Side, Span};
+use crate::lang::value::Value;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// A game value: its id in the store and its CGSuite text (values print without the store).
+pub struct GameVal {
+    pub id: Game,
+    pub text: Rc<str>,
+}
+
+const HINT: &str = "a partizan position: ask value, outcome, left_options or right_options";
+
+pub fn register(it: &mut Interp) {
+    it.add_builtin(
+        "game",
+        "game(x)",
+        "a partizan game from CGSuite notation (\"{2|1/2||-1}\", \"^*\", \"±1\"), an integer or a position",
+        |it, a| {
+            a.count(1, 1)?;
+            let g = match a.get(0) {
+                Value::Str(s) => {
+                    let s = s.clone();
+                    store(it)?
+                        .parse(&s)
+                        .map_err(|e| Error::from(e).at(a.span_of(0)))?
+                }
+                _ => arg_game(it, a, 0)?,
+            };
+            game_value(it, g)
+        },
+    );
+    it.add_builtin(
+        "left_options",
+        "left_options(G)",
+        "Left's options of a game (canonical) or of a partizan position (positions)",
+        |it, a| side_options(it, a, Side::Left),
+    );
+    it.add_builtin(
+        "right_options",
+        "right_options(G)",
+        "Right's options of a game (canonical) or of a partizan position (positions)",
+        |it, a| side_options(it, a, Side::Right),
+    );
+    it.add_builtin(
+        "confused",
+        "confused(G, H)",
+        "whether G and H are confused (G ‖ H: neither G ≤ H nor H ≤ G)",
+        |it, a| {
+            a.count(2, 2)?;
+            let (g, h) = (arg_game(it, a, 0)?, arg_game(it, a, 1)?);
+            Ok(Value::Bool(store(it)?.compare(g, h)? == Relation::Fuzzy))
+        },
+    );
+    it.add_builtin(
+        "mean",
+        "mean(G)",
+        "the mean value of a game (a number)",
+        |it, a| dyadic_query(it, a, |s, g| s.mean(g)),
+    );
+    it.add_builtin(
+        "temperature",
+        "temperature(G)",
+        "the temperature of a game (-1 for an integer)",
+        |it, a| dyadic_query(it, a, |s, g| s.temperature(g)),
+    );
+    it.add_builtin(
+        "stops",
+        "stops(G)",
+        "[left stop, right stop] of a game",
+        |it, a| {
+            a.count(1, 1)?;
+            let g = arg_game(it, a, 0)?;
+            let s = store(it)?;
+            let (l, r) = (s.left_stop(g), s.right_stop(g));
+            Ok(Value::list(vec![number(it, l)?, number(it, r)?]))
+        },
+    );
+    it.add_builtin(
+        "cool",
+        "cool(G, t)",
+        "G cooled by the number t (Conway's G_t)",
+        |it, a| by_number(it, a, Store::cool),
+    );
+    it.add_builtin(
+        "heat",
+        "heat(G, t)",
+        "G heated by the number t (∫^t G)",
+        |it, a| by_number(it, a, Store::heat),
+    );
+    it.add_builtin(
+        "birthday",
+        "birthday(G)",
+        "the birthday of a game (the height of its canonical game tree)",
+        |it, a| {
+            a.count(1, 1)?;
+            let g = arg_game(it, a, 0)?;
+            Ok(Value::Int(store(it)?.birthday(g) as i64))
+        },
+    );
+    it.add_builtin(
+        "atomic_weight",
+        "atomic_weight(G)",
+        "the atomic weight of an all-small game (Conway's calculus)",
+        |it, a| {
+            a.count(1, 1)?;
+            let g = arg_game(it, a, 0)?;
+            let w = store(it)?.atomic_weight(g)?;
+            game_value(it, w)
+        },
+    );
+    it.add_builtin(
+        "thermograph",
+        "thermograph(G)",
+        "{temperature, mast, left, right}: the walls as [temperature, value] corners from t = -1",
+        thermograph,
+    );
+    it.add_builtin(
+        "domineering",
+        "domineering(m, n) or domineering(\"..#|...\")",
+        "Domineering on an m x n board (or a board of . empty and # filled cells, rows split by |): Left places vertical dominoes, Right horizontal",
+        domineering,
+    );
+    it.add_builtin(
+        "clobber",
+        "clobber(\"xo|ox\")",
+        "Clobber: x (Left) and o (Right) stones, . empty; a stone moves onto an adjacent opposing one",
+        clobber,
+    );
+    it.add_builtin(
+        "hackenbush",
+        "hackenbush(\"BRR\") or hackenbush([[0, 1, \"B\"], ...])",
+        "Blue-Red(-Green) Hackenbush: a string of edges from the ground up, or edges [a, b, colour] with vertex 0 the ground",
+        hackenbush,
+    );
+    it.add_builtin(
+        "toads_frogs",
+        "toads_frogs(\"TT..FF\")",
+        "Toads and Frogs: toads T (Left) move or jump right, frogs F (Right) left, onto empty squares .",
+        toads_frogs,
+    );
+    it.add_builtin(
+        "cutcake",
+        "cutcake(m, n)",
+        "Cutcake on an m (wide) x n (high) cake: Left cuts vertically, Right horizontally",
+        |it, a| cake(it, a, false),
+    );
+    it.add_builtin(
+        "maundy_cake",
+        "maundy_cake(m, n)",
+        "Maundy Cake: Left divides the width into equal parts, Right the height",
+        |it, a| cake(it, a, true),
+    );
+    it.add_builtin(
+        "partizan_subtraction",
+        "partizan_subtraction(L, R, name: s)",
+        "the partizan subtraction game where Left takes an amount in the set L, Right in R",
+        partizan_subtraction,
+    );
+    it.add_builtin(
+        "col",
+        "col(g)",
+        "Col on graph g: a player colours a vertex no neighbour of which has their colour",
+        |it, a| colouring(it, a, false),
+    );
+    it.add_builtin(
+        "pieces_game",
+        "pieces_game(m, n, left, right)",
+        "partizan placement on an empty m x n board: Left places `left` pieces, Right `right` ones (king, queen, rook, bishop, knight), never attacking an opposing piece",
+        pieces_game,
+    );
+    it.add_builtin(
+        "snort",
+        "snort(g)",
+        "Snort on graph g: a player colours a vertex no neighbour of which has the other colour",
+        |it, a| colouring(it, a, true),
+    );
+}
+
+/// The interpreter's store, unless a partizan search holds it (the rules of a partizan `game`
+/// block cannot ask for game values while their own values are searched).
+pub fn store(it: &mut Interp) -> Result<&mut Store> {
+    if it.games.partizan_busy {
+        return Err(Error::plain(
+            "game values cannot be computed inside the rules of a partizan game",
+        )
+        .hint("a move rule gives positions as integers; ask for values outside the rules"));
+    }
+    let ctl = it.ctl.clone();
+    let s = &mut it.games.partizan;
+    s.set_ctl(&ctl);
+    Ok(s)
+}
+
+pub fn game_value(it: &mut Interp, g: Game) -> Result<Value> {
+    let text = store(it)?.show(g)?;
+    Ok(Value::Game(Rc::new(GameVal {
+        id: g,
+        text: text.into(),
+    })))
+}
+
+fn number(it: &mut Interp, x: Dyadic) -> Result<Value> {
+    let g = store(it)?.number(x)?;
+    game_value(it, g)
+}
+
+/// A value as a game: games, integers, and positions (partizan ones by their value, impartial
+/// ones as their nimber). `None` for other values.
+pub fn as_game(it: &mut Interp, v: &Value) -> Result<Option<Game>> {
+    Ok(Some(match v {
+        Value::Game(g) => g.id,
+        Value::Int(n) => store(it)?.integer(*n)?,
+        Value::Position(p) if !p.misere => {
+            let mut parts = vec![];
+            for c in &p.comps {
+                parts.push(match c.rs.family::<Partizan>() {
+                    Some(f) => f.0.value(it, &c.args)?,
+                    None if c.rs.family.not_impartial().is_some() => return Ok(None),
+                    None => {
+                        let n = super::games::position_grundy(
+                            it,
+                            &Position {
+                                comps: vec![c.clone()],
+                                misere: false,
+                            },
+                        )?;
+                        store(it)?.nimber(n)?
+                    }
+                });
+            }
+            store(it)?.sum(parts)?
+        }
+        _ => return Ok(None),
+    }))
+}
+
+fn arg_game(it: &mut Interp, a: &Args, i: usize) -> Result<Game> {
+    as_game(it, a.get(i))?
+        .ok_or_else(|| a.type_error(i, "a game, an integer or a position (normal play)"))
+}
+
+fn arg_number(it: &mut Interp, a: &Args, i: usize) -> Result<Dyadic> {
+    let g = arg_game(it, a, i)?;
+    store(it)?
+        .as_number(g)
+        .ok_or_else(|| a.type_error(i, "a number such as 1 or game(\"1/2\")"))
+}
+
+/// `cool(G, t)`, `heat(G, t)`.
+fn by_number(
+    it: &mut Interp,
+    a: &mut Args,
+    f: fn(&mut Store, Game, Dyadic) -> crate::engine::Result<Game>,
+) -> Result<Value> {
+    a.count(2, 2)?;
+    let (g, t) = (arg_game(it, a, 0)?, arg_number(it, a, 1)?);
+    let r = f(store(it)?, g, t)?;
+    game_value(it, r)
+}
+
+fn dyadic_query(
+    it: &mut Interp,
+    a: &mut Args,
+    f: fn(&mut Store, Game) -> crate::engine::Result<Dyadic>,
+) -> Result<Value> {
+    a.count(1, 1)?;
+    let g = arg_game(it, a, 0)?;
+    let x = f(store(it)?, g)?;
+    number(it, x)
+}
+
+/// Whether a value takes part in game arithmetic: a game, or a partizan position.
+fn is_partizan(v: &Value) -> bool {
+    match v {
+        Value::Game(_) => true,
+        Value::Position(p) => p.comps.iter().any(|c| c.rs.family::<Partizan>().is_some()),
+        _ => false,
+    }
+}
+
+/// `+`, `-` and comparisons when one side is a game or a partizan position (the other then
+/// converts: integers to integer games, impartial positions to nimbers). `None` otherwise.
+pub fn binary(
+    it: &mut Interp,
+    op: BinOp,
+    a: &Value,
+    b: &Value,
+    span: Span,
+) -> Result<Option<Value>> {
+    if !(is_partizan(a) || is_partizan(b)) {
+        return Ok(None);
+    }
+    let arith = matches!(op, BinOp::Add | BinOp::Sub);
+    let order = matches!(
+        op,
+        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+    );
+    if !(arith || order) {
+        return Ok(None);
+    }
+    let (Some(g), Some(h)) = (as_game(it, a)?, as_game(it, b)?) else {
+        return match op {
+            BinOp::Eq => Ok(Some(Value::Bool(false))),
+            BinOp::Ne => Ok(Some(Value::Bool(true))),
+            _ => Ok(None),
+        };
+    };
+    let s = store(it)?;
+    let at = |e: crate::engine::Error| Error::from(e).at(span);
+    if arith {
+        let r = if op == BinOp::Add {
+            s.add(g, h)
+        } else {
+            s.sub(g, h)
+        }
+        .map_err(at)?;
+        return game_value(it, r).map(Some);
+    }
+    let rel = s.compare(g, h).map_err(at)?;
+    use Relation::*;
+    Ok(Some(Value::Bool(match op {
+        BinOp::Eq => rel == Equal,
+        BinOp::Ne => rel != Equal,
+        BinOp::Lt => rel == Less,
+        BinOp::Le => matches!(rel, Less | Equal),
+        BinOp::Gt => rel == Greater,
+        _ => matches!(rel, Greater | Equal),
+    })))
+}
+
+/// `-G` and `±G` of a game (or a number or position, as a game).
+pub fn unary(it: &mut Interp, plus_minus: bool, v: &Value) -> Result<Option<Value>> {
+    if !(plus_minus || is_partizan(v)) {
+        return Ok(None);
+    }
+    let Some(g) = as_game(it, v)? else {
+        return Ok(None);
+    };
+    let s = store(it)?;
+    let n = s.neg(g)?;
+    let r = if plus_minus {
+        s.canonical(vec![g], vec![n])?
+    } else {
+        n
+    };
+    game_value(it, r).map(Some)
+}
+
+/// `*`, `*3`, `^`, `^^*`: CGSuite's atoms.
+pub fn atom(it: &mut Interp, text: &str) -> Result<Value> {
+    let g = store(it)?.parse(text)?;
+    game_value(it, g)
+}
+
+/// `{L1, L2 | R1}`: each option a game; `a/b` with b a power of two is the dyadic number.
+pub fn literal(
+    it: &mut Interp,
+    left: &[Expr],
+    right: &[Expr],
+    ambiguous: bool,
+    span: Span,
+    env: &Env,
+) -> Result<Value> {
+    if ambiguous {
+        return Err(
+            Error::runtime("the longest bar appears twice in this game literal", span)
+                .hint("nest with longer bars, e.g. {a || b | c} is {a | {b | c}}"),
+        );
+    }
+    let mut sides = [vec![], vec![]];
+    for (side, exprs) in sides.iter_mut().zip([left, right]) {
+        for e in exprs {
+            side.push(option_game(it, e, env)?);
+        }
+    }
+    let [l, r] = sides;
+    let g = store(it)?
+        .canonical(l, r)
+        .map_err(|e| Error::from(e).at(span))?;
+    game_value(it, g)
+}
+
+fn option_game(it: &mut Interp, e: &Expr, env: &Env) -> Result<Game> {
+    if let ExprKind::Binary(BinOp::Div, x, y) = &e.kind {
+        let (xv, yv) = (it.eval(x, env)?, it.eval(y, env)?);
+        if let (Value::Int(p), Value::Int(q)) = (&xv, &yv) {
+            let exp = (*q > 0 && (*q as u64).is_power_of_two()).then(|| q.trailing_zeros());
+            let Some(exp) = exp else {
+                return Err(
+                    Error::runtime(format!("{p}/{q} is not a dyadic number"), e.span)
+                        .hint("the numbers of short games have a power of two below the line"),
+                );
+            };
+            let d = Dyadic::new(*p, exp).map_err(|er| Error::from(er).at(e.span))?;
+            return Ok(store(it)?.number(d)?);
+        }
+    }
+    let v = it.eval(e, env)?;
+    as_game(it, &v)?.ok_or_else(|| {
+        Error::runtime(
+            format!(
+                "an option of a game is a game or a number, not {}",
+                v.a_type()
+            ),
+            e.span,
+        )
+    })
+}
+
+/// `outcome(G)` of a game or partizan position: "L", "R", "N" or "P". `None` for impartial ones.
+pub fn outcome(it: &mut Interp, v: &Value) -> Result<Option<Value>> {
+    if !(is_partizan(v) || matches!(v, Value::Int(_))) {
+        return Ok(None);
+    }
+    let Some(g) = as_game(it, v)? else {
+        return Ok(None);
+    };
+    let o = store(it)?.outcome(g)?;
+    Ok(Some(Value::str(match o {
+        Outcome::L => "L",
+        Outcome::R => "R",
+        Outcome::N => "N",
+        Outcome::P => "P",
+    })))
+}
+
+fn side_options(it: &mut Interp, a: &mut Args, side: Side) -> Result<Value> {
+    a.count(1, 1)?;
+    if let Value::Position(p) = a.get(0)
+        && let Some(c) = p.the_one()
+        && let Some(f) = c.rs.family::<Partizan>()
+    {
+        let opts = f.0.options(it, &c.args, side)?;
+        return Ok(Value::list(
+            opts.into_iter()
+                .map(|o| {
+                    Value::Position(Rc::new(Position {
+                        comps: o
+                            .into_iter()
+                            .map(|args| Component {
+                                rs: c.rs.clone(),
+                                args,
+                            })
+                            .collect(),
+                        misere: false,
+                    }))
+                })
+                .collect(),
+        ));
+    }
+    let g = arg_game(it, a, 0)?;
+    let s = store(it)?;
+    let opts = if side == Side::Left {
+        s.left(g)?
+    } else {
+        s.right(g)?
+    };
+    let mut out = vec![];
+    for &o in opts.iter() {
+        out.push(game_value(it, o)?);
+    }
+    Ok(Value::list(out))
+}
+
+fn thermograph(it: &mut Interp, a: &mut Args) -> Result<Value> {
+    a.count(1, 1)?;
+    let g = arg_game(it, a, 0)?;
+    let t = store(it)?.thermograph(g)?;
+    let mut walls = vec![];
+    for w in [&t.left, &t.right] {
+        let mut pts = vec![];
+        for &(x, y) in &w.points {
+            pts.push(Value::list(vec![number(it, x)?, number(it, y)?]));
+        }
+        walls.push(Value::list(pts));
+    }
+    let [l, r]: [Value; 2] = walls.try_into().ok().expect("two walls");
+    Ok(Value::record_with_hidden(
+        vec![
+            ("temperature", number(it, t.temperature)?),
+            ("mast", number(it, t.mast)?),
+            ("left", l),
+            ("right", r),
+        ],
+        vec![("game", game_value(it, g)?)],
+    ))
+}
+
+/// `plot(thermograph(G), file)`: the walls up to a little above the temperature.
+pub fn plot_thermograph(
+    it: &mut Interp,
+    g: &Value,
+    title: String,
+    size: (u32, u32),
+    path: &str,
+) -> Result<()> {
+    let Value::Game(g) = g else {
+        return Err(Error::plain("this record is not a thermograph"));
+    };
+    let s = store(it)?;
+    let t = s.thermograph(g.id)?;
+    let f = |d: Dyadic| d.numerator() as f64 / (1u64 << d.exponent()) as f64;
+    let temp = t.temperature.max(Dyadic::ZERO);
+    let top = temp.add(Dyadic::int(1).max(temp.half()?))?;
+    let walls = t.polylines(top)?;
+    crate::engine::plot::draw_thermograph(
+        &crate::engine::plot::Thermograph {
+            title,
+            walls,
+            temperature: f(t.temperature),
+            size,
+        },
+        path,
+    )
+    .map_err(Error::plain)
+}
+
+/// A partizan ruleset as the language sees it: the value of a state, and its options for
+/// each player (each option a sum of states of the same ruleset).
+pub trait Sides {
+    fn value(&self, it: &mut Interp, state: &[i64]) -> Result<Game>;
+    fn options(&self, it: &mut Interp, state: &[i64], side: Side) -> Result<Options>;
+    fn describe(&self, name: &str, state: &[i64]) -> String;
+    fn arity(&self) -> Option<usize> {
+        None
+    }
+}
+
+/// The family of every partizan ruleset.
+pub struct Partizan(pub Box<dyn Sides>);
+
+impl Family for Partizan {
+    fn arity(&self) -> Option<usize> {
+        self.0.arity()
+    }
+    fn type_name(&self) -> &'static str {
+        "partizan position"
+    }
+    fn describe(&self, name: &str, state: &[i64]) -> String {
+        self.0.describe(name, state)
+    }
+    fn options(&self, _: &mut Interp, _: &Ruleset, _: &[i64]) -> Result<Options> {
+        Err(Error::plain("a partizan position has options for Left and for Right").hint(HINT))
+    }
+    fn not_impartial(&self) -> Option<&'static str> {
+        Some(HINT)
+    }
+    fn value(&self, it: &mut Interp, state: &[i64]) -> Result<Option<Value>> {
+        let g = self.0.value(it, state)?;
+        game_value(it, g).map(Some)
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+/// A built-in ruleset of the engine, with a state encoding and a memo of values.
+struct Native<R: Rules<Error = crate::engine::Error>> {
+    rules: RefCell<R>,
+    memo: RefCell<HashMap<R::Pos, Game>>,
+    decode: fn(&[i64]) -> R::Pos,
+    encode: fn(&R::Pos) -> Vec<i64>,
+    show: fn(&str, &[i64]) -> String,
+}
+
+impl<R: Rules<Error = crate::engine::Error>> Sides for Native<R> {
+    fn value(&self, it: &mut Interp, state: &[i64]) -> Result<Game> {
+        let ctl = it.ctl.clone();
+        let pos = (self.decode)(state);
+        let s = store(it)?;
+        Ok(cg::value(
+            &mut *self.rules.borrow_mut(),
+            s,
+            &mut self.memo.borrow_mut(),
+            &pos,
+            &ctl,
+        )?)
+    }
+    fn options(&self, _: &mut Interp, state: &[i64], side: Side) -> Result<Options> {
+        let pos = (self.decode)(state);
+        let mut r = self.rules.borrow_mut();
+        let opts = if side == Side::Left {
+            r.left(&pos)?
+        } else {
+            r.right(&pos)?
+        };
+        Ok(opts.iter().map(|o| vec![(self.encode)(o).into()]).collect())
+    }
+    fn describe(&self, name: &str, state: &[i64]) -> String {
+        (self.show)(name, state)
+    }
+}
+
+fn native<R: Rules<Error = crate::engine::Error> + 'static>(
+    name: String,
+    rules: R,
+    start: &R::Pos,
+    decode: fn(&[i64]) -> R::Pos,
+    encode: fn(&R::Pos) -> Vec<i64>,
+    show: fn(&str, &[i64]) -> String,
+) -> Value
+where
+    R::Pos: 'static,
+{
+    let state = encode(start);
+    let fam = Native {
+        rules: RefCell::new(rules),
+        memo: RefCell::default(),
+        decode,
+        encode,
+        show,
+    };
+    let rs = Rc::new(Ruleset::new(name, Partizan(Box::new(fam))));
+    Value::Position(Rc::new(Position::single(rs, state.into())))
+}
+
+/// A board as `[rows, cols, bits]`.
+fn board_state(b: &Board) -> Vec<i64> {
+    vec![b.rows as i64, b.cols as i64, b.bits as i64]
+}
+
+fn board_of(s: &[i64]) -> Board {
+    Board {
+        rows: s[0] as u8,
+        cols: s[1] as u8,
+        bits: s[2] as u64,
+    }
+}
+
+fn board_text(s: &[i64]) -> String {
+    let b = board_of(s);
+    let (rows, cols) = (b.rows as usize, b.cols as usize);
+    (0..rows)
+        .map(|r| {
+            (0..cols)
+                .map(|c| {
+                    if b.bits >> (r * cols + c) & 1 == 1 {
+                        '.'
+                    } else {
+                        '#'
+                    }
+                })
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("|")
+}
+
+fn domineering(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    a.count(1, 2)?;
+    let b = if a.len() == 2 {
+        Board::full(a.nonneg(0)? as usize, a.nonneg(1)? as usize)
+    } else {
+        Board::parse(&a.str(0)?)
+    }
+    .map_err(|e| Error::from(e).at(a.span))?;
+    Ok(native(
+        "domineering".into(),
+        Domineering,
+        &b,
+        board_of,
+        board_state,
+        |_, s| {
+            let b = board_of(s);
+            if b.bits.count_ones() as i64 == s[0] * s[1] {
+                format!("domineering({}, {})", s[0], s[1])
+            } else {
+                format!("domineering({:?})", board_text(s))
+            }
+        },
+    ))
+}
+
+fn clobber(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    a.count(1, 1)?;
+    let b = Stones::parse(&a.str(0)?).map_err(|e| Error::from(e).at(a.span_of(0)))?;
+    let encode = |b: &Stones| {
+        let mut v = vec![b.rows as i64, b.cols as i64];
+        v.extend(b.cells.iter().map(|&c| c as i64));
+        v
+    };
+    let decode = |s: &[i64]| Stones {
+        rows: s[0] as usize,
+        cols: s[1] as usize,
+        cells: s[2..].iter().map(|&c| c as u8).collect(),
+    };
+    Ok(native(
+        "clobber".into(),
+        Clobber,
+        &b,
+        decode,
+        encode,
+        |_, s| {
+            let cols = s[1].max(1) as usize;
+            let rows: Vec<String> = s[2..]
+                .chunks(cols)
+                .map(|r| r.iter().map(|&c| ['.', 'x', 'o'][c as usize]).collect())
+                .collect();
+            format!("clobber({:?})", rows.join("|"))
+        },
+    ))
+}
+
+const COLOURS: [games::Colour; 3] = [
+    games::Colour::Blue,
+    games::Colour::Red,
+    games::Colour::Green,
+];
+
+fn hackenbush(it: &mut Interp, a: &mut Args) -> Result<Value> {
+    a.count(1, 1)?;
+    let pic = match a.get(0) {
+        Value::Str(s) => Picture::string(s).map_err(|e| Error::from(e).at(a.span_of(0)))?,
+        v => {
+            let mut edges = vec![];
+            for e in it.items(v, a.span_of(0))? {
+                let bad = || {
+                    Error::runtime(
+                        format!("a Hackenbush edge is [a, b, colour], not {}", e.to_text()),
+                        a.span_of(0),
+                    )
+                    .hint("vertices are integers from 0 (the ground) to 63; colours \"B\", \"R\", \"G\"")
+                };
+                let Value::List(t) = &e else {
+                    return Err(bad());
+                };
+                let (Some(Value::Int(x)), Some(Value::Int(y)), Some(Value::Str(c))) =
+                    (t.first(), t.get(1), t.get(2))
+                else {
+                    return Err(bad());
+                };
+                if t.len() != 3 || !(0..64).contains(x) || !(0..64).contains(y) || x == y {
+                    return Err(bad());
+                }
+                let colour = Picture::string(c)
+                    .ok()
+                    .filter(|p| p.edges.len() == 1)
+                    .ok_or_else(bad)?
+                    .edges[0]
+                    .2;
+                edges.push((*x as u32, *y as u32, colour));
+            }
+            Picture { edges }
+        }
+    };
+    let encode = |p: &Picture| {
+        p.edges
+            .iter()
+            .flat_map(|&(x, y, c)| {
+                [
+                    x as i64,
+                    y as i64,
+                    COLOURS.iter().position(|&k| k == c).unwrap() as i64,
+                ]
+            })
+            .collect()
+    };
+    let decode = |s: &[i64]| Picture {
+        edges: s
+            .chunks(3)
+            .map(|e| (e[0] as u32, e[1] as u32, COLOURS[e[2] as usize]))
+            .collect(),
+    };
+    Ok(native(
+        "hackenbush".into(),
+        Hackenbush,
+        &pic,
+        decode,
+        encode,
+        |_, s| {
+            let stalk = s
+                .chunks(3)
+                .enumerate()
+                .all(|(i, e)| e[0] == i as i64 && e[1] == i as i64 + 1);
+            let colour = |c: i64| ["B", "R", "G"][c as usize];
+            if stalk {
+                let t: String = s.chunks(3).map(|e| colour(e[2])).collect();
+                format!("hackenbush({t:?})")
+            } else {
+                let es: Vec<String> = s
+                    .chunks(3)
+                    .map(|e| format!("[{}, {}, {:?}]", e[0], e[1], colour(e[2])))
+                    .collect();
+                format!("hackenbush([{}])", es.join(", "))
+            }
+        },
+    ))
+}
+
+fn toads_frogs(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    a.count(1, 1)?;
+    let strip = ToadsAndFrogs::parse(&a.str(0)?).map_err(|e| Error::from(e).at(a.span_of(0)))?;
+    Ok(native(
+        "toads_frogs".into(),
+        ToadsAndFrogs,
+        &strip,
+        |s| s.iter().map(|&c| c as u8).collect(),
+        |p| p.iter().map(|&c| c as i64).collect(),
+        |_, s| {
+            let t: String = s.iter().map(|&c| c as u8 as char).collect();
+            format!("toads_frogs({t:?})")
+        },
+    ))
+}
+
+fn cake(_: &mut Interp, a: &mut Args, maundy: bool) -> Result<Value> {
+    a.count(2, 2)?;
+    let (w, h) = (a.nonneg(0)?, a.nonneg(1)?);
+    let (w, h) = (w.min(u32::MAX as u64) as u32, h.min(u32::MAX as u64) as u32);
+    let c = games::cake(w, h).map_err(|e| Error::from(e).at(a.span))?;
+    let decode = |s: &[i64]| s.chunks(2).map(|c| (c[0] as u32, c[1] as u32)).collect();
+    let encode = |c: &Vec<(u32, u32)>| c.iter().flat_map(|&(w, h)| [w as i64, h as i64]).collect();
+    fn show(name: &str, s: &[i64]) -> String {
+        let parts: Vec<String> = s
+            .chunks(2)
+            .map(|c| format!("{name}({}, {})", c[0], c[1]))
+            .collect();
+        parts.join(" + ")
+    }
+    let name = if maundy { "maundy_cake" } else { "cutcake" };
+    Ok(native(
+        name.into(),
+        Cake { maundy },
+        &c,
+        decode,
+        encode,
+        show,
+    ))
+}
+
+fn int_set(it: &Interp, a: &Args, i: usize) -> Result<Vec<u64>> {
+    let mut out = vec![];
+    for v in it.items(a.get(i), a.span_of(i))? {
+        match v {
+            Value::Int(k) if k >= 1 => out.push(k as u64),
+            other => {
+                return Err(Error::runtime(
+                    format!(
+                        "a subtraction set holds positive integers, not {}",
+                        other.to_text()
+                    ),
+                    a.span_of(i),
+                ));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A heap ruleset of the subtraction game: `R(n)` is a heap of n.
+struct HeapSides(Native<Subtraction>);
+
+impl Sides for HeapSides {
+    fn value(&self, it: &mut Interp, state: &[i64]) -> Result<Game> {
+        self.0.value(it, state)
+    }
+    fn options(&self, it: &mut Interp, state: &[i64], side: Side) -> Result<Options> {
+        self.0.options(it, state, side)
+    }
+    fn describe(&self, name: &str, state: &[i64]) -> String {
+        self.0.describe(name, state)
+    }
+    fn arity(&self) -> Option<usize> {
+        Some(1)
+    }
+}
+
+fn partizan_subtraction(it: &mut Interp, a: &mut Args) -> Result<Value> {
+    a.count(2, 2)?;
+    let name = match a.kw("name") {
+        None => None,
+        Some((Value::Str(s), _)) => Some(s.to_string()),
+        Some((_, s)) => return Err(Error::runtime("`name:` is a string", s)),
+    };
+    a.no_more_kw()?;
+    let (left, right) = (int_set(it, a, 0)?, int_set(it, a, 1)?);
+    let name = name.unwrap_or_else(|| {
+        let t = |v: &[u64]| {
+            v.iter()
+                .map(|k| k.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        format!("subtraction({{{}}} | {{{}}})", t(&left), t(&right))
+    });
+    let fam = HeapSides(Native {
+        rules: RefCell::new(Subtraction { left, right }),
+        memo: RefCell::default(),
+        decode: |s| s[0] as u64,
+        encode: |&n| vec![n as i64],
+        show: crate::lang::game::plain,
+    });
+    Ok(Value::Ruleset(Rc::new(Ruleset::new(
+        name,
+        Partizan(Box::new(fam)),
+    ))))
+}
+
+fn colouring(_: &mut Interp, a: &mut Args, snort: bool) -> Result<Value> {
+    a.count(1, 1)?;
+    let Value::Graph(g) = a.get(0) else {
+        return Err(a.type_error(0, "a graph, e.g. graph { a - b - c }"));
+    };
+    let n = g.vertex_count();
+    let rules = if snort {
+        games::Placement::snort(n, &g.edges)
+    } else {
+        games::Placement::col(n, &g.edges)
+    }
+    .map_err(|e| Error::from(e).at(a.span_of(0)))?;
+    let start = rules.start();
+    let name = if snort { "snort" } else { "col" };
+    Ok(native(
+        format!("{name}({g})"),
+        rules,
+        &start,
+        |s| (s[0] as u64, s[1] as u64),
+        |&(l, r)| vec![l as i64, r as i64],
+        |name, s| {
+            format!(
+                "{name} with open sites {:#x} (Left), {:#x} (Right)",
+                s[0], s[1]
+            )
+        },
+    ))
+}
+
+fn pieces_game(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    a.count(4, 4)?;
+    let (m, n) = (a.nonneg(0)? as usize, a.nonneg(1)? as usize);
+    let (l, r) = (a.str(2)?, a.str(3)?);
+    let rules = games::Placement::pieces(m.min(65), n.min(65), &l, &r)
+        .map_err(|e| Error::from(e).at(a.span))?;
+    let start = rules.start();
+    Ok(native(
+        format!("pieces_game({m}, {n}, {l:?}, {r:?})"),
+        rules,
+        &start,
+        |s| (s[0] as u64, s[1] as u64),
+        |&(l, r)| vec![l as i64, r as i64],
+        |name, s| {
+            format!(
+                "{name} with open squares {:#x} (Left), {:#x} (Right)",
+                s[0], s[1]
+            )
+        },
+    ))
+}
+
+/// `game name(params) { left move ...; right move ...; move ... }`: the rules run in the
+/// interpreter; values are memoised per ruleset.
+pub struct Script {
+    def: Rc<GameDef>,
+    env: Env,
+    memo: RefCell<HashMap<Vec<Box<[i64]>>, Game>>,
+}
+
+pub fn script(def: Rc<GameDef>, env: Env) -> Ruleset {
+    Ruleset::new(
+        def.name.name.to_string(),
+        Partizan(Box::new(Script {
+            def,
+            env,
+            memo: RefCell::default(),
+        })),
+    )
+}
+
+/// The engine's view of a scripted ruleset: a position is a sorted sum of states.
+struct ScriptRules<'a> {
+    it: &'a mut Interp,
+    script: &'a Script,
+}
+
+impl ScriptRules<'_> {
+    fn side(&mut self, p: &[Box<[i64]>], side: Side) -> Result<Vec<Vec<Box<[i64]>>>> {
+        let mut out = vec![];
+        for c in p {
+            out.extend(self.script.options(self.it, c, side)?);
+        }
+        Ok(out)
+    }
+}
+
+impl Rules for ScriptRules<'_> {
+    type Pos = Vec<Box<[i64]>>;
+    type Error = Error;
+    fn left(&mut self, p: &Self::Pos) -> Result<Vec<Self::Pos>> {
+        self.side(p, Side::Left)
+    }
+    fn right(&mut self, p: &Self::Pos) -> Result<Vec<Self::Pos>> {
+        self.side(p, Side::Right)
+    }
+    fn components(&mut self, p: &Self::Pos) -> Vec<Self::Pos> {
+        p.iter().map(|c| vec![c.clone()]).collect()
+    }
+    fn describe(&self, p: &Self::Pos) -> String {
+        p.iter()
+            .map(|c| crate::lang::game::plain(&self.script.def.name.name, c))
+            .collect::<Vec<_>>()
+            .join(" + ")
+    }
+}
+
+impl Sides for Script {
+    fn value(&self, it: &mut Interp, state: &[i64]) -> Result<Game> {
+        store(it)?;
+        let mut s = std::mem::take(&mut it.games.partizan);
+        it.games.partizan_busy = true;
+        let mut memo = std::mem::take(&mut *self.memo.borrow_mut());
+        let ctl = it.ctl.clone();
+        let r = cg::value(
+            &mut ScriptRules { it, script: self },
+            &mut s,
+            &mut memo,
+            &vec![state.into()],
+            &ctl,
+        );
+        *self.memo.borrow_mut() = memo;
+        it.games.partizan = s;
+        it.games.partizan_busy = false;
+        r
+    }
+    fn options(&self, it: &mut Interp, state: &[i64], side: Side) -> Result<Options> {
+        let def = &self.def;
+        let scope = Scope::child(&self.env);
+        for (p, &v) in def.params.iter().zip(state) {
+            scope.define(p.name.clone(), Value::Int(v));
+        }
+        let mut out = vec![];
+        for rule in def
+            .rules
+            .iter()
+            .filter(|r| r.side.is_none_or(|s| s == side))
+        {
+            super::games::bind_rule(it, rule, 0, &scope, def.params.len(), &mut out).map_err(
+                |e| {
+                    if e.message.is_empty() {
+                        Error::plain(format!(
+                            "{} has too many options to list within the limits",
+                            crate::lang::game::plain(&def.name.name, state)
+                        ))
+                    } else {
+                        e
+                    }
+                },
+            )?;
+        }
+        // an option is a sum: equal multisets are one option
+        for o in &mut out {
+            o.sort();
+        }
+        out.sort();
+        out.dedup();
+        Ok(out)
+    }
+    fn describe(&self, name: &str, state: &[i64]) -> String {
+        crate::lang::game::plain(name, state)
+    }
+    fn arity(&self) -> Option<usize> {
+        Some(self.def.params.len())
+    }
+}

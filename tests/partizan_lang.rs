@@ -1,0 +1,278 @@
+//! Partizan games in the language: values in CGSuite's notation (text and `--json` strings),
+//! game literals, arithmetic and order, thermography, the built-in rulesets against published
+//! values and cgt-tools, and `left move` / `right move` rules against the built-ins.
+mod common;
+use common::{Rng, run_e, value, values};
+use serde_json::json;
+
+fn strings(src: &str) -> Vec<String> {
+    values(src)
+        .into_iter()
+        .map(|v| match v {
+            serde_json::Value::String(s) => s,
+            other => panic!("{src}: {other} is not a string"),
+        })
+        .collect()
+}
+
+/// CGSuite's notation for the special values, and literals that print back as written
+/// (CGSuite's documentation, "Canonical forms").
+#[test]
+fn notation_of_values() {
+    let cases = [
+        ("{1 | -1}", "±1"),
+        ("±1", "±1"),
+        ("{1 | *}", "{1|*}"),
+        ("{2|1/2||-1}", "{2|1/2||-1}"),
+        ("{0, * | 0}", "^*"),
+        ("^ + *", "^*"),
+        ("^ + ^", "^^"),
+        ("^ + ^ + ^", "^3"),
+        ("-^", "v"),
+        ("*2 + *3", "*"),
+        ("{0 | 0}", "*"),
+        ("{0 |}", "1"),
+        ("{|}", "0"),
+        ("{0 | 1}", "1/2"),
+        ("{1/2 | 1}", "3/4"),
+        ("{-1 | }", "0"),
+        ("game(\"1/2\") + game(\"1/2\")", "1"),
+        ("{0 | ^*}", "^^"),
+        ("value(kayles(5))", "*4"),
+        ("game(7)", "7"),
+    ];
+    for (src, want) in cases {
+        assert_eq!(value(src), json!(want), "{src}");
+    }
+    // text output is the same notation
+    let (code, out, err) = run_e("{2|1/2||-1}\n±1\n^*");
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (0, "{2|1/2||-1}\n±1\n^*\n", "")
+    );
+    // integers stay integers until they meet a game
+    assert_eq!(value("2 * 3"), json!(6));
+    assert_eq!(value("{1, 2}"), json!([1, 2]));
+}
+
+#[test]
+fn order_and_outcomes() {
+    let v = values(
+        "^ > 0\n* > 0\nconfused(^, *)\nconfused(^, 0)\n{1|*} >= 1\n\
+         game(\"1/2\") < 1\n^ < game(\"1/64\")\n-1 < -^\n{1|-1} == ±1\n^ != 0",
+    );
+    let t = |b: bool| json!(b);
+    assert_eq!(
+        v,
+        vec![
+            t(true),
+            t(false),
+            t(true),
+            t(false),
+            t(false),
+            t(true),
+            t(true),
+            t(true),
+            t(true),
+            t(true),
+        ]
+    );
+    let o = strings("outcome(^)\noutcome(-^)\noutcome(*)\noutcome(0)\noutcome(^*)\noutcome(±1)");
+    assert_eq!(o, ["L", "R", "N", "P", "N", "N"]);
+}
+
+#[test]
+fn thermography() {
+    // a hot switch {a | b}: mean (a + b)/2, temperature (a - b)/2 (Winning Ways ch. 6)
+    let s = strings(
+        "mean({3 | 1/2})\ntemperature({3 | 1/2})\nstops({3 | {1 | -1}})[0]\nstops({3 | {1 | -1}})[1]\n\
+         cool(±1, 1)\nheat(*, 1)\ntemperature(5)\nstr(birthday(^))\natomic_weight(^)\natomic_weight(^^*)",
+    );
+    assert_eq!(s, ["7/4", "5/4", "3", "1", "*", "±1", "-1", "2", "1", "2"]);
+    let t = value("thermograph(±1)");
+    assert_eq!(t["temperature"], json!("1"));
+    assert_eq!(t["mast"], json!("0"));
+}
+
+/// Winning Ways and Lessons in Play: Domineering (Left places vertical dominoes), Blue-Red
+/// Hackenbush strings, Clobber, Col and Snort.
+#[test]
+fn published_values() {
+    let cases = [
+        ("value(domineering(2, 2))", "±1"),
+        ("value(domineering(1, 2))", "-1"),
+        ("value(domineering(2, 1))", "1"),
+        ("value(domineering(3, 1))", "1"),
+        ("value(domineering(4, 1))", "2"),
+        ("value(domineering(3, 3))", "±1"),
+        ("value(hackenbush(\"BR\"))", "1/2"),
+        ("value(hackenbush(\"BRR\"))", "1/4"),
+        ("value(hackenbush(\"BRB\"))", "3/4"),
+        ("value(hackenbush(\"RB\"))", "-1/2"),
+        ("value(hackenbush(\"GG\"))", "*2"),
+        (
+            "value(hackenbush([[0, 1, \"B\"], [1, 2, \"R\"], [0, 2, \"B\"]]))",
+            "value(hackenbush([[0, 2, \"B\"], [2, 1, \"R\"], [1, 0, \"B\"]]))",
+        ),
+        ("value(clobber(\"xo\"))", "*"),
+        ("value(clobber(\"xxo\"))", "value(clobber(\"oxx\"))"),
+        ("value(col(graph { a - b }))", "0"),
+        ("value(snort(graph { a - b }))", "±1"),
+        ("value(toads_frogs(\"T.F\"))", "*"),
+        ("value(domineering(2, 2) + domineering(2, 1))", "{2|0}"),
+    ];
+    for (src, want) in cases {
+        let want = if want.starts_with("value") {
+            value(want)
+        } else {
+            json!(want)
+        };
+        assert_eq!(value(src), want, "{src}");
+    }
+}
+
+/// Every position of the stored cgt-tools table, through the language.
+#[test]
+fn agrees_with_cgt_tools() {
+    let data = std::fs::read_to_string("tests/data/partizan_cgt_tools.tsv").unwrap();
+    let mut src = String::new();
+    for line in data.lines() {
+        let (pos, want) = line.split_once('\t').unwrap();
+        let f = if pos.contains(['T', 'F']) && !pos.contains('|') {
+            "toads_frogs"
+        } else {
+            "domineering"
+        };
+        src.push_str(&format!("value({f}({pos:?})) == game({want:?})\n"));
+    }
+    let v = values(&src);
+    assert!(v.len() > 200);
+    for (line, ok) in data.lines().zip(v) {
+        assert_eq!(ok, json!(true), "{line}");
+    }
+}
+
+/// Cutcake (Winning Ways ch. 2): w ≥ h with 2^k ≤ h < 2^(k+1) has value ⌊w / 2^k⌋ − 1, and a
+/// turned cake the negative. Maundy Cake one row high: 1 + the best p·f(w/p) over divisors p.
+#[test]
+fn cakes() {
+    let mut src = String::new();
+    let mut want = vec![];
+    for w in 1..=8i64 {
+        for h in 1..=8i64 {
+            src.push_str(&format!("value(cutcake({w}, {h}))\n"));
+            let f = |w: i64, h: i64| (w >> (63 - h.leading_zeros())) - 1;
+            want.push(json!((if w >= h { f(w, h) } else { -f(h, w) }).to_string()));
+        }
+    }
+    let mut f = [0i64; 25];
+    for w in 2..=24 {
+        f[w] = 1
+            + (2..=w)
+                .filter(|p| w % p == 0)
+                .map(|p| p as i64 * f[w / p])
+                .max()
+                .unwrap();
+        src.push_str(&format!("value(maundy_cake({w}, 1))\n"));
+        want.push(json!(f[w].to_string()));
+    }
+    assert_eq!(values(&src), want);
+}
+
+/// A `game` block with `left move` and `right move` lines gives the built-in's values.
+#[test]
+fn scripted_rules_match_the_builtins() {
+    let v = strings(
+        "game cut(m, n) {
+           left move (a, n), (m - a, n) for a in 1..m-1
+           right move (m, b), (m, n - b) for b in 1..n-1
+         }
+         game sub(n) {
+           left move n - k for k in [1, 3] if k <= n
+           right move n - k for k in [2, 3] if k <= n
+         }
+         let s = partizan_subtraction({1, 3}, {2, 3})
+         for m in 1..6 { for n in 1..6 { print(str(value(cut(m, n)) == value(cutcake(m, n)))) } }
+         for n in 0..30 { print(str(value(sub(n)) == value(s(n)))) }
+         value(cut(3, 4))
+         str(len(left_options(cut(5, 1))))   # cuts at 1 and 4 are one option, as at 2 and 3
+         outcome(cut(2, 2))",
+    );
+    let (checks, rest) = v.split_at(36 + 31);
+    assert!(checks.iter().all(|c| c == "true"), "{checks:?}");
+    assert_eq!(rest, ["-1", "2", "P"]);
+}
+
+/// Random games: G − G = 0, sums commute, printing and reading back give the same game.
+#[test]
+fn canonical_form_properties() {
+    let atoms = ["0", "1", "-1", "*", "^", "1/2", "*2", "-2"];
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let game = |rng: &mut Rng| {
+        let side = |rng: &mut Rng| -> String {
+            let k = rng.below(3);
+            (0..k)
+                .map(|_| {
+                    if rng.below(3) == 0 {
+                        format!("{{{}|{}}}", atoms[rng.below(8)], atoms[rng.below(8)])
+                    } else {
+                        atoms[rng.below(8)].to_string()
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        format!("{{{} | {}}}", side(rng), side(rng))
+    };
+    let mut src = String::new();
+    for _ in 0..300 {
+        let (g, h) = (game(&mut rng), game(&mut rng));
+        src.push_str(&format!(
+            "let g = {g}\nlet h = {h}\n(g - g == 0) and (g + h == h + g) and game(str(g)) == g and (g <= h) == not (g > h or confused(g, h))\n"
+        ));
+    }
+    let v = values(&src);
+    assert_eq!(v.len(), 300);
+    assert!(v.iter().all(|v| *v == json!(true)));
+}
+
+#[test]
+fn clear_errors() {
+    for (src, msg) in [
+        ("{1 | 2 | 3}", "the longest bar appears twice"),
+        ("{1 | \"x\"}", "an option of a game is a game or a number"),
+        ("{1/3 | 0}", "not a dyadic number"),
+        ("grundy(domineering(2, 2))", "a partizan position"),
+        ("hackenbush(\"BQ\")", "not a Hackenbush colour"),
+        (
+            "game g(n) {\n left move n - 1 if value(g(0)) == 0\n}\nvalue(g(2))",
+            "inside the rules of a partizan game",
+        ),
+    ] {
+        let (code, _, err) = run_e(src);
+        assert_eq!(code, 1, "{src}");
+        assert!(err.contains(msg), "{src}: {err}");
+    }
+}
+
+/// `plot(thermograph(G), file)` writes a picture with the walls and the title.
+#[test]
+fn thermograph_picture() {
+    let dir = std::env::temp_dir().join(format!("gamut-thermo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (svg, png) = (dir.join("h.svg"), dir.join("h.png"));
+    let (code, out, err) = run_e(&format!(
+        "plot(thermograph({{3 | {{1 | -1}}}}), {svg:?})\nplot(thermograph(±1), {png:?}, size: 400)"
+    ));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("wrote "), "{out}");
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.contains("<svg") && text.contains("thermograph of {3|±1}"));
+    assert!(
+        text.matches("<polyline").count() >= 4,
+        "two walls and their masts"
+    );
+    let bytes = std::fs::read(&png).unwrap();
+    assert_eq!(&bytes[1..4], b"PNG");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
