@@ -966,10 +966,9 @@ impl Builder {
                     }
                 }
             }
-            Rule::set => ExprKind::Set(p.into_inner().map(|e| self.expr(e)).collect()),
             Rule::cg_atom => ExprKind::CgAtom(p.as_str().into()),
-            Rule::game_lit => {
-                let (mut sides, mut bars) = (vec![], vec![]);
+            Rule::brace => {
+                let (mut sides, mut bars): (Vec<Vec<Expr>>, _) = (vec![], vec![]);
                 for part in p.into_inner() {
                     if part.as_rule() == Rule::bars {
                         bars.push(part.as_str().len());
@@ -977,7 +976,11 @@ impl Builder {
                         sides.push(part.into_inner().map(|e| self.expr(e)).collect());
                     }
                 }
-                return game_literal(sides, &bars, span);
+                if bars.is_empty() {
+                    ExprKind::Set(sides.pop().unwrap_or_default())
+                } else {
+                    return game_literal(sides, &bars, span);
+                }
             }
             Rule::lambda => {
                 let mut it = p.into_inner();
