@@ -12,7 +12,7 @@ use jupyter_protocol::{
     ExecuteInput, ExecuteReply, ExecuteResult, ExecutionCount, HistoryReply, InspectReply,
     InterruptReply, IoPubWelcome, IsCompleteReply, IsCompleteReplyStatus, JupyterMessage,
     JupyterMessageContent, KernelInfoReply, LanguageInfo, Media, MediaType, ReplyError,
-    ReplyStatus, ShutdownReply, Status,
+    ReplyStatus, ShutdownReply, Status, Transient,
 };
 use jupyter_zmq_client::{
     KernelIoPubXPubConnection, RouterSendConnection, SubscriptionEvent,
@@ -458,7 +458,7 @@ impl Kernel {
                 execution_count: self.count,
                 data: Media::new(m),
                 metadata: Default::default(),
-                transient: None,
+                transient: Some(Transient::default()),
             };
             self.iopub.send(r.as_child_of(msg)).await?;
         }
@@ -466,7 +466,7 @@ impl Kernel {
             status: ReplyStatus::Ok,
             execution_count: self.count,
             payload: vec![],
-            user_expressions: None,
+            user_expressions: Some(Default::default()),
             error: None,
         };
         if let Some((ename, evalue, report)) = failed {
