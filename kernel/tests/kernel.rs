@@ -59,3 +59,15 @@ fn jupyter_kernel_test_suite() {
     run_python(&dir, &tests, &["-m", "unittest", "-v", "kernel_test"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn kayles_notebook_reproduces_the_golden_output() {
+    if !has_modules("nbclient, nbformat") {
+        println!("skipped: {} lacks nbclient or nbformat", python());
+        return;
+    }
+    let dir = installed("notebook");
+    let tests = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    run_python(&dir, &tests, &["-m", "unittest", "-v", "notebook_test"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
