@@ -44,7 +44,9 @@ fn main() {
 fn install(args: &[String]) -> i32 {
     let base = match args {
         [] => Ok(std::path::PathBuf::from("/usr/local/share/jupyter")),
-        [u] if u == "--user" => jupyter_zmq_client::dirs::user_data_dir().map_err(|e| e.to_string()),
+        [u] if u == "--user" => {
+            jupyter_zmq_client::dirs::user_data_dir().map_err(|e| e.to_string())
+        }
         [p, dir] if p == "--prefix" => Ok(std::path::Path::new(dir).join("share/jupyter")),
         _ => Err("usage: gamut-kernel install [--user | --prefix DIR]".to_string()),
     };
@@ -194,11 +196,9 @@ fn execute(it: &mut Interp, code: &str) -> Option<(String, String, String)> {
     }
     match run {
         Ok(Ok(())) => None,
-        Ok(Err(e)) if e.kind == Kind::Cancelled => Some((
-            "Cancelled".into(),
-            "cancelled".into(),
-            "cancelled".into(),
-        )),
+        Ok(Err(e)) if e.kind == Kind::Cancelled => {
+            Some(("Cancelled".into(), "cancelled".into(), "cancelled".into()))
+        }
         Ok(Err(e)) => Some((
             format!("{:?}Error", e.kind),
             e.message.clone(),
@@ -215,7 +215,9 @@ fn execute(it: &mut Interp, code: &str) -> Option<(String, String, String)> {
 
 /// The byte offset of a cursor given in characters, as Jupyter gives it.
 fn byte_at(code: &str, chars: usize) -> usize {
-    code.char_indices().nth(chars).map_or(code.len(), |(i, _)| i)
+    code.char_indices()
+        .nth(chars)
+        .map_or(code.len(), |(i, _)| i)
 }
 
 fn is_word(c: char) -> bool {
@@ -249,7 +251,9 @@ fn inspect(it: &Interp, code: &str, pos: usize) -> Option<String> {
         .rev()
         .find(|(_, c)| !is_word(*c))
         .map_or(0, |(i, c)| i + c.len_utf8());
-    let end = code[at..].find(|c| !is_word(c)).map_or(code.len(), |i| at + i);
+    let end = code[at..]
+        .find(|c| !is_word(c))
+        .map_or(code.len(), |i| at + i);
     let name = &code[start..end];
     if name.is_empty() {
         return None;
@@ -370,14 +374,14 @@ impl Kernel {
                 }
             }
             JupyterMessageContent::InspectRequest(req) => {
-                self.jobs.send(Job::Inspect(req.code.clone(), req.cursor_pos))?;
+                self.jobs
+                    .send(Job::Inspect(req.code.clone(), req.cursor_pos))?;
                 match self.events.recv().await {
                     Some(Event::Inspection(text)) => Some(
                         InspectReply {
                             found: text.is_some(),
-                            data: text.map_or_else(Media::default, |t| {
-                                Media::from(MediaType::Plain(t))
-                            }),
+                            data: text
+                                .map_or_else(Media::default, |t| Media::from(MediaType::Plain(t))),
                             metadata: Default::default(),
                             status: ReplyStatus::Ok,
                             error: None,

@@ -25,8 +25,13 @@ fn installed(name: &str) -> PathBuf {
         .arg(&dir)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let spec = std::fs::read_to_string(dir.join("share/jupyter/kernels/gamut/kernel.json")).unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let spec =
+        std::fs::read_to_string(dir.join("share/jupyter/kernels/gamut/kernel.json")).unwrap();
     assert!(spec.contains("{connection_file}"), "{spec}");
     dir
 }
@@ -51,7 +56,10 @@ fn run_python(dir: &Path, cwd: &Path, args: &[&str]) {
 #[test]
 fn jupyter_kernel_test_suite() {
     if !has_modules("jupyter_client, jupyter_kernel_test") {
-        println!("skipped: {} lacks jupyter_client or jupyter_kernel_test", python());
+        println!(
+            "skipped: {} lacks jupyter_client or jupyter_kernel_test",
+            python()
+        );
         return;
     }
     let dir = installed("kernel");

@@ -125,11 +125,19 @@ fn to_py(py: Python<'_>, v: &serde_json::Value) -> PyResult<PyObject> {
         J::Number(n) => match (n.as_i64(), n.as_u64()) {
             (Some(i), _) => i.into_pyobject(py)?.into_any().unbind(),
             (_, Some(u)) => u.into_pyobject(py)?.into_any().unbind(),
-            _ => n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any().unbind(),
+            _ => n
+                .as_f64()
+                .unwrap_or(f64::NAN)
+                .into_pyobject(py)?
+                .into_any()
+                .unbind(),
         },
         J::String(s) => s.into_pyobject(py)?.into_any().unbind(),
         J::Array(a) => {
-            let items = a.iter().map(|x| to_py(py, x)).collect::<PyResult<Vec<_>>>()?;
+            let items = a
+                .iter()
+                .map(|x| to_py(py, x))
+                .collect::<PyResult<Vec<_>>>()?;
             PyList::new(py, items)?.into_any().unbind()
         }
         J::Object(o) => {

@@ -36,14 +36,35 @@ fn the_wheel_imports_and_computes() {
     let wheels = dir.join("wheels");
     let site = dir.join("site");
     let (w, s) = (wheels.to_str().unwrap(), site.to_str().unwrap());
-    run(&["-m", "maturin", "build", "--release", "--quiet", "-o", w], here, None);
+    run(
+        &["-m", "maturin", "build", "--release", "--quiet", "-o", w],
+        here,
+        None,
+    );
     let wheel = std::fs::read_dir(&wheels)
         .unwrap()
         .map(|e| e.unwrap().path())
         .find(|p| p.extension().is_some_and(|x| x == "whl"))
         .expect("maturin wrote no wheel");
     let wheel = wheel.to_str().unwrap();
-    run(&["-m", "pip", "install", "-q", "--no-deps", "--target", s, wheel], here, None);
-    run(&["-m", "unittest", "-v", "test_session"], &here.join("tests"), Some(&site));
+    run(
+        &[
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--no-deps",
+            "--target",
+            s,
+            wheel,
+        ],
+        here,
+        None,
+    );
+    run(
+        &["-m", "unittest", "-v", "test_session"],
+        &here.join("tests"),
+        Some(&site),
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -425,7 +425,10 @@ impl Value {
         for (r, row) in t.rows.iter().zip(&t.values) {
             out.push_str(&format!("<tr><th>{}</th>", esc(r)));
             for v in row {
-                out.push_str(&format!("<td>{}</td>", v.as_ref().map_or(String::new(), esc)));
+                out.push_str(&format!(
+                    "<td>{}</td>",
+                    v.as_ref().map_or(String::new(), esc)
+                ));
             }
             out.push_str("</tr>\n");
         }
