@@ -224,15 +224,20 @@ fn is_word(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
 }
 
+/// Where the word that ends at byte `at` starts.
+fn word_start(code: &str, at: usize) -> usize {
+    code[..at]
+        .char_indices()
+        .rev()
+        .find(|(_, c)| !is_word(*c))
+        .map_or(0, |(i, c)| i + c.len_utf8())
+}
+
 /// The word ending at the cursor, completed from builtins and names defined in the session.
 /// Returns (start, end) in characters and the candidates.
 fn complete(it: &Interp, code: &str, pos: usize) -> (usize, usize, Vec<String>) {
     let end = byte_at(code, pos);
-    let start = code[..end]
-        .char_indices()
-        .rev()
-        .find(|(_, c)| !is_word(*c))
-        .map_or(0, |(i, c)| i + c.len_utf8());
+    let start = word_start(code, end);
     let word = &code[start..end];
     let mut names: Vec<String> = it.globals.names().iter().map(|s| s.to_string()).collect();
     names.extend(it.builtins.keys().map(|s| s.to_string()));
@@ -246,11 +251,7 @@ fn complete(it: &Interp, code: &str, pos: usize) -> (usize, usize, Vec<String>) 
 /// The `:help` text of the name under (or just before) the cursor.
 fn inspect(it: &Interp, code: &str, pos: usize) -> Option<String> {
     let at = byte_at(code, pos);
-    let start = code[..at]
-        .char_indices()
-        .rev()
-        .find(|(_, c)| !is_word(*c))
-        .map_or(0, |(i, c)| i + c.len_utf8());
+    let start = word_start(code, at);
     let end = code[at..]
         .find(|c| !is_word(c))
         .map_or(code.len(), |i| at + i);
