@@ -360,51 +360,11 @@ pub fn signals_cancel(it: &Interp, script: bool) {
     });
 }
 
-/// Render an error miette-style: file, line:column, the span underlined, a hint.
+/// Prints an error miette-style (`gamut::lang::error::render`).
 pub fn report(it: &Interp, e: &Error) {
-    use miette::{LabeledSpan, MietteDiagnostic, NamedSource, Report};
     if e.kind == Kind::Cancelled {
         err_line("cancelled");
-        return;
+    } else {
+        err_line(&gamut::lang::error::render(it, e));
     }
-    let mut e = e.clone();
-    if e.hint.is_none() && e.kind == Kind::Runtime {
-        e.hint = Some("docs/errors.md lists the messages and what to do about them".into());
-    }
-    let mut diag = MietteDiagnostic::new(e.message.clone());
-    if let Some(h) = &e.hint {
-        diag = diag.with_help(h.clone());
-    }
-    let Some(span) = e.span.filter(|s| (s.src as usize) < it.sources.len()) else {
-        err_line(&format!("error: {}", e.message));
-        if let Some(h) = &e.hint {
-            err_line(&format!("  help: {h}"));
-        }
-        return;
-    };
-    let src = &it.sources[span.src as usize];
-    let text = &src.text;
-    let start = (span.start as usize).min(text.len());
-    let end = (start + span.len()).min(text.len());
-    // very long lines are reported plainly (the drawing would be unreadable, and miette's
-    // layout of them is not robust)
-    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
-    if line_end - line_start > 2000 || !text.is_char_boundary(start) || !text.is_char_boundary(end)
-    {
-        let line = text[..start].matches('\n').count() + 1;
-        let col = text[line_start..start].chars().count() + 1;
-        err_line(&format!(
-            "error: {}\n  at {}:{line}:{col}",
-            e.message, src.name
-        ));
-        if let Some(h) = &e.hint {
-            err_line(&format!("  help: {h}"));
-        }
-        return;
-    }
-    diag = diag.with_label(LabeledSpan::at(start..end, "here"));
-    let report =
-        Report::new(diag).with_source_code(NamedSource::new(src.name.clone(), text.to_string()));
-    err_line(&format!("{report:?}"));
 }

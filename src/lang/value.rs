@@ -577,6 +577,36 @@ impl Table {
     }
 }
 
+impl Value {
+    /// An HTML rendering for notebooks, where the value has one beyond its text (tables).
+    pub fn to_html(&self) -> Option<String> {
+        let Value::Table(t) = self else { return None };
+        let esc = |v: &Value| {
+            cell_text(v)
+                .replace('&', "&amp;")
+                .replace('<', "&lt;")
+                .replace('>', "&gt;")
+        };
+        let mut out = String::from("<table>\n<thead><tr><th></th>");
+        for c in &t.cols {
+            out.push_str(&format!("<th>{}</th>", esc(c)));
+        }
+        out.push_str("</tr></thead>\n<tbody>\n");
+        for (r, row) in t.rows.iter().zip(&t.values) {
+            out.push_str(&format!("<tr><th>{}</th>", esc(r)));
+            for v in row {
+                out.push_str(&format!(
+                    "<td>{}</td>",
+                    v.as_ref().map_or(String::new(), esc)
+                ));
+            }
+            out.push_str("</tr>\n");
+        }
+        out.push_str("</tbody>\n</table>");
+        Some(out)
+    }
+}
+
 /// A value on one line, as it appears inside a list (records inline, strings unquoted).
 fn cell_text(v: &Value) -> String {
     match v {

@@ -1,0 +1,521 @@
+//! `gamut-kernel`: gamut in Jupyter. `gamut-kernel install [--user | --prefix DIR]` writes the
+//! kernelspec; Jupyter then starts `gamut-kernel CONNECTION_FILE`.
+//!
+//! One interpreter per kernel lives on its own thread (values are not `Send`); the protocol
+//! runs on a single-threaded tokio runtime and talks to it through channels.
+use gamut::engine::Ctl;
+use gamut::lang::error::Kind;
+use gamut::lang::eval::Interp;
+use gamut::lang::value::Value;
+use jupyter_protocol::{
+    CodeMirrorMode, CommInfoReply, CompleteReply, ConnectionInfo, DisplayData, ErrorOutput,
+    ExecuteInput, ExecuteReply, ExecuteResult, ExecutionCount, HistoryReply, InspectReply,
+    InterruptReply, IoPubWelcome, IsCompleteReply, IsCompleteReplyStatus, JupyterMessage,
+    JupyterMessageContent, KernelInfoReply, LanguageInfo, Media, MediaType, ReplyError,
+    ReplyStatus, ShutdownReply, Status, Transient,
+};
+use jupyter_zmq_client::{
+    KernelIoPubXPubConnection, RouterSendConnection, SubscriptionEvent,
+    create_kernel_control_connection, create_kernel_heartbeat_connection,
+    create_kernel_iopub_xpub_connection, create_kernel_shell_connection,
+    create_kernel_stdin_connection,
+};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let code = match args.first().map(String::as_str) {
+        Some("install") => install(&args[1..]),
+        Some(file) if args.len() == 1 && !file.starts_with('-') => serve(file),
+        _ => {
+            eprintln!(
+                "usage: gamut-kernel install [--user | --prefix DIR]\n       gamut-kernel CONNECTION_FILE   (as Jupyter starts it)"
+            );
+            2
+        }
+    };
+    std::process::exit(code);
+}
+
+/// Writes `kernels/gamut/kernel.json` for this binary: system-wide, for the user, or under a
+/// prefix (a virtual environment's, say), as `jupyter kernelspec install` places them.
+fn install(args: &[String]) -> i32 {
+    let base = match args {
+        [] => Ok(std::path::PathBuf::from("/usr/local/share/jupyter")),
+        [u] if u == "--user" => {
+            jupyter_zmq_client::dirs::user_data_dir().map_err(|e| e.to_string())
+        }
+        [p, dir] if p == "--prefix" => Ok(std::path::Path::new(dir).join("share/jupyter")),
+        _ => Err("usage: gamut-kernel install [--user | --prefix DIR]".to_string()),
+    };
+    let exe = std::env::current_exe().and_then(|p| p.canonicalize());
+    let (base, exe) = match (base, exe) {
+        (Ok(b), Ok(e)) => (b, e),
+        (Err(e), _) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+        (_, Err(e)) => {
+            eprintln!("error: cannot find this program's path: {e}");
+            return 1;
+        }
+    };
+    let dir = base.join("kernels").join("gamut");
+    let spec = serde_json::json!({
+        "argv": [exe, "{connection_file}"],
+        "display_name": "gamut",
+        "language": "gamut",
+        "interrupt_mode": "signal",
+    });
+    let r = std::fs::create_dir_all(&dir).and_then(|_| {
+        std::fs::write(
+            dir.join("kernel.json"),
+            serde_json::to_string_pretty(&spec).unwrap_or_default(),
+        )
+    });
+    match r {
+        Ok(()) => {
+            println!("installed the gamut kernel in {}", dir.display());
+            0
+        }
+        Err(e) => {
+            eprintln!("error: cannot write {}: {e}", dir.display());
+            eprintln!("  help: use --user to install for yourself only");
+            1
+        }
+    }
+}
+
+fn serve(file: &str) -> i32 {
+    let info: ConnectionInfo = match std::fs::read_to_string(file)
+        .map_err(|e| e.to_string())
+        .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()))
+    {
+        Ok(i) => i,
+        Err(e) => {
+            eprintln!("error: cannot read the connection file {file}: {e}");
+            return 2;
+        }
+    };
+    let cancel = Arc::new(AtomicBool::new(false));
+    let (jobs, events) = match start_interp(cancel.clone()) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: cannot start the interpreter thread: {e}");
+            return 1;
+        }
+    };
+    let rt = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: cannot start the kernel's runtime: {e}");
+            return 1;
+        }
+    };
+    match rt.block_on(run(info, cancel, jobs, events)) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("error: {e}");
+            1
+        }
+    }
+}
+
+enum Job {
+    Execute(String),
+    Complete(String, usize),
+    Inspect(String, usize),
+}
+
+enum Event {
+    /// a value the cell printed, in every form it has
+    Output(Vec<MediaType>),
+    /// the cell ended: an error is (name, message, rendered report)
+    Done(Option<(String, String, String)>),
+    Completion(Vec<String>, usize, usize),
+    Inspection(Option<String>),
+}
+
+/// The interpreter thread: one session for the kernel's life. A deep stack as the CLI gives it.
+fn start_interp(
+    cancel: Arc<AtomicBool>,
+) -> std::io::Result<(std::sync::mpsc::Sender<Job>, UnboundedReceiver<Event>)> {
+    let (job_tx, job_rx) = std::sync::mpsc::channel::<Job>();
+    let (ev_tx, ev_rx) = unbounded_channel();
+    std::thread::Builder::new()
+        .stack_size(1 << 29)
+        .spawn(move || {
+            let out = ev_tx.clone();
+            let mut it = Interp::new(Box::new(move |_, v| {
+                let _ = out.send(Event::Output(media(v)));
+            }));
+            it.ctl = Ctl::new(cancel);
+            for job in job_rx {
+                let ev = match job {
+                    Job::Execute(code) => Event::Done(execute(&mut it, &code)),
+                    Job::Complete(code, pos) => {
+                        let (start, end, words) = complete(&it, &code, pos);
+                        Event::Completion(words, start, end)
+                    }
+                    Job::Inspect(code, pos) => Event::Inspection(inspect(&it, &code, pos)),
+                };
+                if ev_tx.send(ev).is_err() {
+                    break;
+                }
+            }
+        })?;
+    Ok((job_tx, ev_rx))
+}
+
+/// A printed value as plain text, JSON, and HTML where it has one (tables).
+fn media(v: &Value) -> Vec<MediaType> {
+    let mut m = vec![MediaType::Plain(v.to_text())];
+    if let Some(h) = v.to_html() {
+        m.push(MediaType::Html(h));
+    }
+    m.push(MediaType::Json(v.to_json()));
+    m
+}
+
+/// Runs a cell as the REPL runs an entry: the last value shown becomes `_`.
+fn execute(it: &mut Interp, code: &str) -> Option<(String, String, String)> {
+    it.ctl.cancel_flag().store(false, Ordering::Relaxed);
+    it.last = None;
+    // even a bug must not cost the session its bindings
+    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        it.run_source("<cell>", code)
+    }));
+    it.ctl.cancel_flag().store(false, Ordering::Relaxed);
+    if let Some(v) = it.last.take() {
+        it.globals.define("_".into(), v);
+    }
+    match run {
+        Ok(Ok(())) => None,
+        Ok(Err(e)) if e.kind == Kind::Cancelled => {
+            Some(("Cancelled".into(), "cancelled".into(), "cancelled".into()))
+        }
+        Ok(Err(e)) => Some((
+            format!("{:?}Error", e.kind),
+            e.message.clone(),
+            gamut::lang::error::render(it, &e),
+        )),
+        Err(_) => Some((
+            "InternalError".into(),
+            "internal error in gamut".into(),
+            "internal error in gamut: this is a bug; please report it with the cell that caused it"
+                .into(),
+        )),
+    }
+}
+
+/// The byte offset of a cursor given in characters, as Jupyter gives it.
+fn byte_at(code: &str, chars: usize) -> usize {
+    code.char_indices()
+        .nth(chars)
+        .map_or(code.len(), |(i, _)| i)
+}
+
+fn is_word(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// Where the word that ends at byte `at` starts.
+fn word_start(code: &str, at: usize) -> usize {
+    code[..at]
+        .char_indices()
+        .rev()
+        .find(|(_, c)| !is_word(*c))
+        .map_or(0, |(i, c)| i + c.len_utf8())
+}
+
+/// The word ending at the cursor, completed from builtins and names defined in the session.
+/// Returns (start, end) in characters and the candidates.
+fn complete(it: &Interp, code: &str, pos: usize) -> (usize, usize, Vec<String>) {
+    let end = byte_at(code, pos);
+    let start = word_start(code, end);
+    let word = &code[start..end];
+    let mut names: Vec<String> = it.globals.names().iter().map(|s| s.to_string()).collect();
+    names.extend(it.builtins.keys().map(|s| s.to_string()));
+    names.retain(|n| !word.is_empty() && n.starts_with(word));
+    names.sort();
+    names.dedup();
+    let cstart = code[..start].chars().count();
+    (cstart, pos, names)
+}
+
+/// The `:help` text of the name under (or just before) the cursor.
+fn inspect(it: &Interp, code: &str, pos: usize) -> Option<String> {
+    let at = byte_at(code, pos);
+    let start = word_start(code, at);
+    let end = code[at..]
+        .find(|c| !is_word(c))
+        .map_or(code.len(), |i| at + i);
+    let name = &code[start..end];
+    if name.is_empty() {
+        return None;
+    }
+    gamut::lang::help::help(it, name).or_else(|| {
+        it.globals
+            .lookup(name)
+            .map(|v| format!("`{name}` is a {} defined in this session", v.type_name()))
+    })
+}
+
+struct Kernel {
+    iopub: KernelIoPubXPubConnection,
+    shell: RouterSendConnection,
+    jobs: std::sync::mpsc::Sender<Job>,
+    events: UnboundedReceiver<Event>,
+    count: ExecutionCount,
+}
+
+type Res<T> = Result<T, Box<dyn std::error::Error>>;
+
+async fn run(
+    info: ConnectionInfo,
+    cancel: Arc<AtomicBool>,
+    jobs: std::sync::mpsc::Sender<Job>,
+    events: UnboundedReceiver<Event>,
+) -> Res<()> {
+    let session = format!("gamut-{}", std::process::id());
+    let mut heartbeat = create_kernel_heartbeat_connection(&info).await?;
+    let (shell, mut shell_in) = create_kernel_shell_connection(&info, &session)
+        .await?
+        .split();
+    let mut control = create_kernel_control_connection(&info, &session).await?;
+    let _stdin = create_kernel_stdin_connection(&info, &session).await?;
+    let iopub = create_kernel_iopub_xpub_connection(&info, &session).await?;
+    let mut k = Kernel {
+        iopub,
+        shell,
+        jobs,
+        events,
+        count: ExecutionCount::new(0),
+    };
+    // SIGINT (Jupyter's interrupt, as `interrupt_mode` is "signal") cancels the running cell
+    let sig = cancel.clone();
+    tokio::spawn(async move {
+        while tokio::signal::ctrl_c().await.is_ok() {
+            sig.store(true, Ordering::Relaxed);
+        }
+    });
+    tokio::spawn(async move { while heartbeat.single_heartbeat().await.is_ok() {} });
+    let (stop_tx, mut stop_rx) = unbounded_channel::<()>();
+    tokio::spawn(async move {
+        while let Ok(msg) = control.read().await {
+            let reply = match &msg.content {
+                JupyterMessageContent::KernelInfoRequest(_) => kernel_info().as_child_of(&msg),
+                JupyterMessageContent::InterruptRequest(_) => {
+                    cancel.store(true, Ordering::Relaxed);
+                    InterruptReply::new().as_child_of(&msg)
+                }
+                JupyterMessageContent::ShutdownRequest(req) => {
+                    let r = ShutdownReply {
+                        restart: req.restart,
+                        status: ReplyStatus::Ok,
+                        error: None,
+                    }
+                    .as_child_of(&msg);
+                    let _ = control.send(r).await;
+                    let _ = stop_tx.send(());
+                    return;
+                }
+                _ => continue,
+            };
+            let _ = control.send(reply).await;
+        }
+    });
+    loop {
+        tokio::select! {
+            msg = shell_in.read() => {
+                let msg = msg?;
+                if let Err(e) = k.handle(&msg).await {
+                    eprintln!("gamut-kernel: {e}");
+                }
+            }
+            ev = k.iopub.recv_subscription() => {
+                if let Ok(SubscriptionEvent::Subscribe(topic)) = ev {
+                    k.iopub.send(IoPubWelcome::new(topic).into()).await?;
+                }
+            }
+            _ = stop_rx.recv() => return Ok(()),
+        }
+    }
+}
+
+impl Kernel {
+    async fn handle(&mut self, msg: &JupyterMessage) -> Res<()> {
+        self.iopub.send(Status::busy().as_child_of(msg)).await?;
+        let reply = match &msg.content {
+            JupyterMessageContent::KernelInfoRequest(_) => Some(kernel_info().as_child_of(msg)),
+            JupyterMessageContent::ExecuteRequest(req) => {
+                Some(self.execute(&req.code, req.silent, msg).await?)
+            }
+            JupyterMessageContent::CompleteRequest(req) => {
+                self.jobs
+                    .send(Job::Complete(req.code.clone(), req.cursor_pos))?;
+                match self.events.recv().await {
+                    Some(Event::Completion(matches, start, end)) => Some(
+                        CompleteReply {
+                            matches,
+                            cursor_start: start,
+                            cursor_end: end,
+                            metadata: Default::default(),
+                            status: ReplyStatus::Ok,
+                            error: None,
+                        }
+                        .as_child_of(msg),
+                    ),
+                    _ => return Err("the interpreter thread ended".into()),
+                }
+            }
+            JupyterMessageContent::InspectRequest(req) => {
+                self.jobs
+                    .send(Job::Inspect(req.code.clone(), req.cursor_pos))?;
+                match self.events.recv().await {
+                    Some(Event::Inspection(text)) => Some(
+                        InspectReply {
+                            found: text.is_some(),
+                            data: text
+                                .map_or_else(Media::default, |t| Media::from(MediaType::Plain(t))),
+                            metadata: Default::default(),
+                            status: ReplyStatus::Ok,
+                            error: None,
+                        }
+                        .as_child_of(msg),
+                    ),
+                    _ => return Err("the interpreter thread ended".into()),
+                }
+            }
+            JupyterMessageContent::IsCompleteRequest(_) => Some(
+                IsCompleteReply {
+                    status: IsCompleteReplyStatus::Unknown,
+                    indent: String::new(),
+                }
+                .as_child_of(msg),
+            ),
+            JupyterMessageContent::HistoryRequest(_) => Some(
+                HistoryReply {
+                    history: vec![],
+                    status: ReplyStatus::Ok,
+                    error: None,
+                }
+                .as_child_of(msg),
+            ),
+            JupyterMessageContent::CommInfoRequest(_) => Some(
+                CommInfoReply {
+                    status: ReplyStatus::Ok,
+                    comms: Default::default(),
+                    error: None,
+                }
+                .as_child_of(msg),
+            ),
+            _ => None,
+        };
+        if let Some(r) = reply {
+            self.shell.send(r).await?;
+        }
+        self.iopub.send(Status::idle().as_child_of(msg)).await?;
+        Ok(())
+    }
+
+    /// Runs a cell. Every value but the last goes out as display data as it is printed; the
+    /// last is the cell's result.
+    async fn execute(
+        &mut self,
+        code: &str,
+        silent: bool,
+        msg: &JupyterMessage,
+    ) -> Res<JupyterMessage> {
+        if !silent {
+            self.count.0 += 1;
+            let input = ExecuteInput {
+                code: code.to_string(),
+                execution_count: self.count,
+            };
+            self.iopub.send(input.as_child_of(msg)).await?;
+        }
+        self.jobs.send(Job::Execute(code.to_string()))?;
+        let mut last: Option<Vec<MediaType>> = None;
+        let failed = loop {
+            match self.events.recv().await {
+                Some(Event::Output(m)) => {
+                    if let Some(prev) = last.replace(m)
+                        && !silent
+                    {
+                        let d = DisplayData::new(Media::new(prev));
+                        self.iopub.send(d.as_child_of(msg)).await?;
+                    }
+                }
+                Some(Event::Done(e)) => break e,
+                _ => return Err("the interpreter thread ended".into()),
+            }
+        };
+        if let Some(m) = last
+            && !silent
+        {
+            let r = ExecuteResult {
+                execution_count: self.count,
+                data: Media::new(m),
+                metadata: Default::default(),
+                transient: Some(Transient::default()),
+            };
+            self.iopub.send(r.as_child_of(msg)).await?;
+        }
+        let mut reply = ExecuteReply {
+            status: ReplyStatus::Ok,
+            execution_count: self.count,
+            payload: vec![],
+            user_expressions: Some(Default::default()),
+            error: None,
+        };
+        if let Some((ename, evalue, report)) = failed {
+            let traceback = vec![report];
+            if !silent {
+                let out = ErrorOutput {
+                    ename: ename.clone(),
+                    evalue: evalue.clone(),
+                    traceback: traceback.clone(),
+                };
+                self.iopub.send(out.as_child_of(msg)).await?;
+            }
+            reply.status = ReplyStatus::Error;
+            reply.error = Some(Box::new(ReplyError {
+                ename,
+                evalue,
+                traceback,
+            }));
+        }
+        Ok(reply.as_child_of(msg))
+    }
+}
+
+fn kernel_info() -> KernelInfoReply {
+    KernelInfoReply {
+        status: ReplyStatus::Ok,
+        protocol_version: "5.3".to_string(),
+        implementation: "gamut-kernel".to_string(),
+        implementation_version: env!("CARGO_PKG_VERSION").to_string(),
+        language_info: LanguageInfo {
+            name: "gamut".to_string(),
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            mimetype: Some("text/x-gamut".to_string()),
+            file_extension: Some(".game".to_string()),
+            pygments_lexer: None,
+            codemirror_mode: Some(CodeMirrorMode::Simple("text".to_string())),
+            nbconvert_exporter: None,
+        },
+        banner: format!(
+            "gamut {} — help(NAME) or Shift-Tab on a name for help; interrupt cancels a running query",
+            env!("CARGO_PKG_VERSION")
+        ),
+        help_links: vec![],
+        debugger: false,
+        error: None,
+    }
+}

@@ -1,0 +1,159 @@
+//! Python bindings: `gamut.Session().run(code)` runs gamut code in one interpreter session and
+//! returns the last value it shows, converted from its JSON form (int, bool, str, list, dict,
+//! None; integers past 64 bits come as strings of digits, as in JSON).
+//!
+//! The interpreter lives on its own thread (its values are not `Send`); the calling thread waits
+//! for the answer without the GIL and checks Python's signals between waits, so Ctrl-C cancels
+//! the running query (through the interpreter's cancel flag, as in the REPL) and raises
+//! KeyboardInterrupt.
+use ::gamut::engine::Ctl;
+use ::gamut::lang::error::Kind;
+use ::gamut::lang::eval::Interp;
+use pyo3::create_exception;
+use pyo3::exceptions::PyException;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+create_exception!(gamut, GamutError, PyException, "An error in gamut code.");
+
+enum Outcome {
+    Value(Option<serde_json::Value>),
+    Cancelled,
+    /// the error's report: message, the span underlined, a hint
+    Failed(String),
+}
+
+/// One interpreter session: names defined by one `run` are seen by the next.
+#[pyclass]
+struct Session {
+    jobs: Sender<String>,
+    answers: Mutex<Receiver<Outcome>>,
+    cancel: Arc<AtomicBool>,
+}
+
+#[pymethods]
+impl Session {
+    #[new]
+    fn new() -> PyResult<Session> {
+        let (jobs, job_rx) = channel::<String>();
+        let (answer_tx, answers) = channel();
+        let cancel = Arc::new(AtomicBool::new(false));
+        let flag = cancel.clone();
+        // a deep stack, as the CLI gives the evaluator
+        std::thread::Builder::new()
+            .stack_size(1 << 29)
+            .spawn(move || {
+                let last = Arc::new(Mutex::new(None));
+                let shown = last.clone();
+                let mut it = Interp::new(Box::new(move |_, v| {
+                    if let Ok(mut l) = shown.lock() {
+                        *l = Some(v.to_json());
+                    }
+                }));
+                it.ctl = Ctl::new(flag);
+                for code in job_rx {
+                    it.ctl.cancel_flag().store(false, Ordering::Relaxed);
+                    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        it.run_source("<python>", &code)
+                    }));
+                    let value = last.lock().ok().and_then(|mut l| l.take());
+                    let out = match r {
+                        Ok(Ok(())) => Outcome::Value(value),
+                        Ok(Err(e)) if e.kind == Kind::Cancelled => Outcome::Cancelled,
+                        Ok(Err(e)) => Outcome::Failed(::gamut::lang::error::render(&it, &e)),
+                        Err(_) => Outcome::Failed("internal error in gamut (a bug)".into()),
+                    };
+                    if answer_tx.send(out).is_err() {
+                        break;
+                    }
+                }
+            })
+            .map_err(|e| GamutError::new_err(format!("cannot start the interpreter: {e}")))?;
+        Ok(Session {
+            jobs,
+            answers: Mutex::new(answers),
+            cancel,
+        })
+    }
+
+    /// Runs gamut code; returns the last value it shows (None if it shows none).
+    fn run(&mut self, py: Python<'_>, code: &str) -> PyResult<PyObject> {
+        let gone = || GamutError::new_err("the gamut interpreter has stopped");
+        self.jobs.send(code.to_string()).map_err(|_| gone())?;
+        let mut interrupted = None;
+        let outcome = loop {
+            let answers = &self.answers;
+            let wait = py.allow_threads(move || {
+                let a = answers.lock().map_err(|_| RecvTimeoutError::Disconnected)?;
+                a.recv_timeout(Duration::from_millis(50))
+            });
+            match wait {
+                Ok(o) => break o,
+                Err(RecvTimeoutError::Timeout) => {
+                    if interrupted.is_none()
+                        && let Err(e) = py.check_signals()
+                    {
+                        // stop the query, then raise once the interpreter has let go
+                        self.cancel.store(true, Ordering::Relaxed);
+                        interrupted = Some(e);
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => return Err(gone()),
+            }
+        };
+        if let Some(e) = interrupted {
+            return Err(e);
+        }
+        match outcome {
+            Outcome::Value(Some(v)) => to_py(py, &v),
+            Outcome::Value(None) => Ok(py.None()),
+            Outcome::Cancelled => Err(GamutError::new_err("cancelled")),
+            Outcome::Failed(report) => Err(GamutError::new_err(report)),
+        }
+    }
+}
+
+fn to_py(py: Python<'_>, v: &serde_json::Value) -> PyResult<PyObject> {
+    use serde_json::Value as J;
+    Ok(match v {
+        J::Null => py.None(),
+        J::Bool(b) => b.into_pyobject(py)?.to_owned().into_any().unbind(),
+        J::Number(n) => match (n.as_i64(), n.as_u64()) {
+            (Some(i), _) => i.into_pyobject(py)?.into_any().unbind(),
+            (_, Some(u)) => u.into_pyobject(py)?.into_any().unbind(),
+            _ => n
+                .as_f64()
+                .unwrap_or(f64::NAN)
+                .into_pyobject(py)?
+                .into_any()
+                .unbind(),
+        },
+        J::String(s) => s.into_pyobject(py)?.into_any().unbind(),
+        J::Array(a) => {
+            let items = a
+                .iter()
+                .map(|x| to_py(py, x))
+                .collect::<PyResult<Vec<_>>>()?;
+            PyList::new(py, items)?.into_any().unbind()
+        }
+        J::Object(o) => {
+            let d = PyDict::new(py);
+            for (k, x) in o {
+                d.set_item(k, to_py(py, x)?)?;
+            }
+            d.into_any().unbind()
+        }
+    })
+}
+
+#[pymodule]
+#[pyo3(name = "gamut")]
+fn gamut_py(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Session>()?;
+    m.add("GamutError", m.py().get_type::<GamutError>())?;
+    Ok(())
+}

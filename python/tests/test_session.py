@@ -1,0 +1,43 @@
+"""The gamut wheel from Python: values, errors, one session across runs, Ctrl-C."""
+import os
+import signal
+import threading
+import unittest
+
+import gamut
+
+
+class SessionTests(unittest.TestCase):
+    def test_values_come_back_as_python_values(self):
+        s = gamut.Session()
+        # Michon's Kayles values
+        self.assertEqual(s.run("grundy(kayles, 0..5)"), [0, 1, 2, 3, 1, 4])
+        self.assertEqual(s.run("6 * 7"), 42)
+        self.assertIsInstance(s.run("order(slide4_hard)"), int)
+        self.assertEqual(s.run("winning(kayles(1) + kayles(11))"), ["kayles(1) + kayles(3) + kayles(7)"])
+        p = s.run("period(kayles)")
+        self.assertEqual((p["preperiod"], p["period"], p["proven"]), (71, 12, True))
+        t = s.run("table(fn(r, c) = r * c, 1..2, 1..3)")
+        self.assertEqual(t["values"], [[1, 2, 3], [2, 4, 6]])
+        self.assertEqual(s.run('"a" + "b"'), "ab")
+        self.assertIsNone(s.run("let x = 5"))
+
+    def test_one_session_and_errors(self):
+        s = gamut.Session()
+        s.run("let x = 20")
+        self.assertEqual(s.run("x + 1"), 21)
+        with self.assertRaises(gamut.GamutError) as e:
+            s.run("x + nosuch")
+        self.assertIn("nosuch", str(e.exception))
+        self.assertEqual(s.run("x"), 20)
+
+    def test_ctrl_c_cancels_a_long_query(self):
+        s = gamut.Session()
+        threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()
+        with self.assertRaises(KeyboardInterrupt):
+            s.run("for i in 1..19000000 { for j in 1..19000000 { } }")
+        self.assertEqual(s.run("1 + 1"), 2)
+
+
+if __name__ == "__main__":
+    unittest.main()
