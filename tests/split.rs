@@ -26,17 +26,22 @@ fn single(query: &str) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-fn split(dir: &Path, query: &str, parts: usize) {
+/// `gamut split` of SCRIPT and `query` into `parts` parts under `dir/run`.
+fn try_split(dir: &Path, query: &str, parts: usize) -> std::process::Output {
     std::fs::create_dir_all(dir).unwrap();
     std::fs::write(dir.join("q.game"), SCRIPT).unwrap();
-    let out = gamut()
+    gamut()
         .arg("split")
         .arg(dir.join("q.game"))
         .arg(query)
         .args(["--parts", &parts.to_string(), "--dir"])
         .arg(dir.join("run"))
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+fn split(dir: &Path, query: &str, parts: usize) {
+    let out = try_split(dir, query, parts);
     assert!(
         out.status.success(),
         "{}",
@@ -119,16 +124,7 @@ fn a_part_of_an_edited_script_is_refused() {
 #[test]
 fn only_grundy_and_outcome_split() {
     let dir = scratch("bad");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("q.game"), SCRIPT).unwrap();
-    let out = gamut()
-        .arg("split")
-        .arg(dir.join("q.game"))
-        .arg("order(slide3_easy)")
-        .args(["--parts", "2", "--dir"])
-        .arg(dir.join("run"))
-        .output()
-        .unwrap();
+    let out = try_split(&dir, "order(slide3_easy)", 2);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("`grundy(P)` or `outcome(P)`"));
     std::fs::remove_dir_all(&dir).unwrap();
