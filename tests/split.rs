@@ -12,17 +12,21 @@ let S = kayles(7) + lasker(5) + placement(grid(2, 3), [knight])
 let M = misere(kayles(4) + kayles(6))
 "#;
 
+fn succeeded(out: &std::process::Output) {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 fn single(query: &str) -> String {
     let out = gamut()
         .arg("-e")
         .arg(format!("{SCRIPT}\n{query}"))
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    succeeded(&out);
     String::from_utf8(out.stdout).unwrap()
 }
 
@@ -42,11 +46,7 @@ fn try_split(dir: &Path, query: &str, parts: usize) -> std::process::Output {
 
 fn split(dir: &Path, query: &str, parts: usize) {
     let out = try_split(dir, query, parts);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    succeeded(&out);
 }
 
 fn merge(dir: &Path) -> (i32, String, String) {
@@ -90,11 +90,7 @@ fn parts_run_one_by_one_merge_to_the_single_process_answer() {
                 .arg(i.to_string())
                 .output()
                 .unwrap();
-            assert!(
-                out.status.success(),
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
+            succeeded(&out);
         }
         let (code, out, err) = merge(&dir);
         assert_eq!(code, 0, "{err}");
@@ -221,11 +217,7 @@ fn a_slurm_job_array_runs_the_parts() {
         .output()
         .unwrap();
     drop(cluster);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    succeeded(&out);
     let (code, merged, err) = merge(&dir);
     assert_eq!(code, 0, "{err}");
     assert_eq!(merged, single("grundy(K)"));

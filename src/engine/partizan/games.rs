@@ -30,11 +30,7 @@ impl Board {
 
     /// Rows separated by `|` or newlines; `.` marks an empty cell, anything else a used one.
     pub fn parse(text: &str) -> Result<Board> {
-        let rows: Vec<&str> = text
-            .split(['|', '\n'])
-            .map(str::trim)
-            .filter(|r| !r.is_empty())
-            .collect();
+        let rows = rows(text);
         let cols = rows.first().map_or(0, |r| r.chars().count());
         if rows.iter().any(|r| r.chars().count() != cols) {
             return Err(Error::invalid(
@@ -206,11 +202,7 @@ pub struct Stones {
 impl Stones {
     /// Rows separated by `|` or newlines: `x` black (Left), `o` white (Right), `.` empty.
     pub fn parse(text: &str) -> Result<Stones> {
-        let rows: Vec<&str> = text
-            .split(['|', '\n'])
-            .map(str::trim)
-            .filter(|r| !r.is_empty())
-            .collect();
+        let rows = rows(text);
         let cols = rows.first().map_or(0, |r| r.chars().count());
         let mut cells = vec![];
         for row in &rows {
@@ -907,4 +899,12 @@ pub fn cake(width: u32, height: u32) -> Result<Vec<(u32, u32)>> {
         return Err(Error::invalid("a cake has at least one row and one column"));
     }
     Ok(vec![(width, height)])
+}
+
+/// The non-empty rows of a board written with rows separated by `|` or newlines.
+fn rows(text: &str) -> Vec<&str> {
+    text.split(['|', '\n'])
+        .map(str::trim)
+        .filter(|r| !r.is_empty())
+        .collect()
 }

@@ -925,21 +925,30 @@ fn colouring(_: &mut Interp, a: &mut Args, snort: bool) -> Result<Value> {
         games::Placement::col(n, &g.edges)
     }
     .map_err(|e| Error::from(e).at(a.span_of(0)))?;
-    let start = rules.start();
     let name = if snort { "snort" } else { "col" };
-    Ok(native(
-        format!("{name}({g})"),
+    Ok(placement_value(format!("{name}({g})"), rules, |name, s| {
+        format!(
+            "{name} with open sites {:#x} (Left), {:#x} (Right)",
+            s[0], s[1]
+        )
+    }))
+}
+
+/// A partizan placement game, its state the squares still open to Left and to Right.
+fn placement_value(
+    name: String,
+    rules: games::Placement,
+    show: fn(&str, &[i64]) -> String,
+) -> Value {
+    let start = rules.start();
+    native(
+        name,
         rules,
         &start,
         |s| (s[0] as u64, s[1] as u64),
         |&(l, r)| vec![l as i64, r as i64],
-        |name, s| {
-            format!(
-                "{name} with open sites {:#x} (Left), {:#x} (Right)",
-                s[0], s[1]
-            )
-        },
-    ))
+        show,
+    )
 }
 
 fn pieces_game(_: &mut Interp, a: &mut Args) -> Result<Value> {
@@ -948,13 +957,9 @@ fn pieces_game(_: &mut Interp, a: &mut Args) -> Result<Value> {
     let (l, r) = (a.str(2)?, a.str(3)?);
     let rules = games::Placement::pieces(m.min(65), n.min(65), &l, &r)
         .map_err(|e| Error::from(e).at(a.span))?;
-    let start = rules.start();
-    Ok(native(
+    Ok(placement_value(
         format!("pieces_game({m}, {n}, {l:?}, {r:?})"),
         rules,
-        &start,
-        |s| (s[0] as u64, s[1] as u64),
-        |&(l, r)| vec![l as i64, r as i64],
         |name, s| {
             format!(
                 "{name} with open squares {:#x} (Left), {:#x} (Right)",
