@@ -21,13 +21,15 @@
 //! let game = BoardGame::new(Rules { cells: 6, states: 2, moves, syms: vec![], cols: Some(3) }).unwrap();
 //! assert_eq!(game.grundy(&[0; 6], &Ctl::default()).unwrap(), 1);
 //! ```
+pub mod picture;
 mod solve;
 
 pub use solve::MAX_STATES;
 
 use crate::engine::placement::bits::{B256, Bits, Wide, set_of, with_wide};
+use crate::engine::winloss::{self, Table};
 use crate::engine::{Ctl, Error, Result};
-use solve::{Game, Mv, Pos, Table};
+use solve::{Game, Mv, Pos};
 use std::collections::{BTreeMap, HashSet};
 use std::sync::{Arc, Mutex};
 
@@ -168,7 +170,7 @@ pub fn automorphisms(adj: &[Vec<usize>]) -> Vec<Vec<usize>> {
 
 struct Inner<B> {
     game: Game<B>,
-    table: Mutex<Option<Arc<Table<B>>>>,
+    table: Mutex<Option<Arc<Table<Pos<B>>>>>,
 }
 
 type Engine = Wide<Inner<u64>, Inner<u128>, Inner<B256>>;
@@ -272,12 +274,14 @@ impl<B: Bits> Inner<B> {
             .collect()
     }
 
-    fn table(&self, ctl: &Ctl, n: usize) -> Result<Arc<Table<B>>> {
+    fn table(&self, ctl: &Ctl, n: usize) -> Result<Arc<Table<Pos<B>>>> {
         let mut t = self.table.lock().unwrap();
         if let Some(t) = &*t {
             return Ok(t.clone());
         }
-        let want = (1u64 << n.min(40)).saturating_mul(Table::<B>::entry_bytes());
+        // the table grows as needed up to its bound: an entry per position of a cell set
+        let entry = std::mem::size_of::<Pos<B>>() as u64 + 8;
+        let want = (1u64 << n.min(40)).saturating_mul(entry);
         let bytes = want.clamp(1 << 16, TABLE_CAP).min(ctl.memory() / 4);
         ctl.reserve(bytes, "the board game's memo")?;
         let table = Arc::new(Table::new(bytes));
@@ -397,11 +401,12 @@ impl BoardGame {
         self.check(p)?;
         Ok(with_wide!(&self.engine, e => {
             let pos = e.pos(p);
+            let sets = e.game.sets(&pos);
             e.game
                 .moves
                 .iter()
                 .enumerate()
-                .filter(|(_, m)| e.game.holds(&pos, m))
+                .filter(|(_, m)| e.game.holds(&sets, m))
                 .filter_map(|(i, m)| {
                     let q = e.game.apply(&pos, m);
                     (q != pos).then(|| (i, e.cells(&q, self.n)))
@@ -416,7 +421,17 @@ impl BoardGame {
         with_wide!(&self.engine, e => {
             let t = e.table(ctl, self.n)?;
             let task = ctl.task("board game", None);
-            e.game.value_par(&t, &e.pos(p), ctl, &task)
+            winloss::value(&e.game, &t, e.pos(p), ctl, &task)
+        })
+    }
+
+    /// Whether the player to move from `p` loses: one win/loss search, no nimber.
+    pub fn loses(&self, p: &[u8], ctl: &Ctl) -> Result<bool> {
+        self.check(p)?;
+        with_wide!(&self.engine, e => {
+            let t = e.table(ctl, self.n)?;
+            let task = ctl.task("board game", None);
+            winloss::loses(&e.game, &t, e.pos(p), ctl, &task)
         })
     }
 

@@ -7,13 +7,13 @@
 //! position's value is the nim-sum of its components' values. A component is keyed by its least
 //! image under the symmetries that preserve the rules, translated to the board's corner when the
 //! rules are translation-invariant, in a bounded table that lasts between queries.
-use crate::engine::placement::bits::Bits;
-use crate::engine::{Ctl, Result};
-use rayon::prelude::*;
-use std::collections::HashMap;
-use std::sync::Mutex;
+use crate::engine::placement::bits::{Bits, bounding_box};
+use crate::engine::winloss::{Key, Sums};
 
 pub const MAX_STATES: usize = 4;
+
+/// Components of at most this many cells on a grid are keyed by translation alone.
+const SYM_MIN: u32 = 12;
 
 /// A position: per state, the cells in it.
 pub type Pos<B> = [B; MAX_STATES];
@@ -41,113 +41,28 @@ pub(crate) struct Game<B> {
     pub stride: Option<usize>,
 }
 
-/// A cheap hash for keys that are bit sets (the default SipHash dominated the search).
-#[derive(Default)]
-pub(crate) struct KeyHasher(u64);
-
-impl std::hash::Hasher for KeyHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for c in bytes.chunks(8) {
-            let mut w = [0u8; 8];
-            w[..c.len()].copy_from_slice(c);
-            self.write_u64(u64::from_le_bytes(w));
-        }
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(23) ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    }
-    fn finish(&self) -> u64 {
-        self.0 ^ self.0 >> 29
-    }
-}
-
-type Map<B> = HashMap<Pos<B>, u32, std::hash::BuildHasherDefault<KeyHasher>>;
-
-/// A bounded memo of component values: shards behind locks, each cleared when it is full.
-pub(crate) struct Table<B> {
-    shards: Vec<Mutex<Map<B>>>,
-    per: usize,
-}
-
-const SHARDS: usize = 64;
-
-impl<B: Bits> Table<B> {
-    /// Bytes an entry takes, with the hash map's overhead.
-    pub fn entry_bytes() -> u64 {
-        2 * (std::mem::size_of::<Pos<B>>() as u64 + 8)
-    }
-    pub fn new(bytes: u64) -> Table<B> {
-        let per = (bytes / Self::entry_bytes() / SHARDS as u64).max(16) as usize;
-        Table {
-            shards: (0..SHARDS).map(|_| Mutex::new(Map::default())).collect(),
-            per,
-        }
-    }
-    fn shard(&self, k: &Pos<B>) -> &Mutex<Map<B>> {
-        let h = k.iter().fold(0u64, |h, b| h.rotate_left(17) ^ b.hash64());
-        &self.shards[(h % SHARDS as u64) as usize]
-    }
-    pub fn get(&self, k: &Pos<B>) -> Option<u32> {
-        self.shard(k).lock().unwrap().get(k).copied()
-    }
-    pub fn put(&self, k: Pos<B>, v: u32) {
-        let mut s = self.shard(&k).lock().unwrap();
-        if s.len() >= self.per {
-            s.clear();
-        }
-        s.insert(k, v);
-    }
-}
-
-/// Per-thread search context: polls cancellation every few thousand nodes.
-pub(crate) struct Cx<'a> {
-    pub ctl: &'a Ctl,
-    pub nodes: u64,
-}
-
-impl Cx<'_> {
-    fn tick(&mut self) -> Result<()> {
-        self.nodes += 1;
-        if self.nodes & 4095 == 0 {
-            self.ctl.check()?;
-        }
-        Ok(())
-    }
-}
-
-fn mex(mut vals: Vec<u32>) -> u32 {
-    vals.sort_unstable();
-    vals.dedup();
-    vals.iter()
-        .enumerate()
-        .find(|&(i, &v)| i as u32 != v)
-        .map_or(vals.len() as u32, |(i, _)| i as u32)
-}
-
 impl<B: Bits> Game<B> {
-    /// The cells in any state of the set `t`.
+    /// Per set of states `t` (bit s for state s): the cells in a state of `t`.
     #[inline]
-    fn in_set(&self, p: &Pos<B>, t: u8) -> B {
-        let mut out = B::default();
-        for (s, &b) in p.iter().enumerate().take(self.states) {
-            if t >> s & 1 == 1 {
-                out = out.or(b);
-            }
+    pub fn sets(&self, p: &Pos<B>) -> [B; 1 << MAX_STATES] {
+        let mut out = [B::default(); 1 << MAX_STATES];
+        for t in 1..1usize << self.states {
+            out[t] = out[t & (t - 1)].or(p[t.trailing_zeros() as usize]);
         }
         out
     }
 
     #[inline]
     pub fn present(&self, p: &Pos<B>) -> B {
-        self.in_set(p, u8::MAX)
+        p.iter().fold(B::default(), |a, &b| a.or(b))
     }
 
-    /// Whether move `m` may be made in `p`.
+    /// Whether move `m` may be made in a position whose [`Game::sets`] are `sets`.
     #[inline]
-    pub fn holds(&self, p: &Pos<B>, m: &Mv<B>) -> bool {
+    pub fn holds(&self, sets: &[B; 1 << MAX_STATES], m: &Mv<B>) -> bool {
         m.need
             .iter()
-            .all(|&(c, t)| c.andnot(self.in_set(p, t)).is_empty())
+            .all(|&(c, t)| c.andnot(sets[t as usize]).is_empty())
     }
 
     /// The position after move `m`.
@@ -155,7 +70,8 @@ impl<B: Bits> Game<B> {
     pub fn apply(&self, p: &Pos<B>, m: &Mv<B>) -> Pos<B> {
         let mut q = *p;
         for &(c, from, to) in &m.change {
-            let moved = c.and(self.in_set(&q, from));
+            let from = (0..self.states).filter(|s| from >> s & 1 == 1);
+            let moved = c.and(from.fold(B::default(), |a, s| a.or(q[s])));
             for b in q.iter_mut().take(self.states) {
                 *b = b.andnot(moved);
             }
@@ -164,23 +80,25 @@ impl<B: Bits> Game<B> {
         q
     }
 
-    /// The independent components of `p`, each restricted to its cells.
-    pub fn components(&self, p: &Pos<B>) -> Vec<Pos<B>> {
+    /// The cells of each independent component of `p`.
+    fn parts(&self, p: &Pos<B>) -> Vec<B> {
+        let sets = self.sets(p);
         let present = self.present(p);
-        let live: Vec<&Mv<B>> = self
-            .moves
-            .iter()
-            .filter(|m| {
-                m.reads.andnot(present).is_empty()
-                    && m.need
-                        .iter()
-                        .all(|&(c, t)| c.andnot(self.in_set(p, self.can[t as usize])).is_empty())
-            })
-            .collect();
-        let relevant = live.iter().fold(B::default(), |a, m| a.or(m.reads));
+        let mut relevant = B::default();
+        let mut feet = vec![];
+        for m in &self.moves {
+            let live = m.reads.andnot(present).is_empty()
+                && m.need
+                    .iter()
+                    .all(|&(c, t)| c.andnot(sets[self.can[t as usize] as usize]).is_empty());
+            if live {
+                relevant = relevant.or(m.reads);
+                feet.push(m.foot);
+            }
+        }
         let mut comps: Vec<B> = vec![];
-        for m in live {
-            let mut u = m.foot.and(relevant);
+        for f in feet {
+            let mut u = f.and(relevant);
             comps.retain(|&c| {
                 if c.and(u).is_empty() {
                     true
@@ -192,28 +110,11 @@ impl<B: Bits> Game<B> {
             comps.push(u);
         }
         comps
-            .into_iter()
-            .map(|c| {
-                let mut q = *p;
-                for b in q.iter_mut() {
-                    *b = b.and(c);
-                }
-                q
-            })
-            .collect()
     }
 
-    /// The options of a component, as positions.
-    fn options(&self, c: &Pos<B>) -> impl Iterator<Item = Pos<B>> + '_ {
-        let present = self.present(c);
-        let c = *c;
-        self.moves.iter().filter_map(move |m| {
-            if !m.reads.andnot(present).is_empty() || !self.holds(&c, m) {
-                return None;
-            }
-            let q = self.apply(&c, m);
-            (q != c).then_some(q)
-        })
+    /// The independent components of `p`, each restricted to its cells.
+    pub fn components(&self, p: &Pos<B>) -> Vec<Pos<B>> {
+        self.parts(p).into_iter().map(|c| restrict(p, c)).collect()
     }
 
     fn image(&self, b: B, sym: usize) -> B {
@@ -234,19 +135,18 @@ impl<B: Bits> Game<B> {
         if all.is_empty() {
             return p;
         }
-        let minr = all.lowest() / stride;
-        let minc = all.ones().map(|i| i % stride).min().unwrap_or(0);
-        let k = minr * stride + minc;
-        let mut q = p;
-        for b in q.iter_mut() {
-            *b = b.shr(k);
-        }
-        q
+        let (minr, _, minc, _) = bounding_box(all, stride);
+        p.map(|b| b.shr(minr * stride + minc))
     }
 
-    /// The canonical key of a component.
+    /// The canonical key of a component: its least image under the symmetries, each moved to
+    /// the corner; a small component on a grid is keyed by translation alone (its images cost
+    /// more than the table entries they save).
     pub fn canon(&self, p: &Pos<B>) -> Pos<B> {
         let mut best = self.to_corner(*p);
+        if self.stride.is_some() && self.present(p).count() <= SYM_MIN {
+            return best;
+        }
         for k in 0..self.bytes.len() {
             let mut im = *p;
             for b in im.iter_mut().take(self.states) {
@@ -259,66 +159,59 @@ impl<B: Bits> Game<B> {
         }
         best
     }
+}
 
-    /// The value of a position (a sum of components).
-    pub fn value(&self, t: &Table<B>, p: &Pos<B>, cx: &mut Cx) -> Result<u32> {
-        let mut x = 0;
-        for c in self.components(p) {
-            x ^= self.comp_value(t, &c, cx)?;
+/// `p` restricted to the cells `c`.
+fn restrict<B: Bits>(p: &Pos<B>, c: B) -> Pos<B> {
+    p.map(|b| b.and(c))
+}
+
+impl<B: Bits> Key for Pos<B> {
+    fn hash64(self) -> u64 {
+        self.iter()
+            .fold(0u64, |h, b| h.rotate_left(21) ^ b.hash64())
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    }
+}
+
+impl<B: Bits> Sums for Game<B> {
+    type Pos = Pos<B>;
+    type Key = Pos<B>;
+
+    fn next_part(&self, p: &mut Pos<B>) -> Option<Pos<B>> {
+        if self.present(p).is_empty() {
+            return None;
         }
-        Ok(x)
+        let parts = self.parts(p);
+        let (&first, rest) = parts.split_first().unwrap_or((&B::default(), &[]));
+        let rest = rest.iter().fold(B::default(), |a, &c| a.or(c));
+        let c = restrict(p, first);
+        *p = restrict(p, rest);
+        (!first.is_empty()).then_some(c)
     }
 
-    fn comp_value(&self, t: &Table<B>, c: &Pos<B>, cx: &mut Cx) -> Result<u32> {
-        let key = self.canon(c);
-        if let Some(v) = t.get(&key) {
-            return Ok(v);
-        }
-        cx.tick()?;
-        let mut vals = vec![];
-        for q in self.options(c) {
-            vals.push(self.value(t, &q, cx)?);
-        }
-        let g = mex(vals);
-        t.put(key, g);
-        Ok(g)
+    fn known(&self, _: Pos<B>) -> Option<u32> {
+        None
     }
 
-    /// The value of `p`, the first level of each component searched in parallel; ticks `task`
-    /// once per distinct first-level option.
-    pub fn value_par(
-        &self,
-        t: &Table<B>,
-        p: &Pos<B>,
-        ctl: &Ctl,
-        task: &crate::engine::control::Task,
-    ) -> Result<u32> {
-        let mut x = 0;
-        for c in self.components(p) {
-            let key = self.canon(&c);
-            if let Some(v) = t.get(&key) {
-                x ^= v;
-                continue;
+    fn key(&self, p: Pos<B>) -> Pos<B> {
+        self.canon(&p)
+    }
+
+    fn size(&self, p: Pos<B>) -> u32 {
+        self.present(&p).count()
+    }
+
+    fn options(&self, c: Pos<B>, out: &mut Vec<Pos<B>>) {
+        let present = self.present(&c);
+        let sets = self.sets(&c);
+        for m in &self.moves {
+            if m.reads.andnot(present).is_empty() && self.holds(&sets, m) {
+                let q = self.apply(&c, m);
+                if q != c {
+                    out.push(q);
+                }
             }
-            let mut kids: HashMap<Pos<B>, Pos<B>> = HashMap::new();
-            for q in self.options(&c) {
-                kids.entry(self.canon(&q)).or_insert(q);
-            }
-            let mut kids: Vec<(Pos<B>, Pos<B>)> = kids.into_iter().collect();
-            kids.sort();
-            let vals = kids
-                .par_iter()
-                .map(|(_, q)| {
-                    let mut cx = Cx { ctl, nodes: 0 };
-                    let v = self.value(t, q, &mut cx)?;
-                    task.tick(1)?;
-                    Ok(v)
-                })
-                .collect::<Result<Vec<u32>>>()?;
-            let g = mex(vals);
-            t.put(key, g);
-            x ^= g;
         }
-        Ok(x)
     }
 }

@@ -461,6 +461,33 @@ pub struct OnBoard {
     game: BoardGame,
 }
 
+/// The board game, ruleset name and state of `v` when it is a position of one board game by
+/// rules.
+pub fn on_board(v: &Value) -> Option<(&OnBoard, &str, &[i64])> {
+    let Value::Position(p) = v else { return None };
+    let [c] = p.comps.as_slice() else { return None };
+    Some((c.rs.family::<OnBoard>()?, &c.rs.name, &c.args))
+}
+
+impl OnBoard {
+    /// The position `state` drawn to `path` (.svg or .png) under `title`.
+    pub fn picture(
+        &self,
+        state: &[i64],
+        title: &str,
+        path: &str,
+    ) -> std::result::Result<(), String> {
+        let board = board::picture::Board {
+            names: &self.layout.names,
+            adj: &self.layout.adj,
+            grid: self.layout.grid,
+            states: &self.states,
+            cells: &cells_of(state),
+        };
+        board::picture::picture(&board, title, path)
+    }
+}
+
 fn cells_of(state: &[i64]) -> Vec<u8> {
     state.iter().map(|&s| s as u8).collect()
 }
@@ -493,6 +520,10 @@ impl Family for OnBoard {
     }
     fn grundy(&self, it: &mut Interp, _: &Ruleset, state: &[i64]) -> Result<Option<u32>> {
         Ok(Some(self.game.grundy(&cells_of(state), &it.ctl)?))
+    }
+    /// A win/loss search, cheaper than the nimber.
+    fn next_wins(&self, it: &mut Interp, state: &[i64]) -> Result<Option<bool>> {
+        Ok(Some(!self.game.loses(&cells_of(state), &it.ctl)?))
     }
     fn move_label(&self, state: &[i64], option: &[i64]) -> Option<String> {
         let want = cells_of(option);

@@ -309,6 +309,9 @@ fn write_graph(dot_text: &str, path: &str, ext: &str) -> std::result::Result<(),
     }
 }
 
+/// What `export` takes, for its type error.
+const EXPORTS: &str = "a group, a Game of Cycles or board game position, an orbit(G, X) record or a walks(G, n) record";
+
 fn export(it: &mut Interp, a: &mut Args) -> Result<Value> {
     let size_kw = a.kw_int("size")?;
     a.no_more_kw()?;
@@ -368,6 +371,14 @@ fn export(it: &mut Interp, a: &mut Args) -> Result<Value> {
                 );
                 game.picture(&pos, &title, &path).map_err(io)?;
             }
+        }
+        v @ Value::Position(_) if super::boardrules::on_board(&v).is_some() => {
+            if ext != "svg" && ext != "png" {
+                return Err(wrong("a board game position", ".svg or .png"));
+            }
+            let (game, title, state) =
+                super::boardrules::on_board(&v).expect("checked by the guard");
+            game.picture(state, title, &path).map_err(io)?;
         }
         Value::Record(r) if r.fields.contains_key("pattern") => {
             if !graph_exts.contains(&ext.as_str()) {
@@ -471,7 +482,7 @@ fn export(it: &mut Interp, a: &mut Args) -> Result<Value> {
             pic::walk_picture(&picture, &path).map_err(io)?;
         }
         _ => {
-            return Err(a.type_error(0, "a group, an orbit(G, X) record or a walks(G, n) record"));
+            return Err(a.type_error(0, EXPORTS));
         }
     }
     Ok(Value::str(&format!("wrote {path}")))
