@@ -223,7 +223,7 @@ impl<B: Bits> Inner<B> {
                     foot: reads.or(writes),
                 }
             })
-            .collect();
+            .collect::<Vec<Mv<B>>>();
         let syms: Vec<Vec<u16>> = syms
             .iter()
             .filter(|p| p.iter().enumerate().any(|(i, &j)| i != j))
@@ -248,10 +248,18 @@ impl<B: Bits> Inner<B> {
                     .collect()
             })
             .collect();
+        let mut by_low = vec![vec![]; r.cells];
+        for (i, m) in mvs.iter().enumerate() {
+            // a move that reads no cell changes none: it is never made
+            if !m.reads.is_empty() {
+                by_low[m.reads.lowest()].push(i as u32);
+            }
+        }
         Inner {
             game: Game {
                 states: r.states,
                 moves: mvs,
+                by_low,
                 can,
                 bytes,
                 stride,

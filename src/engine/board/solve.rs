@@ -33,6 +33,9 @@ pub(crate) struct Mv<B> {
 pub(crate) struct Game<B> {
     pub states: usize,
     pub moves: Vec<Mv<B>>,
+    /// per cell: the moves whose lowest read cell it is (the moves that may be live in a
+    /// position are those of its cells)
+    pub by_low: Vec<Vec<u32>>,
     /// per set of states T: the states from which a cell can still reach a state of T
     pub can: [u8; 1 << MAX_STATES],
     /// per rule-preserving symmetry other than the identity, per byte of a set: the images
@@ -80,35 +83,55 @@ impl<B: Bits> Game<B> {
         q
     }
 
+    /// Calls `f` on each move that may be made in a position of the cells `present`, now or
+    /// later, with others, until `f` says stop.
+    #[inline]
+    fn candidates<'a>(&'a self, present: B, mut f: impl FnMut(&'a Mv<B>) -> bool) {
+        for c in present.ones() {
+            for &i in &self.by_low[c] {
+                let m = &self.moves[i as usize];
+                if m.reads.andnot(present).is_empty() && !f(m) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Whether a candidate move is live: each cell it needs can still come to a state it needs.
+    #[inline]
+    fn live(&self, sets: &[B; 1 << MAX_STATES], m: &Mv<B>) -> bool {
+        m.need
+            .iter()
+            .all(|&(c, t)| c.andnot(sets[self.can[t as usize] as usize]).is_empty())
+    }
+
     /// The cells of each independent component of `p`.
     fn parts(&self, p: &Pos<B>) -> Vec<B> {
         let sets = self.sets(p);
         let present = self.present(p);
         let mut relevant = B::default();
-        let mut feet = vec![];
-        for m in &self.moves {
-            let live = m.reads.andnot(present).is_empty()
-                && m.need
-                    .iter()
-                    .all(|&(c, t)| c.andnot(sets[self.can[t as usize] as usize]).is_empty());
-            if live {
+        self.candidates(present, |m| {
+            if self.live(&sets, m) {
                 relevant = relevant.or(m.reads);
-                feet.push(m.foot);
             }
-        }
+            true
+        });
         let mut comps: Vec<B> = vec![];
-        for f in feet {
-            let mut u = f.and(relevant);
-            comps.retain(|&c| {
-                if c.and(u).is_empty() {
-                    true
-                } else {
-                    u = u.or(c);
-                    false
-                }
-            });
-            comps.push(u);
-        }
+        self.candidates(present, |m| {
+            if self.live(&sets, m) {
+                let mut u = m.foot.and(relevant);
+                comps.retain(|&c| {
+                    if c.and(u).is_empty() {
+                        true
+                    } else {
+                        u = u.or(c);
+                        false
+                    }
+                });
+                comps.push(u);
+            }
+            true
+        });
         comps
     }
 
@@ -190,8 +213,31 @@ impl<B: Bits> Sums for Game<B> {
         (!first.is_empty()).then_some(c)
     }
 
-    fn known(&self, _: Pos<B>) -> Option<u32> {
-        None
+    /// A component with one live move is that move played while it can be: a line of plays.
+    fn known(&self, c: Pos<B>) -> Option<u32> {
+        let sets = self.sets(&c);
+        let (mut one, mut count) = (None, 0);
+        self.candidates(self.present(&c), |m| {
+            if self.live(&sets, m) {
+                one = Some(m);
+                count += 1;
+            }
+            count < 2
+        });
+        let m = match (one, count) {
+            (None, _) => return Some(0),
+            (Some(m), 1) => m,
+            _ => return None,
+        };
+        let (mut q, mut plays) = (c, 0);
+        while self.holds(&self.sets(&q), m) {
+            let r = self.apply(&q, m);
+            if r == q {
+                break;
+            }
+            (q, plays) = (r, plays + 1);
+        }
+        Some(plays % 2)
     }
 
     fn key(&self, p: Pos<B>) -> Pos<B> {
@@ -203,15 +249,15 @@ impl<B: Bits> Sums for Game<B> {
     }
 
     fn options(&self, c: Pos<B>, out: &mut Vec<Pos<B>>) {
-        let present = self.present(&c);
         let sets = self.sets(&c);
-        for m in &self.moves {
-            if m.reads.andnot(present).is_empty() && self.holds(&sets, m) {
+        self.candidates(self.present(&c), |m| {
+            if self.holds(&sets, m) {
                 let q = self.apply(&c, m);
                 if q != c {
                     out.push(q);
                 }
             }
-        }
+            true
+        });
     }
 }
