@@ -37,11 +37,8 @@ pub struct Board<'a> {
 }
 
 /// The letter drawn on a cell in state `s`.
-pub fn letter(states: &[String], s: u8) -> String {
-    match s {
-        0 => String::new(),
-        _ => states[s as usize].chars().take(1).collect(),
-    }
+fn letter(states: &[String], s: u8) -> String {
+    states[s as usize].chars().take(1).collect()
 }
 
 /// Draw the position to `path` (.svg or .png) under `title`.
@@ -89,9 +86,11 @@ fn draw<DB: DrawingBackend>(
                     .map_err(e)?;
                 root.draw(&Rectangle::new(corners, BLACK.stroke_width(1)))
                     .map_err(e)?;
-                let mid = (x + side as i32 / 2, y + side as i32 / 2);
-                root.draw_text(&letter(b.states, s), &text, mid)
-                    .map_err(e)?;
+                if s != 0 {
+                    let mid = (x + side as i32 / 2, y + side as i32 / 2);
+                    root.draw_text(&letter(b.states, s), &text, mid)
+                        .map_err(e)?;
+                }
             }
         }
         None => {
@@ -127,13 +126,15 @@ fn draw<DB: DrawingBackend>(
                 root.draw(&Circle::new(pos[v], 17, BLACK.stroke_width(1)))
                     .map_err(e)?;
                 root.draw_text(&b.names[v], &text, pos[v]).map_err(e)?;
-                let tag = letter(b.states, s);
-                root.draw_text(&tag, &text, (pos[v].0 + 20, pos[v].1 - 18))
-                    .map_err(e)?;
+                if s != 0 {
+                    let at = (pos[v].0 + 20, pos[v].1 - 18);
+                    root.draw_text(&letter(b.states, s), &text, at).map_err(e)?;
+                }
             }
         }
     }
-    // the legend: one swatch per state, with its letter and how many cells are in it
+    // the legend: one swatch per state, with its letter (none for the start state) and how
+    // many cells are in it
     let small = ("sans-serif", 14).into_font();
     let mut y = TOP as i32 + 10;
     for (s, name) in b.states.iter().enumerate() {
