@@ -4,8 +4,9 @@
 //! conditions (these cells are in one of these states) and of changes (these cells, those in
 //! one of these states, take that state), compiled once to bitsets; a move must change some
 //! cell. States only move forward (the rules are refused when a cell could return to a state),
-//! so every play ends. The search is a memoised Sprague–Grundy search over independent
-//! components, keyed under the board symmetries that preserve the rules (`solve`).
+//! so every play ends. The search (`solve`) is the win/loss search of `engine::winloss` over
+//! independent components, keyed under the board symmetries that preserve the rules: a nimber
+//! by the heap-sum reduction, an outcome by one win/loss search. `picture` draws a position.
 //!
 //! Cram on the 2 x 3 board: two states, a move fills two adjacent empty cells.
 //! ```

@@ -6,7 +6,9 @@
 //! matter again; the others fall into components joined by the footprints of live moves, and a
 //! position's value is the nim-sum of its components' values. A component is keyed by its least
 //! image under the symmetries that preserve the rules, translated to the board's corner when the
-//! rules are translation-invariant, in a bounded table that lasts between queries.
+//! rules are translation-invariant. The game implements [`Sums`]: nimbers and outcomes come
+//! from the heap-sum win/loss search of `crate::engine::winloss`, with a table that lasts
+//! between queries.
 use crate::engine::placement::bits::{Bits, bounding_box};
 use crate::engine::winloss::{Key, Sums};
 

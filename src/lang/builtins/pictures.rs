@@ -1,4 +1,5 @@
-//! Pictures and interop: `walks`, `export` (DOT/SVG/PNG pictures, GAP `.g`, twsearch `.tws`),
+//! Pictures and interop: `walks`, `export` (DOT/SVG/PNG pictures of groups, Game of Cycles and
+//! board-rules positions, GAP `.g`, twsearch `.tws`),
 //! `plot`, `import_gap`, `import_tws`. The drawing and the file formats live in the engine floor
 //! (engine::group::{export, gap, tws}, engine::plot); this file turns values into their inputs.
 use crate::engine::control::num;
@@ -27,7 +28,7 @@ pub fn register(it: &mut Interp) {
     it.add_builtin(
         "export",
         "export(x, file, size: px)",
-        "write G as a Cayley graph (.dot, .svg, .png; .svg/.png through Graphviz), as GAP (.g) or as a twsearch puzzle (.tws); orbit(G, X) as its sub-game graph; walks(G, n) as a .png or .svg coloured by distance; a Game of Cycles position as .svg or .png (cells, arrows, the sink/source rule, a legend) or .dot",
+        "write G as a Cayley graph (.dot, .svg, .png; .svg/.png through Graphviz), as GAP (.g) or as a twsearch puzzle (.tws); orbit(G, X) as its sub-game graph; walks(G, n) as a .png or .svg coloured by distance; a Game of Cycles position as .svg or .png (cells, arrows, the sink/source rule, a legend) or .dot; a position of a board game by rules as .svg or .png (cells shaded and lettered by state)",
         export,
     );
     it.add_builtin(
