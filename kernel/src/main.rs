@@ -188,13 +188,15 @@ fn start_interp(
 }
 
 /// A printed value as plain text, JSON, HTML where it has one (tables, records, lists of
-/// records or lists) and SVG for a picture.
+/// records or lists) and a picture as SVG or PNG (its first format).
 fn media(v: &Value) -> Vec<MediaType> {
     let mut text = v.to_text();
     let mut m = vec![];
     if let Value::Picture(p) = v {
-        match p.svg() {
-            Ok(svg) => m.push(MediaType::Svg(svg)),
+        let ext = p.formats[0];
+        match p.bytes(ext) {
+            Ok(b) if ext == "png" => m.push(MediaType::Png(base64(&b))),
+            Ok(b) => m.push(MediaType::Svg(String::from_utf8_lossy(&b).into_owned())),
             Err(e) => text = format!("{text}\n(cannot draw it here: {e})"),
         }
     }
@@ -204,6 +206,28 @@ fn media(v: &Value) -> Vec<MediaType> {
     m.push(MediaType::Json(v.to_json()));
     m.push(MediaType::Plain(text));
     m
+}
+
+/// Standard base64 with padding, as Jupyter carries PNG images.
+fn base64(bytes: &[u8]) -> String {
+    const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = (b[0] as u32) << 16 | (b[1] as u32) << 8 | b[2] as u32;
+        for i in 0..4 {
+            out.push(if i <= chunk.len() {
+                ABC[(n >> (18 - 6 * i) & 63) as usize] as char
+            } else {
+                '='
+            });
+        }
+    }
+    out
 }
 
 /// Runs a cell as the REPL runs an entry: the last value shown becomes `_`.

@@ -58,7 +58,7 @@ class GamutKernelTests(jupyter_kernel_test.KernelTests):
         self.assertIn("<svg", data["image/svg+xml"])
         self.assertIn("three bars", data["image/svg+xml"])
         self.assertEqual(data["application/json"]["picture"], "three bars (a bar chart of 3 values)")
-        self.assertIn("export(p, \"file.png\")", data["text/plain"])
+        self.assertIn("export(p, \"file.svg\")", data["text/plain"])
         self.flush_channels()
         _, outputs = self.execute_helper(code="1\nprint(\"two\")\n3")
         kinds = [

@@ -53,7 +53,7 @@ pub enum Value {
 /// A drawing: what it shows, in one line, and how to write it in each of its formats.
 pub struct Picture {
     pub title: String,
-    /// file extensions it can be saved as, the first one the notebook's (always "svg")
+    /// file extensions it can be saved as; notebooks show it in the first
     pub formats: &'static [&'static str],
     /// writes the picture to a file, in the format its extension names (one of `formats`)
     pub draw: Box<dyn Fn(&str) -> Result<(), String>>,
@@ -69,17 +69,16 @@ impl Picture {
         }
     }
 
-    /// The picture as SVG text, for notebooks. Every renderer writes files (Graphviz and
+    /// The picture in format `ext`, for notebooks. Every renderer writes files (Graphviz and
     /// plotters alike), so it is drawn to a private temporary file and read back.
-    pub fn svg(&self) -> Result<String, String> {
+    pub fn bytes(&self, ext: &str) -> Result<Vec<u8>, String> {
         static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let path =
-            std::env::temp_dir().join(format!("gamut-picture-{}-{n}.svg", std::process::id()));
+            std::env::temp_dir().join(format!("gamut-picture-{}-{n}.{ext}", std::process::id()));
         let path = path.to_string_lossy().into_owned();
-        let drawn = (self.draw)(&path).and_then(|()| {
-            std::fs::read_to_string(&path).map_err(|e| format!("cannot read {path}: {e}"))
-        });
+        let drawn = (self.draw)(&path)
+            .and_then(|()| std::fs::read(&path).map_err(|e| format!("cannot read {path}: {e}")));
         let _ = std::fs::remove_file(&path);
         drawn
     }

@@ -27,14 +27,14 @@ pub fn register(it: &mut Interp) {
     );
     it.add_builtin(
         "export",
-        "export(x, file, size: px)",
-        "write G as a Cayley graph (.dot, .svg, .png; .svg/.png through Graphviz), as GAP (.g) or as a twsearch puzzle (.tws); orbit(G, X) as its sub-game graph; walks(G, n) as a .png or .svg coloured by distance; a Game of Cycles position as .svg or .png (cells, arrows, the sink/source rule, a legend) or .dot",
+        "export(x) or export(x, file, size: px)",
+        "a picture of x, shown inline in notebooks; with a file, write it there (.svg, .png, .dot as the picture allows) and return \"wrote FILE\". x: a group (its Cayley graph; to a file also GAP .g or twsearch .tws), orbit(G, X) (its sub-game graph), walks(G, n) (the walk matrix coloured by distance), a Game of Cycles position (cells, arrows, the sink/source rule, a legend), or a picture",
         export,
     );
     it.add_builtin(
         "plot",
-        "plot(data, file, kind:, title:, x:, x_label:, y_label:, size:)",
-        "a chart as .png or .svg: a thermograph(G); a list of numbers as a scatter plot (bars when short, or kind: \"bar\"), a list of lists as lines (names: labels them); x: a..b gives the first x",
+        "plot(data, kind:, title:, x:, x_label:, y_label:, size:), or plot(data, file, ...)",
+        "a chart as a picture, or written to a .png or .svg file: a thermograph(G); a list of numbers as a scatter plot (bars when short, or kind: \"bar\"), a list of lists as lines (names: labels them); x: a..b gives the first x",
         plot_builtin,
     );
     it.add_builtin(
@@ -303,8 +303,10 @@ fn extension(path: &str) -> String {
 
 /// What Graphviz pictures save as: rendered through Graphviz, or its DOT text.
 const GRAPH_FORMATS: &[&str] = &["svg", "png", "dot"];
-/// What pictures drawn by gamut itself save as.
-const DRAWN_FORMATS: &[&str] = &["png", "svg"];
+/// What charts drawn by gamut itself save as.
+const DRAWN_FORMATS: &[&str] = &["svg", "png"];
+/// A walk matrix is shown as PNG in notebooks: its SVG holds an element per entry.
+const MATRIX_FORMATS: &[&str] = &["png", "svg"];
 
 /// A picture of a Graphviz graph.
 fn graph_picture(title: String, dot_text: String) -> Picture {
@@ -434,7 +436,7 @@ fn picture_of(
             Ok(graph_picture(title, text))
         }
         Value::Record(r) if r.fields.contains_key("hops") => {
-            accept("a walk matrix", DRAWN_FORMATS, ".png or .svg")?;
+            accept("a walk matrix", MATRIX_FORMATS, ".png or .svg")?;
             walk_picture(&r.fields, size_kw, a.span)
         }
         _ => Err(a.type_error(
@@ -516,7 +518,7 @@ fn walk_picture(
     );
     Ok(Picture {
         title: title.clone(),
-        formats: DRAWN_FORMATS,
+        formats: MATRIX_FORMATS,
         draw: Box::new(move |path| {
             // an SVG has an element per entry: at most 16 pixels an entry, 1024 in all
             let side = if extension(path) == "svg" {
