@@ -56,8 +56,11 @@ pub struct Picture {
     /// file extensions it can be saved as; notebooks show it in the first
     pub formats: &'static [&'static str],
     /// writes the picture to a file, in the format its extension names (one of `formats`)
-    pub draw: Box<dyn Fn(&str) -> Result<(), String>>,
+    pub draw: Draw,
 }
+
+/// Draws a picture to the file named.
+pub type Draw = Box<dyn Fn(&str) -> Result<(), String>>;
 
 impl Picture {
     /// The formats as ".svg, .png or .dot".
@@ -635,6 +638,9 @@ impl Table {
 /// Lists longer than this have no HTML form in notebooks (their text is shown).
 const HTML_ROWS: usize = 1000;
 
+/// The rows of an HTML table: a label (a header cell) if any, and the cells.
+type HtmlRows = Vec<(Option<String>, Vec<String>)>;
+
 impl Value {
     /// An HTML table for notebooks, where the value reads better as one: a table; a record or
     /// a map (a row per field); a list of records with the same fields (a row per record, a
@@ -648,7 +654,7 @@ impl Value {
                     .replace('>', "&gt;")
             })
         };
-        let (head, rows): (Option<Vec<String>>, Vec<(Option<String>, Vec<String>)>) = match self {
+        let (head, rows): (Option<Vec<String>>, HtmlRows) = match self {
             Value::Table(t) => (
                 Some(t.cols.iter().map(|c| cell(Some(c))).collect()),
                 t.rows
