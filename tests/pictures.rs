@@ -666,24 +666,24 @@ fn pictures_are_values_that_export_saves() {
             .to_text()
             .starts_with("<picture: a bar chart of 3 values; export(p, \"file.svg\")")
     );
-    let svg = String::from_utf8(pictures[0].bytes("svg").unwrap()).unwrap();
-    let doc = parse_svg(&svg);
-    let bars = doc
-        .descendants()
-        .filter(|n| n.tag_name().name() == "rect" && n.attribute("fill") == Some("#1F77B4"))
-        .count();
-    assert_eq!(bars, 3);
+    // the elements `tag` of a picture's SVG whose attribute `attr` is `value`
+    let count = |p: &gamut::lang::value::Picture, tag: &str, attr: &str, value: &str| {
+        let svg = String::from_utf8(p.bytes("svg").unwrap()).unwrap();
+        parse_svg(&svg)
+            .descendants()
+            .filter(|n| n.tag_name().name() == tag && n.attribute(attr) == Some(value))
+            .count()
+    };
+    assert_eq!(
+        count(&pictures[0], "rect", "fill", "#1F77B4"),
+        3,
+        "the bars"
+    );
     // a walk matrix shows as PNG
     assert_eq!(pictures[1].formats[0], "png");
     let png = pictures[1].bytes("png").unwrap();
     assert_eq!(&png[1..4], b"PNG");
     if has_dot() {
-        let svg = String::from_utf8(pictures[2].bytes("svg").unwrap()).unwrap();
-        let doc = parse_svg(&svg);
-        let nodes = doc
-            .descendants()
-            .filter(|n| n.tag_name().name() == "g" && n.attribute("class") == Some("node"))
-            .count();
-        assert_eq!(nodes, 8);
+        assert_eq!(count(&pictures[2], "g", "class", "node"), 8, "the elements");
     }
 }
