@@ -635,8 +635,10 @@ impl Table {
     }
 }
 
-/// Lists longer than this have no HTML form in notebooks (their text is shown).
+/// Lists longer than this, or lists of lists with more cells than `HTML_CELLS`, have no HTML
+/// form in notebooks (their text is shown).
 const HTML_ROWS: usize = 1000;
+const HTML_CELLS: usize = 20_000;
 
 /// The rows of an HTML table: a label (a header cell) if any, and the cells.
 type HtmlRows = Vec<(Option<String>, Vec<String>)>;
@@ -710,9 +712,11 @@ impl Value {
                 }
                 Value::List(_) => {
                     let mut rows = vec![];
+                    let mut cells = 0;
                     for x in xs.iter() {
                         let Value::List(row) = x else { return None };
-                        if row.len() > HTML_ROWS {
+                        cells += row.len();
+                        if cells > HTML_CELLS {
                             return None;
                         }
                         rows.push((None, row.iter().map(|v| cell(Some(v))).collect()));
