@@ -14,7 +14,7 @@ use crate::lang::eval::{Env, Interp};
 use crate::lang::game::{Family, Options};
 use crate::lang::rules::{Position, Ruleset};
 use crate::lang::syntax::ast::{BoardGameDef, Expr, ExprKind, Span};
-use crate::lang::value::Value;
+use crate::lang::value::{Picture, Value};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -461,31 +461,27 @@ pub struct OnBoard {
     game: BoardGame,
 }
 
-/// The board game, ruleset name and state of `v` when it is a position of one board game by
-/// rules.
-pub fn on_board(v: &Value) -> Option<(&OnBoard, &str, &[i64])> {
+/// The picture of a position of one board game by rules; `None` when `v` is not one.
+pub fn picture(v: &Value) -> Option<Picture> {
     let Value::Position(p) = v else { return None };
     let [c] = p.comps.as_slice() else { return None };
-    Some((c.rs.family::<OnBoard>()?, &c.rs.name, &c.args))
-}
-
-impl OnBoard {
-    /// The position `state` drawn to `path` (.svg or .png) under `title`.
-    pub fn picture(
-        &self,
-        state: &[i64],
-        title: &str,
-        path: &str,
-    ) -> std::result::Result<(), String> {
-        let board = board::picture::Board {
-            names: &self.layout.names,
-            adj: &self.layout.adj,
-            grid: self.layout.grid,
-            states: &self.states,
-            cells: &cells_of(state),
-        };
-        board::picture::picture(&board, title, path)
-    }
+    c.rs.family::<OnBoard>()?;
+    let (rs, state) = (c.rs.clone(), c.args.clone());
+    Some(Picture {
+        title: rs.name.clone(),
+        formats: super::pictures::DRAWN_FORMATS,
+        draw: Box::new(move |path| {
+            let b = rs.family::<OnBoard>().expect("checked above");
+            let board = board::picture::Board {
+                names: &b.layout.names,
+                adj: &b.layout.adj,
+                grid: b.layout.grid,
+                states: &b.states,
+                cells: &cells_of(&state),
+            };
+            board::picture::picture(&board, &rs.name, path)
+        }),
+    })
 }
 
 fn cells_of(state: &[i64]) -> Vec<u8> {
