@@ -197,11 +197,15 @@ impl<B: Bits> Inner<B> {
         let mvs = moves
             .iter()
             .map(|m| {
-                let need: Vec<(B, u8)> = m
-                    .need
-                    .iter()
-                    .map(|(c, t)| (set_of(c.iter().copied()), *t))
-                    .collect();
+                // conditions on one set of states merged: usually one test a move
+                let mut need: Vec<(B, u8)> = vec![];
+                for (c, t) in &m.need {
+                    let c: B = set_of(c.iter().copied());
+                    match need.iter_mut().find(|x| x.1 == *t) {
+                        Some(x) => x.0 = x.0.or(c),
+                        None => need.push((c, *t)),
+                    }
+                }
                 let change: Vec<(B, u8, u8)> = m
                     .change
                     .iter()
