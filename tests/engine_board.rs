@@ -284,7 +284,7 @@ fn the_search_stops_when_cancelled_and_keeps_its_memo_within_the_budget() {
         .grundy(&[0; 16], &Ctl::new(Arc::new(AtomicBool::new(true))))
         .unwrap_err();
     assert!(err.to_string().contains("cancel"), "{err}");
-    // a memo of a few entries per shard, cleared as it fills: slower, same answer
+    // a table of two slots per shard, entries pushed out as new ones come: slower, same answer
     let small = BoardGame::new(cram_rules(3, 5)).unwrap();
     let tiny = small.grundy(&[0; 15], &Ctl::default().with_memory(1000));
     let big = BoardGame::new(cram_rules(3, 5)).unwrap();

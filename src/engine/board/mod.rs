@@ -176,7 +176,7 @@ struct Inner<B> {
 
 type Engine = Wide<Inner<u64>, Inner<u128>, Inner<B256>>;
 
-/// Upper bound on the memo unless the memory budget is smaller.
+/// Upper bound on the transposition table unless the memory budget is smaller.
 const TABLE_CAP: u64 = 1 << 30;
 
 impl<B: Bits> Inner<B> {
@@ -296,14 +296,15 @@ impl<B: Bits> Inner<B> {
         let entry = std::mem::size_of::<Pos<B>>() as u64 + 8;
         let want = (1u64 << n.min(40)).saturating_mul(entry);
         let bytes = want.clamp(1 << 16, TABLE_CAP).min(ctl.memory() / 4);
-        ctl.reserve(bytes, "the board game's memo")?;
+        ctl.reserve(bytes, "the board game's transposition table")?;
         let table = Arc::new(Table::new(bytes));
         *t = Some(table.clone());
         Ok(table)
     }
 }
 
-/// A game on a board by rules, with a memo of component values kept between queries.
+/// A game on a board by rules, with a table of what is known of its components (values, and
+/// heaps a component's value is not) kept between queries.
 pub struct BoardGame {
     n: usize,
     states: usize,
