@@ -249,6 +249,7 @@ fn cram_rules(m: usize, n: usize) -> Rules {
         for &d in nb {
             moves.push(Move {
                 need: vec![(vec![c, d], 1)],
+                some: vec![],
                 change: vec![(vec![c, d], 3, 1)],
                 label: vec![c, d],
             });
@@ -258,6 +259,7 @@ fn cram_rules(m: usize, n: usize) -> Rules {
         cells: m * n,
         states: 2,
         moves,
+        ends: vec![],
         syms: vec![],
         cols: Some(n),
     }

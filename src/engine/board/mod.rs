@@ -1,10 +1,11 @@
 //! Board games by rules: the generic engine the language's `game ... on board` compiles to.
 //!
 //! Each cell of a board holds one of a few states (at most [`MAX_STATES`]). A move is a list of
-//! conditions (these cells are in one of these states) and of changes (these cells, those in
-//! one of these states, take that state), compiled once to bitsets; a move must change some
-//! cell. States only move forward (the rules are refused when a cell could return to a state),
-//! so every play ends. The search is a memoised Sprague–Grundy search over independent
+//! conditions (every cell of a set is in one of some states; some cell of a set is) and of
+//! changes (these cells, those in one of these states, take that state), compiled once to
+//! bitsets; a move must change some cell. A position where an end condition holds has no moves
+//! (the player who made it wins under normal play). States only move forward (the rules are
+//! refused when a cell could return to a state), so every play ends. The search is a memoised Sprague–Grundy search over independent
 //! components, keyed under the board symmetries that preserve the rules (`solve`).
 //!
 //! Cram on the 2 x 3 board: two states, a move fills two adjacent empty cells.
@@ -15,10 +16,12 @@
 //! let mut moves = vec![];
 //! for c in 0..6 {
 //!     for &d in &adj[c] {
-//!         moves.push(Move { need: vec![(vec![c, d], 1)], change: vec![(vec![c, d], 3, 1)], label: vec![c, d] });
+//!         let need = vec![(vec![c, d], 1)];
+//!         moves.push(Move { need, some: vec![], change: vec![(vec![c, d], 3, 1)], label: vec![c, d] });
 //!     }
 //! }
-//! let game = BoardGame::new(Rules { cells: 6, states: 2, moves, syms: vec![], cols: Some(3) }).unwrap();
+//! let rules = Rules { cells: 6, states: 2, moves, ends: vec![], syms: vec![], cols: Some(3) };
+//! let game = BoardGame::new(rules).unwrap();
 //! assert_eq!(game.grundy(&[0; 6], &Ctl::default()).unwrap(), 1);
 //! ```
 mod solve;
@@ -27,7 +30,7 @@ pub use solve::MAX_STATES;
 
 use crate::engine::placement::bits::{B256, Bits, Wide, set_of, with_wide};
 use crate::engine::{Ctl, Error, Result};
-use solve::{Game, Mv, Pos, Table};
+use solve::{Cond, Game, Mv, Pos, Table};
 use std::collections::{BTreeMap, HashSet};
 use std::sync::{Arc, Mutex};
 
@@ -40,10 +43,57 @@ pub const MAX_CELLS: usize = 256;
 pub struct Move {
     /// (cells, states): each cell must be in one of the states
     pub need: Vec<(Vec<usize>, u8)>,
+    /// each must hold: some cell of one of its sets is in one of that set's states
+    pub some: Vec<AnyOf>,
     /// (cells, from, to), applied in order: those of the cells in a state of `from` take `to`
     pub change: Vec<(Vec<usize>, u8, u8)>,
     /// the cells the rule's variables were bound to, to name the move
     pub label: Vec<usize>,
+}
+
+/// Pairs (cells, states) of which some cell is in one of its states: a "some" condition. The
+/// states may differ from set to set (an edge pointing into a vertex is one state or the other
+/// by the way the edge is numbered).
+pub type AnyOf = Vec<(Vec<usize>, u8)>;
+
+/// A condition that ends the game: every cell of each `need` set is in one of its states, and
+/// each `some` condition holds.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct End {
+    pub need: Vec<(Vec<usize>, u8)>,
+    pub some: Vec<AnyOf>,
+}
+
+/// Sorted cells, merged by state set: equal conditions compare equal.
+fn normal_sets(sets: &[(Vec<usize>, u8)]) -> Vec<(Vec<usize>, u8)> {
+    let mut by: BTreeMap<u8, Vec<usize>> = BTreeMap::new();
+    for (cells, t) in sets {
+        by.entry(*t).or_default().extend(cells);
+    }
+    by.into_iter()
+        .map(|(t, mut c)| {
+            c.sort_unstable();
+            c.dedup();
+            (c, t)
+        })
+        .filter(|(c, _)| !c.is_empty())
+        .collect()
+}
+
+fn normal_some(some: &[AnyOf]) -> Vec<AnyOf> {
+    let mut out: Vec<AnyOf> = some.iter().map(|s| normal_sets(s)).collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+impl End {
+    fn normal(&self) -> End {
+        End {
+            need: normal_sets(&self.need),
+            some: normal_some(&self.some),
+        }
+    }
 }
 
 impl Move {
@@ -71,18 +121,7 @@ impl Move {
     /// Sorted cells, conditions merged by state set and equal consecutive changes merged, so
     /// that equal moves compare equal.
     fn normal(&self) -> Normal {
-        let mut need: BTreeMap<u8, Vec<usize>> = BTreeMap::new();
-        for (cells, t) in &self.need {
-            need.entry(*t).or_default().extend(cells);
-        }
-        let need = need
-            .into_iter()
-            .map(|(t, mut c)| {
-                c.sort_unstable();
-                c.dedup();
-                (c, t)
-            })
-            .collect();
+        let need = normal_sets(&self.need);
         let mut change: Vec<(Vec<usize>, u8, u8)> = vec![];
         for (cells, f, t) in &self.change {
             match change.last_mut() {
@@ -94,7 +133,7 @@ impl Move {
             c.0.sort_unstable();
             c.0.dedup();
         }
-        (need, change)
+        (need, normal_some(&self.some), change)
     }
 }
 
@@ -103,6 +142,8 @@ pub struct Rules {
     pub cells: usize,
     pub states: usize,
     pub moves: Vec<Move>,
+    /// a position where one of these holds is over: it has no moves
+    pub ends: Vec<End>,
     /// symmetries of the board as cell permutations; those that preserve the moves are used
     pub syms: Vec<Vec<usize>>,
     /// the number of columns of a grid board (cells row by row): keys are translated to the
@@ -191,20 +232,24 @@ impl<B: Bits> Inner<B> {
                 .filter(|&u| reach[u] & t as u8 != 0)
                 .fold(0, |a, u| a | 1 << u);
         }
+        let sets = |s: &[(Vec<usize>, u8)]| -> Vec<(B, u8)> {
+            s.iter()
+                .map(|(c, t)| (set_of(c.iter().copied()), *t))
+                .collect()
+        };
+        let some = |s: &[AnyOf]| -> Vec<Vec<(B, u8)>> { s.iter().map(|a| sets(a)).collect() };
+        let cells_of = |c: &[(B, u8)]| c.iter().fold(B::default(), |a, x| a.or(x.0));
         let mvs = moves
             .iter()
             .map(|m| {
-                let need: Vec<(B, u8)> = m
-                    .need
-                    .iter()
-                    .map(|(c, t)| (set_of(c.iter().copied()), *t))
-                    .collect();
+                let need = sets(&m.need);
+                let some = some(&m.some);
                 let change: Vec<(B, u8, u8)> = m
                     .change
                     .iter()
                     .map(|(c, f, t)| (set_of(c.iter().copied()), f & all, *t))
                     .collect();
-                let needs = need.iter().fold(B::default(), |a, x| a.or(x.0));
+                let needs = some.iter().fold(cells_of(&need), |a, x| a.or(cells_of(x)));
                 let writes = change.iter().fold(B::default(), |a, x| a.or(x.0));
                 // a move must change a cell: it reads the cells it writes unless a condition
                 // already makes one of them change
@@ -216,10 +261,20 @@ impl<B: Bits> Inner<B> {
                 let reads = if sure { needs } else { needs.or(writes) };
                 Mv {
                     need,
+                    some,
                     change,
                     reads,
                     foot: reads.or(writes),
                 }
+            })
+            .collect();
+        let ends = r
+            .ends
+            .iter()
+            .map(|e| {
+                let (need, some) = (sets(&e.need), some(&e.some));
+                let cells = some.iter().fold(cells_of(&need), |a, x| a.or(cells_of(x)));
+                Cond { need, some, cells }
             })
             .collect();
         let syms: Vec<Vec<u16>> = syms
@@ -250,6 +305,7 @@ impl<B: Bits> Inner<B> {
             game: Game {
                 states: r.states,
                 moves: mvs,
+                ends,
                 can,
                 bytes,
                 stride,
@@ -309,12 +365,22 @@ impl BoardGame {
             )));
         }
         let bad_state = |t: u8| t as usize >= r.states;
+        let conds = |need: &[(Vec<usize>, u8)], some: &[AnyOf]| -> Vec<(Vec<usize>, u8)> {
+            need.iter().chain(some.iter().flatten()).cloned().collect()
+        };
+        let bad_cond = |c: &[(Vec<usize>, u8)]| {
+            c.iter()
+                .any(|(cells, t)| t >> r.states != 0 || cells.iter().any(|&x| x >= r.cells))
+        };
+        if r.ends.iter().any(|e| bad_cond(&conds(&e.need, &e.some))) {
+            return Err(Error::invalid(
+                "an end condition names a cell or state the board lacks",
+            ));
+        }
         for m in &r.moves {
-            let cells = m.need.iter().flat_map(|x| &x.0);
-            let cells = cells.chain(m.change.iter().flat_map(|x| &x.0));
-            if cells.copied().any(|c| c >= r.cells)
+            if bad_cond(&conds(&m.need, &m.some))
+                || m.change.iter().flat_map(|x| &x.0).any(|&c| c >= r.cells)
                 || m.change.iter().any(|x| bad_state(x.2))
-                || m.need.iter().any(|x| x.1 >> r.states != 0)
             {
                 return Err(Error::invalid(
                     "a move names a cell or state the board lacks",
@@ -356,13 +422,16 @@ impl BoardGame {
             .filter(|m| seen.insert(m.normal()))
             .cloned()
             .collect();
+        let ends: HashSet<End> = r.ends.iter().map(End::normal).collect();
         let syms: Vec<Vec<usize>> = r
             .syms
             .iter()
-            .filter(|p| p.len() == r.cells && preserves(&seen, |c| p[c]))
+            .filter(|p| p.len() == r.cells && preserves(&seen, &ends, |c| p[c]))
             .cloned()
             .collect();
-        let stride = r.cols.filter(|&w| translates(&seen, r.cells, w));
+        // a translated component keeps its moves only when no condition reaches outside it
+        let local = ends.is_empty() && moves.iter().all(|m| m.some.is_empty());
+        let stride = r.cols.filter(|&w| local && translates(&seen, r.cells, w));
         // reach[u]: the states a cell in state u can come to (u itself included)
         let reach: Vec<u8> = (0..r.states).map(|u| closure[u] | 1 << u).collect();
         let engine = if r.cells <= 64 {
@@ -392,16 +461,18 @@ impl BoardGame {
         Ok(())
     }
 
-    /// The options of `p` (a state per cell) with the index of the move to each.
+    /// The options of `p` (a state per cell) with the index of the move to each; none when an
+    /// end condition holds.
     pub fn options(&self, p: &[u8]) -> Result<Vec<(usize, Vec<u8>)>> {
         self.check(p)?;
         Ok(with_wide!(&self.engine, e => {
             let pos = e.pos(p);
+            let over = e.game.over(&pos);
             e.game
                 .moves
                 .iter()
                 .enumerate()
-                .filter(|(_, m)| e.game.holds(&pos, m))
+                .filter(|(_, m)| !over && e.game.holds(&pos, m))
                 .filter_map(|(i, m)| {
                     let q = e.game.apply(&pos, m);
                     (q != pos).then(|| (i, e.cells(&q, self.n)))
@@ -427,16 +498,21 @@ impl BoardGame {
     }
 }
 
-type Normal = (Vec<(Vec<usize>, u8)>, Vec<(Vec<usize>, u8, u8)>);
+type Normal = (Vec<(Vec<usize>, u8)>, Vec<AnyOf>, Vec<(Vec<usize>, u8, u8)>);
 
-/// Whether the cell map `f` carries the moves onto the moves.
-fn preserves(moves: &HashSet<Normal>, f: impl Fn(usize) -> usize) -> bool {
-    moves.iter().all(|(need, change)| {
+/// Whether the cell map `f` carries the moves onto the moves and the end conditions onto the end
+/// conditions.
+fn preserves(moves: &HashSet<Normal>, ends: &HashSet<End>, f: impl Fn(usize) -> usize) -> bool {
+    let sets = |s: &[(Vec<usize>, u8)]| -> Vec<(Vec<usize>, u8)> {
+        s.iter()
+            .map(|(c, t)| (c.iter().map(|&x| f(x)).collect(), *t))
+            .collect()
+    };
+    let some = |s: &[AnyOf]| -> Vec<AnyOf> { s.iter().map(|a| sets(a)).collect() };
+    moves.iter().all(|(need, any, change)| {
         let m = Move {
-            need: need
-                .iter()
-                .map(|(c, t)| (c.iter().map(|&x| f(x)).collect(), *t))
-                .collect(),
+            need: sets(need),
+            some: some(any),
             change: change
                 .iter()
                 .map(|(c, a, b)| (c.iter().map(|&x| f(x)).collect(), *a, *b))
@@ -444,6 +520,12 @@ fn preserves(moves: &HashSet<Normal>, f: impl Fn(usize) -> usize) -> bool {
             label: vec![],
         };
         moves.contains(&m.normal())
+    }) && ends.iter().all(|e| {
+        let image = End {
+            need: sets(&e.need),
+            some: some(&e.some),
+        };
+        ends.contains(&image.normal())
     })
 }
 
@@ -463,7 +545,7 @@ fn translates(moves: &HashSet<Normal>, n: usize, w: usize) -> bool {
             .then(|| r as usize * w + k as usize)
     };
     for (dr, dc) in [(0, 1), (1, 0), (0, -1), (-1, 0)] {
-        for (need, change) in moves {
+        for (need, _, change) in moves {
             let shifted: Option<Vec<(Vec<usize>, u8)>> = need
                 .iter()
                 .map(|(c, t)| {
@@ -492,7 +574,7 @@ fn translates(moves: &HashSet<Normal>, n: usize, w: usize) -> bool {
             let want = clip(change, true);
             let ok = by_need
                 .get(&shifted)
-                .is_some_and(|cands| cands.iter().any(|m| clip(&m.1, false) == want));
+                .is_some_and(|cands| cands.iter().any(|m| clip(&m.2, false) == want));
             if !ok {
                 return false;
             }

@@ -355,6 +355,7 @@ fn bind(line: &Line, k: usize, l: &Layout, vars: &mut Vec<usize>, out: &mut Vec<
         label.extend(vars.iter());
         out.push(Move {
             need,
+            some: vec![],
             change,
             label,
         });
@@ -406,6 +407,7 @@ impl BoardRules {
                     cells: l.names.len(),
                     states: self.states.len(),
                     moves,
+                    ends: vec![],
                     syms: l.syms.clone(),
                     cols: l.cols,
                 })
