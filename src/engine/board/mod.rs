@@ -333,7 +333,9 @@ impl<B: Bits> Inner<B> {
         if let Some(t) = &*t {
             return Ok(t.clone());
         }
-        let want = (1u64 << n.min(40)).saturating_mul(Table::<B>::entry_bytes());
+        // a position per state of each cell, at most
+        let positions = (self.game.states as u64).saturating_pow(n as u32);
+        let want = positions.saturating_mul(Table::<B>::entry_bytes());
         let bytes = want.clamp(1 << 16, TABLE_CAP).min(ctl.memory() / 4);
         ctl.reserve(bytes, "the board game's memo")?;
         let table = Arc::new(Table::new(bytes));
