@@ -85,7 +85,9 @@ pub struct BoardRules {
 
 /// Resolves the names of a definition: the first step of compiling.
 pub fn define(it: &mut Interp, def: &BoardGameDef, env: &Env) -> Result<Ruleset> {
-    let states: Vec<String> = if def.states.is_empty() {
+    let states: Vec<String> = if def.states.is_empty() && def.on_edges {
+        vec!["unmarked".into(), "marked".into()]
+    } else if def.states.is_empty() {
         vec!["empty".into(), "filled".into()]
     } else {
         def.states.iter().map(|s| s.name.to_string()).collect()
