@@ -61,6 +61,7 @@ fn the_stdlib_boards_and_the_diamonds_agree_with_the_native_engine() {
         "double_diamond(1)",
         "double_diamond(1, outer: \"ab/cb\")",
         "double_diamond(1, outer: \"de/fe\")",
+        "double_diamond(2)",
         "graph { a - b - c - a, c - d; cells [a, b, c] }",
         "graph { a - b - c - d - a, a - c, b - d; cells [a, b, c], [a, c, d] }",
     ]);
@@ -68,8 +69,8 @@ fn the_stdlib_boards_and_the_diamonds_agree_with_the_native_engine() {
 
 #[test]
 fn cycle_graphs_lines_and_spiders_agree_with_the_native_engine() {
-    let mut boards: Vec<String> = (3..=9).map(|n| format!("cycle_graph({n})")).collect();
-    boards.extend((1..=8).map(|n| format!("path_graph({n})")));
+    let mut boards: Vec<String> = (3..=12).map(|n| format!("cycle_graph({n})")).collect();
+    boards.extend((1..=10).map(|n| format!("path_graph({n})")));
     boards.extend(
         [
             "spider(1, 1, 1)",
