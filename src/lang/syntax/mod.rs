@@ -456,6 +456,8 @@ fn convert_error(e: pest::error::Error<Rule>, src: &str, src_id: u32) -> ParseEr
                 {
                     "two values stand side by side: is an operator, a comma or a bracket missing?"
                         .into()
+                } else if first == "end" {
+                    "an `end` line binds cells first: end for f in faces if f is marked".into()
                 } else {
                     format!(
                         "to call a function put its arguments in parentheses: {}(...); statements are let, fn, for, if, gen, group, board, game, use",
