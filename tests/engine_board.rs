@@ -292,6 +292,7 @@ fn cram_rules(m: usize, n: usize) -> Rules {
         moves,
         ends: vec![],
         syms: vec![],
+        swap: None,
         cols: Some(n),
     }
 }

@@ -20,7 +20,7 @@
 //!         moves.push(Move { need, some: vec![], change: vec![(vec![c, d], 3, 1)], label: vec![c, d] });
 //!     }
 //! }
-//! let rules = Rules { cells: 6, states: 2, moves, ends: vec![], syms: vec![], cols: Some(3) };
+//! let rules = Rules { cells: 6, states: 2, moves, ends: vec![], syms: vec![], swap: None, cols: Some(3) };
 //! let game = BoardGame::new(rules).unwrap();
 //! assert_eq!(game.grundy(&[0; 6], &Ctl::default()).unwrap(), 1);
 //! ```
@@ -144,11 +144,78 @@ pub struct Rules {
     pub moves: Vec<Move>,
     /// a position where one of these holds is over: it has no moves
     pub ends: Vec<End>,
-    /// symmetries of the board as cell permutations; those that preserve the moves are used
-    pub syms: Vec<Vec<usize>>,
+    /// symmetries of the board; those that preserve the moves and end conditions are used
+    pub syms: Vec<Sym>,
+    /// two states a symmetry trades on the cells it turns (the two directions of an edge)
+    pub swap: Option<(u8, u8)>,
     /// the number of columns of a grid board (cells row by row): keys are translated to the
     /// corner when the moves are translation-invariant
     pub cols: Option<usize>,
+}
+
+/// A symmetry of the board: cell `i` goes to `cells[i]`, and on the cells `turned` (numbered
+/// before the map) the two states of [`Rules::swap`] trade places.
+#[derive(Clone, Debug, Default)]
+pub struct Sym {
+    pub cells: Vec<usize>,
+    pub turned: Vec<usize>,
+}
+
+impl Sym {
+    /// A symmetry that permutes cells and turns none.
+    pub fn map(cells: Vec<usize>) -> Sym {
+        Sym {
+            cells,
+            turned: vec![],
+        }
+    }
+
+    /// The images of `cells`: those that keep their states, and those that turn.
+    fn split(&self, cells: &[usize]) -> [Vec<usize>; 2] {
+        let (turned, kept): (Vec<usize>, Vec<usize>) =
+            cells.iter().partition(|x| self.turned.contains(x));
+        [kept, turned].map(|c| c.iter().map(|&x| self.cells[x]).collect())
+    }
+
+    /// The image of (cells, states) pairs: a pair splits where some of its cells turn.
+    fn sets(&self, s: &[(Vec<usize>, u8)], swap: Option<(u8, u8)>) -> Vec<(Vec<usize>, u8)> {
+        let mut out = vec![];
+        for (c, t) in s {
+            let [kept, turned] = self.split(c);
+            out.push((kept, *t));
+            out.push((turned, swap.map_or(*t, |(a, b)| swap_bits(*t, a, b))));
+        }
+        out
+    }
+
+    /// The image of a move's changes.
+    fn change(
+        &self,
+        ch: &[(Vec<usize>, u8, u8)],
+        swap: Option<(u8, u8)>,
+    ) -> Vec<(Vec<usize>, u8, u8)> {
+        let mut out = vec![];
+        for (c, from, to) in ch {
+            let [kept, turned] = self.split(c);
+            out.push((kept, *from, *to));
+            let (from, to) = match swap {
+                Some((a, b)) => (
+                    swap_bits(*from, a, b),
+                    swap_bits(1 << to, a, b).trailing_zeros() as u8,
+                ),
+                None => (*from, *to),
+            };
+            out.push((turned, from, to));
+        }
+        out.retain(|x| !x.0.is_empty());
+        out
+    }
+}
+
+/// The state set `t` with states `a` and `b` traded.
+fn swap_bits(t: u8, a: u8, b: u8) -> u8 {
+    let (x, y) = (t >> a & 1, t >> b & 1);
+    t & !(1 << a | 1 << b) | x << b | y << a
 }
 
 /// The neighbours of each cell of a grid (or torus) board, cells numbered row by row.
@@ -221,7 +288,7 @@ impl<B: Bits> Inner<B> {
     fn build(
         r: &Rules,
         moves: &[Move],
-        syms: &[Vec<usize>],
+        syms: &[Sym],
         stride: Option<usize>,
         reach: &[u8],
     ) -> Inner<B> {
@@ -277,10 +344,13 @@ impl<B: Bits> Inner<B> {
                 Cond { need, some, cells }
             })
             .collect();
-        let syms: Vec<Vec<u16>> = syms
+        let syms: Vec<&Sym> = syms
             .iter()
-            .filter(|p| p.iter().enumerate().any(|(i, &j)| i != j))
-            .map(|p| p.iter().map(|&x| x as u16).collect())
+            .filter(|p| !p.turned.is_empty() || p.cells.iter().enumerate().any(|(i, &j)| i != j))
+            .collect();
+        let turned = syms
+            .iter()
+            .map(|p| set_of(p.turned.iter().map(|&x| p.cells[x])))
             .collect();
         let bytes = syms
             .iter()
@@ -292,7 +362,7 @@ impl<B: Bits> Inner<B> {
                             for b in 0..8 {
                                 let i = 8 * k + b;
                                 if v >> b & 1 == 1 && i < r.cells {
-                                    out.set(p[i] as usize);
+                                    out.set(p.cells[i]);
                                 }
                             }
                             out
@@ -308,6 +378,8 @@ impl<B: Bits> Inner<B> {
                 ends,
                 can,
                 bytes,
+                turned,
+                swap: r.swap,
                 stride,
             },
             table: Mutex::new(None),
@@ -425,10 +497,10 @@ impl BoardGame {
             .cloned()
             .collect();
         let ends: HashSet<End> = r.ends.iter().map(End::normal).collect();
-        let syms: Vec<Vec<usize>> = r
+        let syms: Vec<Sym> = r
             .syms
             .iter()
-            .filter(|p| p.len() == r.cells && preserves(&seen, &ends, |c| p[c]))
+            .filter(|p| p.cells.len() == r.cells && preserves(&seen, &ends, p, r.swap))
             .cloned()
             .collect();
         // a translated component keeps its moves only when no condition reaches outside it
@@ -502,29 +574,26 @@ impl BoardGame {
 
 type Normal = (Vec<(Vec<usize>, u8)>, Vec<AnyOf>, Vec<(Vec<usize>, u8, u8)>);
 
-/// Whether the cell map `f` carries the moves onto the moves and the end conditions onto the end
+/// Whether the symmetry carries the moves onto the moves and the end conditions onto the end
 /// conditions.
-fn preserves(moves: &HashSet<Normal>, ends: &HashSet<End>, f: impl Fn(usize) -> usize) -> bool {
-    let sets = |s: &[(Vec<usize>, u8)]| -> Vec<(Vec<usize>, u8)> {
-        s.iter()
-            .map(|(c, t)| (c.iter().map(|&x| f(x)).collect(), *t))
-            .collect()
-    };
-    let some = |s: &[AnyOf]| -> Vec<AnyOf> { s.iter().map(|a| sets(a)).collect() };
+fn preserves(
+    moves: &HashSet<Normal>,
+    ends: &HashSet<End>,
+    sym: &Sym,
+    swap: Option<(u8, u8)>,
+) -> bool {
+    let some = |s: &[AnyOf]| -> Vec<AnyOf> { s.iter().map(|a| sym.sets(a, swap)).collect() };
     moves.iter().all(|(need, any, change)| {
         let m = Move {
-            need: sets(need),
+            need: sym.sets(need, swap),
             some: some(any),
-            change: change
-                .iter()
-                .map(|(c, a, b)| (c.iter().map(|&x| f(x)).collect(), *a, *b))
-                .collect(),
+            change: sym.change(change, swap),
             label: vec![],
         };
         moves.contains(&m.normal())
     }) && ends.iter().all(|e| {
         let image = End {
-            need: sets(&e.need),
+            need: sym.sets(&e.need, swap),
             some: some(&e.some),
         };
         ends.contains(&image.normal())

@@ -50,6 +50,9 @@ pub(crate) struct Game<B> {
     pub can: [u8; 1 << MAX_STATES],
     /// per rule-preserving symmetry other than the identity, per byte of a set: the images
     pub bytes: Vec<Vec<[B; 256]>>,
+    /// per symmetry: the cells (after the map) where the states `swap` trade places
+    pub turned: Vec<B>,
+    pub swap: Option<(u8, u8)>,
     /// translate keys to the corner of a board with this many columns
     pub stride: Option<usize>,
 }
@@ -288,6 +291,11 @@ impl<B: Bits> Game<B> {
             let mut im = *p;
             for b in im.iter_mut().take(self.states) {
                 *b = self.image(*b, k);
+            }
+            if let Some((a, b)) = self.swap {
+                let (t, x, y) = (self.turned[k], im[a as usize], im[b as usize]);
+                im[a as usize] = x.andnot(t).or(y.and(t));
+                im[b as usize] = y.andnot(t).or(x.and(t));
             }
             let im = self.to_corner(im);
             if im < best {

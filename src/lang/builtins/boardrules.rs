@@ -11,7 +11,7 @@
 //! every state but the first has a direction: the engine's states are the first, then each
 //! later one pointing along the edge as the graph stores it and against. `e to marked` marks
 //! e's edge pointing the way e goes; `e is marked` asks that it point so.
-use crate::engine::board::{self, AnyOf, BoardGame, End, Move, Rules};
+use crate::engine::board::{self, AnyOf, BoardGame, End, Move, Rules, Sym};
 use crate::engine::graph::rect_symmetries;
 use crate::engine::placement::{self, Piece};
 use crate::lang::error::{Error, Result};
@@ -379,7 +379,7 @@ struct Layout {
     attacks: Vec<Vec<Vec<usize>>>,
     /// rows and columns of a grid or torus
     grid: Option<(usize, usize)>,
-    syms: Vec<Vec<usize>>,
+    syms: Vec<Sym>,
     /// columns of a grid (not a torus): keys may be translated
     cols: Option<usize>,
     /// a game on edges: its cells are these edges and its variables arcs
@@ -448,12 +448,14 @@ fn layout(v: &Value, pieces: &[Piece], on_edges: bool, span: Span) -> Result<Lay
             let syms = rect_symmetries(rows, cols)
                 .iter()
                 .map(|f| {
-                    (0..n)
-                        .map(|s| {
-                            let (r, c) = f(s / cols, s % cols);
-                            r * cols + c
-                        })
-                        .collect()
+                    Sym::map(
+                        (0..n)
+                            .map(|s| {
+                                let (r, c) = f(s / cols, s % cols);
+                                r * cols + c
+                            })
+                            .collect(),
+                    )
                 })
                 .collect();
             Ok(Layout {
@@ -507,17 +509,28 @@ fn layout(v: &Value, pieces: &[Piece], on_edges: bool, span: Span) -> Result<Lay
                 faces.push(round.iter().map(|x| x ^ 1).collect());
                 faces.insert(faces.len() - 1, round);
             }
-            // a map of the vertices carries edges to edges; the engine keeps those that
-            // preserve the rules
-            let syms = board::automorphisms(&g.adjacency())
-                .iter()
-                .filter_map(|f| {
-                    g.edges
-                        .iter()
-                        .map(|&(a, b)| g.edge(f[a], f[b]))
-                        .collect::<Option<Vec<usize>>>()
-                })
-                .collect();
+            // a map of the vertices carries edges to edges, turning those whose ends it
+            // swaps; each also with every edge turned. The engine keeps those that preserve
+            // the rules.
+            let mut syms = vec![];
+            for f in board::automorphisms(&g.adjacency()) {
+                let mut sym = Sym::default();
+                for (e, &(a, b)) in g.edges.iter().enumerate() {
+                    let Some(d) = g.edge(f[a], f[b]) else {
+                        continue;
+                    };
+                    sym.cells.push(d);
+                    if g.edges[d].0 != f[a] {
+                        sym.turned.push(e);
+                    }
+                }
+                let all: Vec<usize> = (0..m).filter(|e| !sym.turned.contains(e)).collect();
+                let back = Sym {
+                    cells: sym.cells.clone(),
+                    turned: all,
+                };
+                syms.extend([sym, back]);
+            }
             Ok(Layout {
                 names: g
                     .edges
@@ -544,7 +557,10 @@ fn layout(v: &Value, pieces: &[Piece], on_edges: bool, span: Span) -> Result<Lay
             let adj = g.adjacency();
             Ok(Layout {
                 names: g.names.clone(),
-                syms: board::automorphisms(&adj),
+                syms: board::automorphisms(&adj)
+                    .into_iter()
+                    .map(Sym::map)
+                    .collect(),
                 adj,
                 attacks: vec![],
                 grid: None,
@@ -791,6 +807,8 @@ impl BoardRules {
                     moves,
                     ends,
                     syms: l.syms.clone(),
+                    // on edges a symmetry may turn an edge: its two directions trade places
+                    swap: l.edges.as_ref().map(|_| (1, 2)),
                     cols: l.cols,
                 })
                 .map_err(|e| Error::from(e).at(span))?;
