@@ -6,9 +6,10 @@
 //! matter again; the others fall into components joined by the footprints of live moves, and a
 //! position's value is the nim-sum of its components' values. An end condition that can still
 //! come to hold ends play on the whole board, so while one is live the position is one
-//! component. A component is keyed by its least
-//! image under the symmetries that preserve the rules, translated to the board's corner when the
-//! rules are translation-invariant, in a bounded table that lasts between queries.
+//! component. A component is keyed by its least image under the symmetries that preserve the
+//! rules (a symmetry may also trade two states on some cells: the directions of an edge),
+//! translated to the board's corner when the rules are translation-invariant, in a bounded
+//! table that lasts between queries.
 use crate::engine::placement::bits::Bits;
 use crate::engine::{Ctl, Result};
 use rayon::prelude::*;
@@ -206,10 +207,10 @@ impl<B: Bits> Game<B> {
             .iter()
             .filter(|m| m.reads.andnot(present).is_empty() && self.meets(p, &m.need, &m.some, true))
             .collect();
-        let relevant = live.iter().fold(B::default(), |a, m| a.or(m.reads));
         if live.is_empty() {
             return vec![];
         }
+        let relevant = live.iter().fold(B::default(), |a, m| a.or(m.reads));
         let ends = self
             .ends
             .iter()
