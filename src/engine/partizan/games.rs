@@ -466,8 +466,11 @@ impl Rules for Hackenbush {
     fn right(&mut self, p: &Picture) -> Result<Vec<Picture>> {
         Ok(Hackenbush::moves(p, Colour::Red))
     }
-    /// The parts that meet only at the ground, with vertices renumbered in order of appearance.
+    /// The grounded parts that meet only at the ground, with vertices renumbered in order of
+    /// appearance.
     fn components(&mut self, p: &Picture) -> Vec<Picture> {
+        // edges that hang off nothing have fallen already
+        let p = &p.clone().grounded();
         // union-find over the vertices other than the ground
         let mut up: [u8; 64] = std::array::from_fn(|i| i as u8);
         fn find(up: &mut [u8; 64], mut v: u8) -> u8 {
