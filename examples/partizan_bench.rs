@@ -1,11 +1,11 @@
 //! Times gamut's partizan engine on the positions of docs/benchmarks.md ("Partizan games"):
 //! one position per line on stdin, `dom <rows>` (`.` empty, `#` used, rows split by `|`),
-//! `clobber <rows>` (`x`, `o`, `.`) or `hack <n>` (a Blue-Red Hackenbush ladder of n edges; `hack <n>/<k>`: k ladders);
+//! `clobber <rows>` (`x`, `o`, `.`), `tf <strip>` (Toads and Frogs) or `hack <n>` (a Blue-Red Hackenbush ladder of n edges; `hack <n>/<k>`: k ladders);
 //! prints the position, its canonical form and the CPU milliseconds taken (this thread's, so a
 //! loaded machine does not inflate them), each in a fresh store.
 use gamut::engine::Ctl;
 use gamut::engine::partizan::games::{
-    Board, Clobber, Colour, Domineering, Hackenbush, Picture, Stones,
+    Board, Clobber, Colour, Domineering, Hackenbush, Picture, Stones, ToadsAndFrogs,
 };
 use gamut::engine::partizan::{Store, value};
 use std::collections::HashMap;
@@ -87,6 +87,13 @@ fn main() {
                 &mut s,
                 &mut HashMap::new(),
                 &Stones::parse(pos).unwrap(),
+                &ctl,
+            ),
+            "tf" => value(
+                &mut ToadsAndFrogs,
+                &mut s,
+                &mut HashMap::new(),
+                &ToadsAndFrogs::parse(pos).unwrap(),
                 &ctl,
             ),
             "hack" => value(
