@@ -799,11 +799,17 @@ fn toads_and_frogs_erickson() {
     let strip = |a: i64, k: usize, b: i64| {
         "T".repeat(a as usize) + &".".repeat(k) + &"F".repeat(b as usize)
     };
-    let tf = |s: &mut Store, text: &str| val(&mut ToadsAndFrogs, s, &ToadsAndFrogs::parse(text).unwrap());
+    let tf = |s: &mut Store, text: &str| {
+        val(&mut ToadsAndFrogs, s, &ToadsAndFrogs::parse(text).unwrap())
+    };
     let mut checked = 0;
     for a in 2..=7i64 {
         for b in 2..a {
-            let (x, y, z) = (s.integer(a - 3).unwrap(), s.integer(a - b).unwrap(), s.integer(3 - b).unwrap());
+            let (x, y, z) = (
+                s.integer(a - 3).unwrap(),
+                s.integer(a - b).unwrap(),
+                s.integer(3 - b).unwrap(),
+            );
             let star = s.nimber(1).unwrap();
             let l = s.canonical(vec![x], vec![y]).unwrap();
             let r = s.canonical(vec![star], vec![z]).unwrap();

@@ -301,12 +301,21 @@ fn moves_and_winning_of_positions() {
         let v = values(&src);
         assert_eq!(v.len(), 4, "{p}");
         let each = v[0].as_array().unwrap();
-        assert!(!each.is_empty() && each.iter().all(|b| *b == json!(true)), "{p}: {v:?}");
+        assert!(
+            !each.is_empty() && each.iter().all(|b| *b == json!(true)),
+            "{p}: {v:?}"
+        );
         assert!(v[1..].iter().all(|b| *b == json!(true)), "{p}: {v:?}");
     }
     // a game value: its canonical Left options ≥ 0, Right options ≤ 0
-    assert_eq!(value("winning({1, -1, * | -2, {0 | 1}}, \"L\")"), json!(["1"]));
-    assert_eq!(value("winning({1, -1, * | -2, {0 | 1}}, \"R\")"), json!(["-2"]));
+    assert_eq!(
+        value("winning({1, -1, * | -2, {0 | 1}}, \"L\")"),
+        json!(["1"])
+    );
+    assert_eq!(
+        value("winning({1, -1, * | -2, {0 | 1}}, \"R\")"),
+        json!(["-2"])
+    );
     assert_eq!(value("winning({-1 | 1}, \"L\")"), json!([]));
     let (code, _, err) = run_e("winning(domineering(2, 2))");
     assert_eq!(code, 1);

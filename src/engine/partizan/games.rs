@@ -552,7 +552,7 @@ struct BlueRed {
 }
 
 /// Bytes per memo entry with the table's overhead (the memory estimate).
-const BLUE_RED_ENTRY: u64 = 32;
+const BLUE_RED_ENTRY: u64 = 48;
 
 impl BlueRed {
     fn new(p: &Picture, ctl: &Ctl) -> BlueRed {

@@ -545,7 +545,11 @@ pub fn winning(it: &mut Interp, a: &Args) -> Result<Option<Value>> {
         None => {
             let g = arg_game(it, a, 0)?;
             let s = store(it)?;
-            let gs = if side == Side::Left { s.left(g)? } else { s.right(g)? };
+            let gs = if side == Side::Left {
+                s.left(g)?
+            } else {
+                s.right(g)?
+            };
             let mut out = vec![];
             for &o in gs.iter() {
                 out.push((game_value(it, o)?, o));
@@ -557,7 +561,11 @@ pub fn winning(it: &mut Interp, a: &Args) -> Result<Option<Value>> {
     for (p, g) in opts {
         let s = store(it)?;
         let zero = s.zero();
-        let wins = if side == Side::Left { s.leq(zero, g)? } else { s.leq(g, zero)? };
+        let wins = if side == Side::Left {
+            s.leq(zero, g)?
+        } else {
+            s.leq(g, zero)?
+        };
         if wins {
             out.push(p);
         }
