@@ -245,6 +245,14 @@ fn clear_errors() {
         ("grundy(domineering(2, 2))", "a partizan position"),
         ("hackenbush(\"BQ\")", "not a Hackenbush colour"),
         (
+            "clobber(\"xoxoxoxoxo|oxoxoxoxox|xoxoxoxoxo|oxoxoxoxox|xoxoxoxoxo|oxoxoxoxox|xoxoxoxoxo\")",
+            "at most 64 cells",
+        ),
+        (
+            "winning(domineering(2, 2), \"X\")",
+            "the player is \"L\" or \"R\"",
+        ),
+        (
             "game g(n) {\n left move n - 1 if value(g(0)) == 0\n}\nvalue(g(2))",
             "inside the rules of a partizan game",
         ),
