@@ -4,18 +4,17 @@
 //! component). A move is live while each cell it reads can still come to be in a state it
 //! needs (states only move forward, so a dead move stays dead). Cells no live move reads never
 //! matter again; the others fall into components joined by the footprints of live moves, and a
-//! position's value is the nim-sum of its components' values. A component is keyed by its least
-//! image under the symmetries that preserve the rules, translated to the board's corner when the
-//! rules are translation-invariant. The game implements [`Sums`]: nimbers and outcomes come
-//! from the heap-sum win/loss search of `crate::engine::winloss`, with a table that lasts
-//! between queries.
-use crate::engine::placement::bits::{Bits, bounding_box};
+//! position's value is the nim-sum of its components' values. An end condition that can still
+//! come to hold ends play on the whole board, so while one is live the position is one
+//! component. A component is keyed by its least image under the symmetries that preserve the
+//! rules (a symmetry may also trade two states on some cells: the directions of an edge),
+//! translated to the board's corner when the rules are translation-invariant. The game
+//! implements [`Sums`]: nimbers and outcomes come from the heap-sum win/loss search of
+//! `crate::engine::winloss`, with a table that lasts between queries.
+use crate::engine::placement::bits::Bits;
 use crate::engine::winloss::{Key, Sums};
 
 pub const MAX_STATES: usize = 4;
-
-/// Components of at most this many cells on a grid are keyed by translation alone.
-const SYM_MIN: u32 = 12;
 
 /// A position: per state, the cells in it.
 pub type Pos<B> = [B; MAX_STATES];
@@ -24,6 +23,8 @@ pub type Pos<B> = [B; MAX_STATES];
 pub(crate) struct Mv<B> {
     /// (cells, states): each cell must be in one of the states (a bit set)
     pub need: Vec<(B, u8)>,
+    /// each holds when one of its (cells, states) has a cell in one of the states
+    pub some: Vec<Vec<(B, u8)>>,
     /// (cells, from, to), in order: those of the cells in a state of `from` take state `to`
     pub change: Vec<(B, u8, u8)>,
     /// the cells the move reads
@@ -32,42 +33,71 @@ pub(crate) struct Mv<B> {
     pub foot: B,
 }
 
+/// A compiled end condition: `need` and `some` as in a move, over `cells`.
+pub(crate) struct Cond<B> {
+    pub need: Vec<(B, u8)>,
+    pub some: Vec<Vec<(B, u8)>>,
+    pub cells: B,
+}
+
 pub(crate) struct Game<B> {
     pub states: usize,
     pub moves: Vec<Mv<B>>,
-    /// per cell: the moves whose lowest read cell it is (the moves that may be live in a
-    /// position are those of its cells)
-    pub by_low: Vec<Vec<u32>>,
+    /// a position where one holds has no moves
+    pub ends: Vec<Cond<B>>,
     /// per set of states T: the states from which a cell can still reach a state of T
     pub can: [u8; 1 << MAX_STATES],
     /// per rule-preserving symmetry other than the identity, per byte of a set: the images
     pub bytes: Vec<Vec<[B; 256]>>,
+    /// per symmetry: the cells (after the map) where the states `swap` trade places
+    pub turned: Vec<B>,
+    pub swap: Option<(u8, u8)>,
     /// translate keys to the corner of a board with this many columns
     pub stride: Option<usize>,
 }
 
 impl<B: Bits> Game<B> {
-    /// Per set of states `t` (bit s for state s): the cells in a state of `t`.
+    /// The cells in any state of the set `t`.
     #[inline]
-    pub fn sets(&self, p: &Pos<B>) -> [B; 1 << MAX_STATES] {
-        let mut out = [B::default(); 1 << MAX_STATES];
-        for t in 1..1usize << self.states {
-            out[t] = out[t & (t - 1)].or(p[t.trailing_zeros() as usize]);
+    fn in_set(&self, p: &Pos<B>, t: u8) -> B {
+        let mut out = B::default();
+        for (s, &b) in p.iter().enumerate().take(self.states) {
+            if t >> s & 1 == 1 {
+                out = out.or(b);
+            }
         }
         out
     }
 
     #[inline]
     pub fn present(&self, p: &Pos<B>) -> B {
-        p.iter().fold(B::default(), |a, &b| a.or(b))
+        self.in_set(p, u8::MAX)
     }
 
-    /// Whether move `m` may be made in a position whose [`Game::sets`] are `sets`.
+    /// Whether every cell of each `need` set is in one of its states (`can`: can still come
+    /// to be) and each `some` condition has such a cell.
     #[inline]
-    pub fn holds(&self, sets: &[B; 1 << MAX_STATES], m: &Mv<B>) -> bool {
-        m.need
+    fn meets(&self, p: &Pos<B>, need: &[(B, u8)], some: &[Vec<(B, u8)>], can: bool) -> bool {
+        let states = |t: u8| if can { self.can[t as usize] } else { t };
+        need.iter()
+            .all(|&(c, t)| c.andnot(self.in_set(p, states(t))).is_empty())
+            && some.iter().all(|any| {
+                any.iter()
+                    .any(|&(c, t)| !c.and(self.in_set(p, states(t))).is_empty())
+            })
+    }
+
+    /// Whether move `m` may be made in `p`.
+    #[inline]
+    pub fn holds(&self, p: &Pos<B>, m: &Mv<B>) -> bool {
+        self.meets(p, &m.need, &m.some, false)
+    }
+
+    /// Whether an end condition holds in `p`.
+    pub fn over(&self, p: &Pos<B>) -> bool {
+        self.ends
             .iter()
-            .all(|&(c, t)| c.andnot(sets[t as usize]).is_empty())
+            .any(|e| self.meets(p, &e.need, &e.some, false))
     }
 
     /// The position after move `m`.
@@ -75,8 +105,7 @@ impl<B: Bits> Game<B> {
     pub fn apply(&self, p: &Pos<B>, m: &Mv<B>) -> Pos<B> {
         let mut q = *p;
         for &(c, from, to) in &m.change {
-            let from = (0..self.states).filter(|s| from >> s & 1 == 1);
-            let moved = c.and(from.fold(B::default(), |a, s| a.or(q[s])));
+            let moved = c.and(self.in_set(&q, from));
             for b in q.iter_mut().take(self.states) {
                 *b = b.andnot(moved);
             }
@@ -85,61 +114,62 @@ impl<B: Bits> Game<B> {
         q
     }
 
-    /// Calls `f` on each move that may be made in a position of the cells `present`, now or
-    /// later, with others, until `f` says stop.
-    #[inline]
-    fn candidates<'a>(&'a self, present: B, mut f: impl FnMut(&'a Mv<B>) -> bool) {
-        for c in present.ones() {
-            for &i in &self.by_low[c] {
-                let m = &self.moves[i as usize];
-                if m.reads.andnot(present).is_empty() && !f(m) {
-                    return;
-                }
-            }
-        }
-    }
-
-    /// Whether a candidate move is live: each cell it needs can still come to a state it needs.
-    #[inline]
-    fn live(&self, sets: &[B; 1 << MAX_STATES], m: &Mv<B>) -> bool {
-        m.need
-            .iter()
-            .all(|&(c, t)| c.andnot(sets[self.can[t as usize] as usize]).is_empty())
-    }
-
-    /// The cells of each independent component of `p`.
-    fn parts(&self, p: &Pos<B>) -> Vec<B> {
-        let sets = self.sets(p);
-        let present = self.present(p);
-        let mut relevant = B::default();
-        self.candidates(present, |m| {
-            if self.live(&sets, m) {
-                relevant = relevant.or(m.reads);
-            }
-            true
-        });
-        let mut comps: Vec<B> = vec![];
-        self.candidates(present, |m| {
-            if self.live(&sets, m) {
-                let mut u = m.foot.and(relevant);
-                comps.retain(|&c| {
-                    if c.and(u).is_empty() {
-                        true
-                    } else {
-                        u = u.or(c);
-                        false
-                    }
-                });
-                comps.push(u);
-            }
-            true
-        });
-        comps
-    }
-
     /// The independent components of `p`, each restricted to its cells.
     pub fn components(&self, p: &Pos<B>) -> Vec<Pos<B>> {
-        self.parts(p).into_iter().map(|c| restrict(p, c)).collect()
+        let present = self.present(p);
+        let live: Vec<&Mv<B>> = self
+            .moves
+            .iter()
+            .filter(|m| m.reads.andnot(present).is_empty() && self.meets(p, &m.need, &m.some, true))
+            .collect();
+        if live.is_empty() {
+            return vec![];
+        }
+        let relevant = live.iter().fold(B::default(), |a, m| a.or(m.reads));
+        let ends = self
+            .ends
+            .iter()
+            .filter(|e| self.meets(p, &e.need, &e.some, true));
+        let ends = ends.fold(B::default(), |a, e| a.or(e.cells));
+        let mut comps: Vec<B> = vec![];
+        if !ends.is_empty() {
+            comps.push(relevant.or(ends).and(present));
+        }
+        for m in live {
+            let mut u = m.foot.and(relevant);
+            comps.retain(|&c| {
+                if c.and(u).is_empty() {
+                    true
+                } else {
+                    u = u.or(c);
+                    false
+                }
+            });
+            comps.push(u);
+        }
+        comps
+            .into_iter()
+            .map(|c| {
+                let mut q = *p;
+                for b in q.iter_mut() {
+                    *b = b.and(c);
+                }
+                q
+            })
+            .collect()
+    }
+
+    /// The options of a component, as positions.
+    fn options_of(&self, c: &Pos<B>) -> impl Iterator<Item = Pos<B>> + '_ {
+        let present = self.present(c);
+        let c = *c;
+        self.moves.iter().filter_map(move |m| {
+            if !m.reads.andnot(present).is_empty() || !self.holds(&c, m) {
+                return None;
+            }
+            let q = self.apply(&c, m);
+            (q != c).then_some(q)
+        })
     }
 
     fn image(&self, b: B, sym: usize) -> B {
@@ -160,22 +190,28 @@ impl<B: Bits> Game<B> {
         if all.is_empty() {
             return p;
         }
-        let (minr, _, minc, _) = bounding_box(all, stride);
-        p.map(|b| b.shr(minr * stride + minc))
+        let minr = all.lowest() / stride;
+        let minc = all.ones().map(|i| i % stride).min().unwrap_or(0);
+        let k = minr * stride + minc;
+        let mut q = p;
+        for b in q.iter_mut() {
+            *b = b.shr(k);
+        }
+        q
     }
 
-    /// The canonical key of a component: its least image under the symmetries, each moved to
-    /// the corner; a small component on a grid is keyed by translation alone (its images cost
-    /// more than the table entries they save).
+    /// The canonical key of a component.
     pub fn canon(&self, p: &Pos<B>) -> Pos<B> {
         let mut best = self.to_corner(*p);
-        if self.stride.is_some() && self.present(p).count() <= SYM_MIN {
-            return best;
-        }
         for k in 0..self.bytes.len() {
             let mut im = *p;
             for b in im.iter_mut().take(self.states) {
                 *b = self.image(*b, k);
+            }
+            if let Some((a, b)) = self.swap {
+                let (t, x, y) = (self.turned[k], im[a as usize], im[b as usize]);
+                im[a as usize] = x.andnot(t).or(y.and(t));
+                im[b as usize] = y.andnot(t).or(x.and(t));
             }
             let im = self.to_corner(im);
             if im < best {
@@ -184,11 +220,6 @@ impl<B: Bits> Game<B> {
         }
         best
     }
-}
-
-/// `p` restricted to the cells `c`.
-fn restrict<B: Bits>(p: &Pos<B>, c: B) -> Pos<B> {
-    p.map(|b| b.and(c))
 }
 
 impl<B: Bits> Key for Pos<B> {
@@ -203,43 +234,20 @@ impl<B: Bits> Sums for Game<B> {
     type Pos = Pos<B>;
     type Key = Pos<B>;
 
+    /// A position where an end condition holds has no parts (its value is 0).
     fn next_part(&self, p: &mut Pos<B>) -> Option<Pos<B>> {
-        if self.present(p).is_empty() {
+        if self.present(p).is_empty() || self.over(p) {
             return None;
         }
-        let parts = self.parts(p);
-        let (&first, rest) = parts.split_first().unwrap_or((&B::default(), &[]));
-        let rest = rest.iter().fold(B::default(), |a, &c| a.or(c));
-        let c = restrict(p, first);
-        *p = restrict(p, rest);
-        (!first.is_empty()).then_some(c)
+        let mut parts = self.components(p).into_iter();
+        let first = parts.next();
+        let rest = parts.fold(B::default(), |a, c| a.or(self.present(&c)));
+        *p = p.map(|b| b.and(rest));
+        first
     }
 
-    /// A component with one live move is that move played while it can be: a line of plays.
-    fn known(&self, c: Pos<B>) -> Option<u32> {
-        let sets = self.sets(&c);
-        let (mut one, mut count) = (None, 0);
-        self.candidates(self.present(&c), |m| {
-            if self.live(&sets, m) {
-                one = Some(m);
-                count += 1;
-            }
-            count < 2
-        });
-        let m = match (one, count) {
-            (None, _) => return Some(0),
-            (Some(m), 1) => m,
-            _ => return None,
-        };
-        let (mut q, mut plays) = (c, 0);
-        while self.holds(&self.sets(&q), m) {
-            let r = self.apply(&q, m);
-            if r == q {
-                break;
-            }
-            (q, plays) = (r, plays + 1);
-        }
-        Some(plays % 2)
+    fn known(&self, _: Pos<B>) -> Option<u32> {
+        None
     }
 
     fn key(&self, p: Pos<B>) -> Pos<B> {
@@ -251,15 +259,6 @@ impl<B: Bits> Sums for Game<B> {
     }
 
     fn options(&self, c: Pos<B>, out: &mut Vec<Pos<B>>) {
-        let sets = self.sets(&c);
-        self.candidates(self.present(&c), |m| {
-            if self.holds(&sets, m) {
-                let q = self.apply(&c, m);
-                if q != c {
-                    out.push(q);
-                }
-            }
-            true
-        });
+        out.extend(self.options_of(&c));
     }
 }
