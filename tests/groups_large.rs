@@ -239,7 +239,7 @@ proptest! {
             })
             .collect();
         let want = closure(&gens);
-        prop_assume!(want <= 200_000);
+        prop_assume!(want <= 50_000);
         let chain = StabChain::build(n, &gens, &Ctl::default()).unwrap();
         prop_assert_eq!(chain.order(), BigUint::from(want));
         prop_assert_eq!(group(gens.clone()).order(), BigUint::from(want));
@@ -250,7 +250,7 @@ proptest! {
 fn wreath_and_direct_products_of_large_degree_have_their_orders() {
     let mut rng = common::Rng(11);
     // S_a ≀ S_b by the generators of `shaped_group`, moved to random points
-    for (a, b) in [(5, 20), (2, 150), (3, 60), (10, 10), (4, 25)] {
+    for (a, b) in [(5, 20), (2, 60), (3, 40), (10, 10), (4, 25)] {
         let (gens, order) = shaped_group(1, a, b);
         let g = group(relabel(&gens, &mut rng));
         assert_eq!(Some(g.order()), order, "S_{a} wr S_{b}");
@@ -286,7 +286,8 @@ fn random_groups_have_the_orders_gap_finds() {
     for line in orders.lines().filter(|l| !l.starts_with('#')) {
         let (name, want) = line.split_once(' ').unwrap();
         let v = common::value(&format!("use \"{dir}/{name}.game\"\norder({name})"));
-        assert_eq!(v.as_str().unwrap().replace('_', ""), want, "{name}");
+        // a number, or a string when it is past 64 bits
+        assert_eq!(v.to_string().trim_matches('"'), want, "{name}");
         count += 1;
     }
     assert!(count >= 20, "{count} groups");

@@ -104,6 +104,11 @@ pub struct RandomElements {
 
 impl RandomElements {
     pub fn new(degree: usize, gens: &[Perm]) -> RandomElements {
+        RandomElements::seeded(degree, gens, 0)
+    }
+
+    /// Another fixed sequence for each seed.
+    pub fn seeded(degree: usize, gens: &[Perm], seed: u64) -> RandomElements {
         let mut slots: Vec<Perm> = gens.iter().map(|g| g.extended(degree)).collect();
         if slots.is_empty() {
             slots.push(Perm::identity(degree));
@@ -114,7 +119,7 @@ impl RandomElements {
         let mut r = RandomElements {
             slots,
             acc: Perm::identity(degree),
-            state: 0x9e37_79b9_7f4a_7c15,
+            state: 0x9e37_79b9_7f4a_7c15 ^ seed.wrapping_mul(0xd1b5_4a32_d192_ed03),
         };
         for _ in 0..50 {
             r.next_element();
@@ -157,7 +162,7 @@ impl RandomElements {
 /// Random elements in a row that must sift through before the random phase stops.
 const SIFTED_IN_A_ROW: usize = 30;
 /// Random stabilizer elements in a row that join no two orbits before a level of the rebuilt
-/// chain has enough generators (fewer costs repairs in Sims' test, more costs sifts there).
+/// chain has its generators (fewer costs repairs in Sims' test, more costs sifts there).
 const IDLE_IN_A_ROW: usize = 3;
 
 impl StabChain {
@@ -246,7 +251,8 @@ impl StabChain {
     /// the 7×7×7 cube). Level 0 takes the given generators of G; each deeper level takes random
     /// elements of the stabilizer of the point above, made from that level's own generators
     /// (a product-replacement element g, then g·u⁻¹ with u the transversal element of the
-    /// point's image), until three in a row join no two of their orbits. Being words in the
+    /// point's image): each that joins two of their orbits, and the first that does not, until
+    /// three in a row join none. Being words in the
     /// generators above, they lie in that level's group, which is all the test needs of them;
     /// if they generate less than the stabilizer, the test finds what is missing and adds it.
     /// The base points are taken orbit by orbit of G, so that deep stabilizers move few points
@@ -270,7 +276,8 @@ impl StabChain {
             }
             t.clear();
             if i + 1 < base.len() {
-                let mut rng = RandomElements::new(self.degree, &level.gens);
+                // a sequence of its own: the same words at every level would repeat a pattern
+                let mut rng = RandomElements::seeded(self.degree, &level.gens, i as u64 + 1);
                 // the orbits of the elements so far, as a union-find forest
                 let mut parent: Vec<usize> = (0..self.degree).collect();
                 let mut still = 0;
@@ -286,7 +293,8 @@ impl StabChain {
                             grew = true;
                         }
                     }
-                    if !g.is_identity() {
+                    // one element past the orbits' growth: the group often needs it
+                    if !g.is_identity() && (grew || still == 0) {
                         t.push(g);
                     }
                     if grew {
