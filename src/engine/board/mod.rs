@@ -5,8 +5,10 @@
 //! changes (these cells, those in one of these states, take that state), compiled once to
 //! bitsets; a move must change some cell. A position where an end condition holds has no moves
 //! (the player who made it wins under normal play). States only move forward (the rules are
-//! refused when a cell could return to a state), so every play ends. The search is a memoised Sprague–Grundy search over independent
-//! components, keyed under the board symmetries that preserve the rules (`solve`).
+//! refused when a cell could return to a state), so every play ends. The search (`solve`) is
+//! the win/loss search of `engine::winloss` over independent components, keyed under the board
+//! symmetries that preserve the rules: a nimber by the heap-sum reduction, an outcome by one
+//! win/loss search. `picture` draws a position.
 //!
 //! Cram on the 2 x 3 board: two states, a move fills two adjacent empty cells.
 //! ```
@@ -24,13 +26,15 @@
 //! let game = BoardGame::new(rules).unwrap();
 //! assert_eq!(game.grundy(&[0; 6], &Ctl::default()).unwrap(), 1);
 //! ```
+pub mod picture;
 mod solve;
 
 pub use solve::MAX_STATES;
 
 use crate::engine::placement::bits::{B256, Bits, Wide, set_of, with_wide};
+use crate::engine::winloss::{self, Table};
 use crate::engine::{Ctl, Error, Result};
-use solve::{Cond, Game, Mv, Pos, Table};
+use solve::{Cond, Game, Mv, Pos};
 use std::collections::{BTreeMap, HashSet};
 use std::sync::{Arc, Mutex};
 
@@ -276,12 +280,12 @@ pub fn automorphisms(adj: &[Vec<usize>]) -> Vec<Vec<usize>> {
 
 struct Inner<B> {
     game: Game<B>,
-    table: Mutex<Option<Arc<Table<B>>>>,
+    table: Mutex<Option<Arc<Table<Pos<B>>>>>,
 }
 
 type Engine = Wide<Inner<u64>, Inner<u128>, Inner<B256>>;
 
-/// Upper bound on the memo unless the memory budget is smaller.
+/// Upper bound on the transposition table unless the memory budget is smaller.
 const TABLE_CAP: u64 = 1 << 30;
 
 impl<B: Bits> Inner<B> {
@@ -400,23 +404,25 @@ impl<B: Bits> Inner<B> {
             .collect()
     }
 
-    fn table(&self, ctl: &Ctl, n: usize) -> Result<Arc<Table<B>>> {
+    fn table(&self, ctl: &Ctl, n: usize) -> Result<Arc<Table<Pos<B>>>> {
         let mut t = self.table.lock().unwrap();
         if let Some(t) = &*t {
             return Ok(t.clone());
         }
         // a position per state of each cell, at most
         let positions = (self.game.states as u64).saturating_pow(n as u32);
-        let want = positions.saturating_mul(Table::<B>::entry_bytes());
+        let entry = std::mem::size_of::<Pos<B>>() as u64 + 8;
+        let want = positions.saturating_mul(entry);
         let bytes = want.clamp(1 << 16, TABLE_CAP).min(ctl.memory() / 4);
-        ctl.reserve(bytes, "the board game's memo")?;
+        ctl.reserve(bytes, "the board game's transposition table")?;
         let table = Arc::new(Table::new(bytes));
         *t = Some(table.clone());
         Ok(table)
     }
 }
 
-/// A game on a board by rules, with a memo of component values kept between queries.
+/// A game on a board by rules, with a table of what is known of its components (values, and
+/// heaps a component's value is not) kept between queries.
 pub struct BoardGame {
     n: usize,
     states: usize,
@@ -561,7 +567,17 @@ impl BoardGame {
         with_wide!(&self.engine, e => {
             let t = e.table(ctl, self.n)?;
             let task = ctl.task("board game", None);
-            e.game.value_par(&t, &e.pos(p), ctl, &task)
+            winloss::value(&e.game, &t, e.pos(p), ctl, &task)
+        })
+    }
+
+    /// Whether the player to move from `p` loses: one win/loss search, no nimber.
+    pub fn loses(&self, p: &[u8], ctl: &Ctl) -> Result<bool> {
+        self.check(p)?;
+        with_wide!(&self.engine, e => {
+            let t = e.table(ctl, self.n)?;
+            let task = ctl.task("board game", None);
+            winloss::loses(&e.game, &t, e.pos(p), ctl, &task)
         })
     }
 

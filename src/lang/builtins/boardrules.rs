@@ -19,7 +19,7 @@ use crate::lang::eval::{Env, Interp};
 use crate::lang::game::{Family, Options};
 use crate::lang::rules::{Position, Ruleset};
 use crate::lang::syntax::ast::{BoardGameDef, Expr, ExprKind, Ident, Span};
-use crate::lang::value::Value;
+use crate::lang::value::{Picture, Value};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -869,6 +869,32 @@ pub struct OnBoard {
     game: BoardGame,
 }
 
+/// The picture of a position of one board game by rules on cells (not edges); `None` when
+/// `v` is not one.
+pub fn picture(v: &Value) -> Option<Picture> {
+    let Value::Position(p) = v else { return None };
+    let [c] = p.comps.as_slice() else { return None };
+    if c.rs.family::<OnBoard>()?.layout.edges.is_some() {
+        return None;
+    }
+    let (rs, state) = (c.rs.clone(), c.args.clone());
+    Some(Picture {
+        title: rs.name.clone(),
+        formats: super::pictures::DRAWN_FORMATS,
+        draw: Box::new(move |path| {
+            let b = rs.family::<OnBoard>().expect("checked above");
+            let board = board::picture::Board {
+                names: &b.layout.names,
+                adj: &b.layout.adj,
+                grid: b.layout.grid,
+                states: &b.states,
+                cells: &cells_of(&state),
+            };
+            board::picture::picture(&board, &rs.name, path)
+        }),
+    })
+}
+
 fn cells_of(state: &[i64]) -> Vec<u8> {
     state.iter().map(|&s| s as u8).collect()
 }
@@ -914,6 +940,10 @@ impl Family for OnBoard {
     }
     fn grundy(&self, it: &mut Interp, _: &Ruleset, state: &[i64]) -> Result<Option<u32>> {
         Ok(Some(self.game.grundy(&cells_of(state), &it.ctl)?))
+    }
+    /// A win/loss search, cheaper than the nimber.
+    fn next_wins(&self, it: &mut Interp, state: &[i64]) -> Result<Option<bool>> {
+        Ok(Some(!self.game.loses(&cells_of(state), &it.ctl)?))
     }
     fn move_label(&self, state: &[i64], option: &[i64]) -> Option<String> {
         let want = cells_of(option);
