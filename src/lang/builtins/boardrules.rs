@@ -5,19 +5,25 @@
 //! Compiling happens in two steps. At the definition, names are resolved: states, variables,
 //! and the pieces of `attacks(piece, c)`, which the interpreter evaluates then. For a board,
 //! every binding of the variables to cells gives one move: its conditions and changes as lists
-//! of cells. The engine never calls back into the interpreter.
+//! of cells. The engine never calls back into the interpreter. A ruleset with `left move` or
+//! `right move` lines is partizan: its positions belong to the `Partizan` family.
 use crate::engine::board::{self, BoardGame, Move, Rules};
+use crate::engine::partizan::Game;
 use crate::engine::graph::rect_symmetries;
 use crate::engine::placement::{self, Piece};
 use crate::lang::error::{Error, Result};
 use crate::lang::eval::{Env, Interp};
+use crate::lang::builtins::partizan::{Partizan, Sides, store};
 use crate::lang::game::{Family, Options};
 use crate::lang::rules::{Position, Ruleset};
-use crate::lang::syntax::ast::{BoardGameDef, Expr, ExprKind, Span};
+use crate::lang::syntax::ast::{BoardGameDef, Expr, ExprKind, Side, Span};
 use crate::lang::value::Value;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
+
+/// The directions of `up(c)`, ..., as (name, row step, column step).
+const DIRECTIONS: [(&str, i64, i64); 4] = [("up", -1, 0), ("down", 1, 0), ("left", 0, -1), ("right", 0, 1)];
 
 /// At most this many moves (bindings) per board.
 const MAX_MOVES: usize = 200_000;
@@ -26,6 +32,8 @@ const MAX_MOVES: usize = 200_000;
 enum Cells {
     Var(usize),
     Adjacent(Box<Cells>),
+    /// the neighbour in a direction of [`DIRECTIONS`] on a grid or torus
+    Step(usize, Box<Cells>),
     Attacks(usize, Box<Cells>),
     Union(Box<Cells>, Box<Cells>),
 }
@@ -39,6 +47,8 @@ enum Source {
 }
 
 struct Line {
+    /// the players who may make the move (`board::LEFT`, `RIGHT` or `BOTH`)
+    side: u8,
     vars: Vec<Source>,
     /// (cells, states the cells must be in)
     conds: Vec<(Cells, u8)>,
@@ -52,6 +62,8 @@ pub struct BoardRules {
     name: String,
     states: Vec<String>,
     pieces: Vec<Piece>,
+    /// whether a rule names a direction (`up(c)`, ...), which needs a grid or torus
+    directed: bool,
     lines: Vec<Line>,
     /// the ruleset compiled for each board, by the board's text
     bound: RefCell<HashMap<String, Rc<Ruleset>>>,
@@ -147,6 +159,11 @@ pub fn define(it: &mut Interp, def: &BoardGameDef, env: &Env) -> Result<Ruleset>
             changes.push((set, from, state(&ch.to.name, ch.to.span)?));
         }
         lines.push(Line {
+            side: match rule.side {
+                None => board::BOTH,
+                Some(Side::Left) => board::LEFT,
+                Some(Side::Right) => board::RIGHT,
+            },
             vars,
             conds,
             changes,
@@ -158,6 +175,7 @@ pub fn define(it: &mut Interp, def: &BoardGameDef, env: &Env) -> Result<Ruleset>
         BoardRules {
             name: def.name.name.to_string(),
             states,
+            directed: lines.iter().any(Line::directed),
             pieces,
             lines,
             bound: RefCell::new(HashMap::new()),
@@ -175,7 +193,7 @@ fn cells(
 ) -> Result<Cells> {
     let bad = || {
         Error::runtime("not a set of cells", e.span).hint(
-            "a set of cells is a variable bound by `for`, adjacent(c), attacks(piece, c) or a | b",
+            "a set of cells is a variable bound by `for`, adjacent(c), up(c), down(c), left(c), right(c), attacks(piece, c) or a | b",
         )
     };
     Ok(match &e.kind {
@@ -201,6 +219,10 @@ fn cells(
             (ExprKind::Ident(f), [x]) if &**f == "adjacent" => {
                 Cells::Adjacent(Box::new(cells(it, env, x, names, pieces)?))
             }
+            (ExprKind::Ident(f), [x]) if DIRECTIONS.iter().any(|d| d.0 == &**f) => Cells::Step(
+                DIRECTIONS.iter().position(|d| d.0 == &**f).unwrap_or(0),
+                Box::new(cells(it, env, x, names, pieces)?),
+            ),
             (ExprKind::Ident(f), [p, x]) if &**f == "attacks" => {
                 let Value::Piece(piece) = it.eval(p, env)? else {
                     return Err(Error::runtime("not a piece", p.span)
@@ -225,6 +247,8 @@ fn cells(
 struct Layout {
     names: Vec<String>,
     adj: Vec<Vec<usize>>,
+    /// per cell, its neighbour in each direction of [`DIRECTIONS`] (grids and tori only)
+    steps: Vec<[Option<usize>; 4]>,
     attacks: Vec<Vec<Vec<usize>>>,
     /// rows and columns of a grid or torus
     grid: Option<(usize, usize)>,
@@ -233,7 +257,7 @@ struct Layout {
     cols: Option<usize>,
 }
 
-fn layout(v: &Value, pieces: &[Piece], span: Span) -> Result<Layout> {
+fn layout(v: &Value, pieces: &[Piece], directed: bool, span: Span) -> Result<Layout> {
     match v {
         Value::Board(b) => {
             let (rows, cols) = (b.rows, b.cols);
@@ -270,6 +294,18 @@ fn layout(v: &Value, pieces: &[Piece], span: Span) -> Result<Layout> {
                     .map(|s| format!("({}, {})", s / cols + 1, s % cols + 1))
                     .collect(),
                 adj: board::grid_adjacency(rows, cols, b.torus),
+                steps: (0..n)
+                    .map(|s| {
+                        DIRECTIONS.map(|(_, dr, dc)| {
+                            let (mut r, mut c) = ((s / cols) as i64 + dr, (s % cols) as i64 + dc);
+                            if b.torus {
+                                (r, c) = (r.rem_euclid(rows as i64), c.rem_euclid(cols as i64));
+                            }
+                            ((0..rows as i64).contains(&r) && (0..cols as i64).contains(&c))
+                                .then(|| r as usize * cols + c as usize)
+                        })
+                    })
+                    .collect(),
                 attacks,
                 grid: Some((rows, cols)),
                 syms,
@@ -277,9 +313,10 @@ fn layout(v: &Value, pieces: &[Piece], span: Span) -> Result<Layout> {
             })
         }
         Value::Graph(g) => {
-            if !pieces.is_empty() {
+            if !pieces.is_empty() || directed {
+                let what = if directed { "up, down, left and right need" } else { "`attacks` needs" };
                 return Err(Error::runtime(
-                    "`attacks` needs a grid or torus board, not a graph",
+                    format!("{what} a grid or torus board, not a graph"),
                     span,
                 ));
             }
@@ -294,6 +331,7 @@ fn layout(v: &Value, pieces: &[Piece], span: Span) -> Result<Layout> {
                 names: g.names.clone(),
                 syms: board::automorphisms(&adj),
                 adj,
+                steps: vec![],
                 attacks: vec![],
                 grid: None,
                 cols: None,
@@ -320,10 +358,34 @@ fn eval_cells(c: &Cells, l: &Layout, vars: &[usize], out: &mut Vec<usize>) {
                 });
             }
         }
+        Cells::Step(k, x) => {
+            let mut xs = vec![];
+            eval_cells(x, l, vars, &mut xs);
+            out.extend(xs.into_iter().filter_map(|s| l.steps[s][*k]));
+        }
         Cells::Union(a, b) => {
             eval_cells(a, l, vars, out);
             eval_cells(b, l, vars, out);
         }
+    }
+}
+
+impl Cells {
+    fn directed(&self) -> bool {
+        match self {
+            Cells::Var(_) => false,
+            Cells::Step(..) => true,
+            Cells::Adjacent(x) | Cells::Attacks(_, x) => x.directed(),
+            Cells::Union(a, b) => a.directed() || b.directed(),
+        }
+    }
+}
+
+impl Line {
+    fn directed(&self) -> bool {
+        let vars = self.vars.iter().any(|v| matches!(v, Source::Cells(c) if c.directed()));
+        vars || self.conds.iter().any(|c| c.0.directed())
+            || self.changes.iter().flat_map(|c| &c.0).any(Cells::directed)
     }
 }
 
@@ -385,14 +447,15 @@ fn bind(line: &Line, k: usize, l: &Layout, vars: &mut Vec<usize>, out: &mut Vec<
 }
 
 impl BoardRules {
-    /// The start position on a board, compiling the rules for it the first time.
-    fn start(&self, board: &Value, span: Span) -> Result<Value> {
+    /// The position on a board, compiling the rules for it the first time: every cell in the
+    /// first state, or as drawn by `start`.
+    fn start(&self, board: &Value, span: Span, start: Option<(&str, Span)>) -> Result<Value> {
         let text = format!("{}({})", self.name, board.to_text());
         let known = self.bound.borrow().get(&text).cloned();
         let rs = match known {
             Some(rs) => rs,
             None => {
-                let l = layout(board, &self.pieces, span)?;
+                let l = layout(board, &self.pieces, self.directed, span)?;
                 let mut moves = vec![];
                 for (k, line) in self.lines.iter().enumerate() {
                     if !bind(line, k, &l, &mut vec![], &mut moves) {
@@ -402,32 +465,117 @@ impl BoardRules {
                         ));
                     }
                 }
-                let game = BoardGame::new(Rules {
-                    cells: l.names.len(),
-                    states: self.states.len(),
-                    moves,
-                    syms: l.syms.clone(),
-                    cols: l.cols,
-                })
-                .map_err(|e| Error::from(e).at(span))?;
-                let rs = Rc::new(Ruleset::new(
-                    text.clone(),
-                    OnBoard {
-                        states: self.states.clone(),
-                        lines: self.lines.len(),
-                        layout: l,
-                        game,
+                let sides: Vec<u8> = moves.iter().map(|m| self.lines[m.label[0]].side).collect();
+                let game = BoardGame::with_sides(
+                    Rules {
+                        cells: l.names.len(),
+                        states: self.states.len(),
+                        moves,
+                        syms: l.syms.clone(),
+                        cols: l.cols,
                     },
-                ));
+                    &sides,
+                )
+                .map_err(|e| Error::from(e).at(span))?;
+                let b = OnBoard {
+                    states: self.states.clone(),
+                    lines: self.lines.len(),
+                    layout: l,
+                    game,
+                };
+                let rs = if b.game.is_partizan() {
+                    Ruleset::new(text.clone(), Partizan(Box::new(PartizanOnBoard(b))))
+                } else {
+                    Ruleset::new(text.clone(), b)
+                };
+                let rs = Rc::new(rs);
                 self.bound.borrow_mut().insert(text, rs.clone());
                 rs
             }
         };
-        let n = rs.family::<OnBoard>().map_or(0, |b| b.layout.names.len());
-        Ok(Value::Position(Rc::new(Position::single(
-            rs,
-            vec![0; n].into(),
-        ))))
+        let state = match start {
+            None => vec![0; cell_count(board)],
+            Some((t, s)) => self.drawn(board, t, s)?,
+        };
+        Ok(Value::Position(Rc::new(Position::single(rs, state.into()))))
+    }
+
+    /// A position drawn as `show` draws it: rows split by `|` or new lines, a cell `.` in the
+    /// first state or the first letter of its state; spaces are ignored.
+    fn drawn(&self, board: &Value, text: &str, span: Span) -> Result<Vec<i64>> {
+        let Value::Board(b) = board else {
+            return Err(Error::runtime("a drawn start position needs a grid or torus board", span));
+        };
+        let letter = |s: &String| s.chars().next().unwrap_or('?');
+        let letters: Vec<String> = self.states[1..].iter().map(|s| letter(s).to_string()).collect();
+        let hint = format!(
+            "{} rows of {} cells: . for {}, {}",
+            b.rows,
+            b.cols,
+            self.states[0],
+            self.states[1..]
+                .iter()
+                .map(|s| format!("{} for {s}", letter(s)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let rows: Vec<&str> = text
+            .split(['|', '\n'])
+            .filter(|r| !r.trim().is_empty())
+            .collect();
+        let mut out = vec![];
+        for r in &rows {
+            let cells: Vec<char> = r.chars().filter(|c| !c.is_whitespace()).collect();
+            if cells.len() != b.cols {
+                return Err(Error::runtime(
+                    format!("the row {:?} has {} cells, not {}", r.trim(), cells.len(), b.cols),
+                    span,
+                )
+                .hint(hint));
+            }
+            for c in cells {
+                let k = if c == '.' {
+                    0
+                } else {
+                    let mut at = (1..self.states.len()).filter(|&k| letter(&self.states[k]) == c);
+                    match (at.next(), at.next()) {
+                        (Some(k), None) => k,
+                        (Some(_), Some(_)) => {
+                            return Err(Error::runtime(
+                                format!("several states start with `{c}`"),
+                                span,
+                            )
+                            .hint("give the states different first letters to draw positions"));
+                        }
+                        _ => {
+                            return Err(Error::runtime(
+                                format!("`{c}` is not the first letter of a state ({})", letters.join(", ")),
+                                span,
+                            )
+                            .hint(hint));
+                        }
+                    }
+                };
+                out.push(k as i64);
+            }
+        }
+        if rows.len() != b.rows {
+            return Err(Error::runtime(
+                format!("the drawing has {} rows, not {}", rows.len(), b.rows),
+                span,
+            )
+            .hint(hint));
+        }
+        Ok(out)
+    }
+}
+
+/// The number of cells of a board a layout was made for.
+fn cell_count(board: &Value) -> usize {
+    match board {
+        Value::Board(b) => b.rows * b.cols,
+        Value::Graph(g) => g.vertex_count(),
+        _ => 0,
     }
 }
 
@@ -440,12 +588,16 @@ impl Family for BoardRules {
     }
     fn call(&self, _: &Rc<Ruleset>, args: &[(Value, Span)], span: Span) -> Option<Result<Value>> {
         Some(match args {
-            [(b, s)] => self.start(b, *s),
+            [(b, s)] => self.start(b, *s, None),
+            [(b, s), (Value::Str(t), ts)] => self.start(b, *s, Some((t, *ts))),
             _ => Err(Error::runtime(
-                format!("`{}` takes one argument, the board", self.name),
+                format!(
+                    "`{}` takes the board and, if you like, the start drawn as a string",
+                    self.name
+                ),
                 span,
             )
-            .hint(format!("e.g. {}(grid(4, 4))", self.name))),
+            .hint(format!("e.g. {0}(grid(4, 4)) or {0}(grid(2, 2), \"x.|.x\")", self.name))),
         })
     }
     fn as_any(&self) -> &dyn std::any::Any {
@@ -541,5 +693,35 @@ impl Family for OnBoard {
     }
     fn as_any(&self) -> &dyn std::any::Any {
         self
+    }
+}
+
+/// A partizan ruleset compiled for one board.
+struct PartizanOnBoard(OnBoard);
+
+impl Sides for PartizanOnBoard {
+    fn value(&self, it: &mut Interp, state: &[i64]) -> Result<Game> {
+        let ctl = it.ctl.clone();
+        Ok(self.0.game.value(&cells_of(state), store(it)?, &ctl)?)
+    }
+    fn options(&self, _: &mut Interp, state: &[i64], side: Side) -> Result<Options> {
+        let side = if side == Side::Left {
+            board::LEFT
+        } else {
+            board::RIGHT
+        };
+        Ok(self
+            .0
+            .game
+            .side_options(&cells_of(state), side)?
+            .into_iter()
+            .map(|(_, q)| vec![q.iter().map(|&x| x as i64).collect()])
+            .collect())
+    }
+    fn describe(&self, name: &str, state: &[i64]) -> String {
+        self.0.describe(name, state)
+    }
+    fn show(&self, state: &[i64]) -> Option<String> {
+        self.0.show(state)
     }
 }

@@ -84,6 +84,8 @@ pub struct BoardGameDef {
 /// of the variables to cells.
 #[derive(Debug)]
 pub struct BoardMove {
+    /// `left move` / `right move`: a move for one player only (the game is then partizan)
+    pub side: Option<Side>,
     pub changes: Vec<Change>,
     pub bindings: Vec<(Ident, Expr)>,
     pub conds: Vec<Cond>,

@@ -734,6 +734,7 @@ impl Builder {
 
     fn board_move(&self, p: Pair<Rule>) -> BoardMove {
         let mut rule = BoardMove {
+            side: None,
             changes: vec![],
             bindings: vec![],
             conds: vec![],
@@ -773,6 +774,7 @@ impl Builder {
                         });
                     }
                 }
+                Rule::side => rule.side = Some(side(&part)),
                 r => unreachable!("board move part {r:?}"),
             }
         }
@@ -799,13 +801,7 @@ impl Builder {
                 }
                 Rule::for_clauses => rule.bindings = self.bindings(part),
                 Rule::if_clause => rule.cond = Some(self.expr(part.into_inner().next().unwrap())),
-                Rule::side => {
-                    rule.side = Some(if part.as_str() == "left" {
-                        Side::Left
-                    } else {
-                        Side::Right
-                    })
-                }
+                Rule::side => rule.side = Some(side(&part)),
                 r => unreachable!("move part {r:?}"),
             }
         }
@@ -1009,6 +1005,15 @@ impl Builder {
             r => unreachable!("primary {r:?}"),
         };
         Expr { kind, span }
+    }
+}
+
+/// `left` or `right` before `move`.
+fn side(p: &Pair<Rule>) -> Side {
+    if p.as_str() == "left" {
+        Side::Left
+    } else {
+        Side::Right
     }
 }
 
