@@ -366,13 +366,17 @@ impl BoardGame {
         // every play ends when each move that may bring a cell back to a state it left also
         // surely moves a cell into a state it can never leave (a capture empties a cell): the
         // cells in such states only grow in number
-        let cycle = |u: usize, t: usize| u == t || closure[u] >> t & 1 == 1 && closure[t] >> u & 1 == 1;
+        let cycle =
+            |u: usize, t: usize| u == t || closure[u] >> t & 1 == 1 && closure[t] >> u & 1 == 1;
         let loops = steps.iter().any(|st| {
             let back = st.iter().any(|&(k, f, t)| {
-                (0..r.states).any(|u| (k & f) >> u & 1 == 1 && u != t as usize && cycle(u, t as usize))
+                (0..r.states)
+                    .any(|u| (k & f) >> u & 1 == 1 && u != t as usize && cycle(u, t as usize))
             });
             let on = st.iter().any(|&(k, f, t)| {
-                k != 0 && k & !f == 0 && (0..r.states).all(|u| k >> u & 1 == 0 || !cycle(u, t as usize))
+                k != 0
+                    && k & !f == 0
+                    && (0..r.states).all(|u| k >> u & 1 == 0 || !cycle(u, t as usize))
             });
             back && !on
         });

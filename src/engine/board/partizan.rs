@@ -37,9 +37,7 @@ impl<B: Bits> Sided<'_, B> {
         g.moves
             .iter()
             .zip(self.sides)
-            .filter(|(m, s)| {
-                *s & side != 0 && m.reads.andnot(present).is_empty() && g.holds(p, m)
-            })
+            .filter(|(m, s)| *s & side != 0 && m.reads.andnot(present).is_empty() && g.holds(p, m))
             .map(|(m, _)| g.apply(p, m))
             .filter(|q| q != p)
             .collect()
@@ -55,7 +53,11 @@ impl<B: Bits> cg::Rules for Sided<'_, B> {
         if self.entries.is_multiple_of(1024) {
             let bytes = self.entries.saturating_mul(entry_bytes::<B>());
             if bytes > self.ctl.memory() {
-                return Err(over_budget(bytes, self.ctl.memory(), "the board game's memo"));
+                return Err(over_budget(
+                    bytes,
+                    self.ctl.memory(),
+                    "the board game's memo",
+                ));
             }
         }
         Ok(self.options(p, LEFT))

@@ -8,12 +8,12 @@
 //! of cells. The engine never calls back into the interpreter. A ruleset with `left move` or
 //! `right move` lines is partizan: its positions belong to the `Partizan` family.
 use crate::engine::board::{self, BoardGame, Move, Rules};
-use crate::engine::partizan::Game;
 use crate::engine::graph::rect_symmetries;
+use crate::engine::partizan::Game;
 use crate::engine::placement::{self, Piece};
+use crate::lang::builtins::partizan::{Partizan, Sides, store};
 use crate::lang::error::{Error, Result};
 use crate::lang::eval::{Env, Interp};
-use crate::lang::builtins::partizan::{Partizan, Sides, store};
 use crate::lang::game::{Family, Options};
 use crate::lang::rules::{Position, Ruleset};
 use crate::lang::syntax::ast::{BoardGameDef, Expr, ExprKind, Side, Span};
@@ -23,7 +23,12 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 /// The directions of `up(c)`, ..., as (name, row step, column step).
-const DIRECTIONS: [(&str, i64, i64); 4] = [("up", -1, 0), ("down", 1, 0), ("left", 0, -1), ("right", 0, 1)];
+const DIRECTIONS: [(&str, i64, i64); 4] = [
+    ("up", -1, 0),
+    ("down", 1, 0),
+    ("left", 0, -1),
+    ("right", 0, 1),
+];
 
 /// At most this many moves (bindings) per board.
 const MAX_MOVES: usize = 200_000;
@@ -314,7 +319,11 @@ fn layout(v: &Value, pieces: &[Piece], directed: bool, span: Span) -> Result<Lay
         }
         Value::Graph(g) => {
             if !pieces.is_empty() || directed {
-                let what = if directed { "up, down, left and right need" } else { "`attacks` needs" };
+                let what = if directed {
+                    "up, down, left and right need"
+                } else {
+                    "`attacks` needs"
+                };
                 return Err(Error::runtime(
                     format!("{what} a grid or torus board, not a graph"),
                     span,
@@ -383,7 +392,10 @@ impl Cells {
 
 impl Line {
     fn directed(&self) -> bool {
-        let vars = self.vars.iter().any(|v| matches!(v, Source::Cells(c) if c.directed()));
+        let vars = self
+            .vars
+            .iter()
+            .any(|v| matches!(v, Source::Cells(c) if c.directed()));
         vars || self.conds.iter().any(|c| c.0.directed())
             || self.changes.iter().flat_map(|c| &c.0).any(Cells::directed)
     }
@@ -504,10 +516,16 @@ impl BoardRules {
     /// first state or the first letter of its state; spaces are ignored.
     fn drawn(&self, board: &Value, text: &str, span: Span) -> Result<Vec<i64>> {
         let Value::Board(b) = board else {
-            return Err(Error::runtime("a drawn start position needs a grid or torus board", span));
+            return Err(Error::runtime(
+                "a drawn start position needs a grid or torus board",
+                span,
+            ));
         };
         let letter = |s: &String| s.chars().next().unwrap_or('?');
-        let letters: Vec<String> = self.states[1..].iter().map(|s| letter(s).to_string()).collect();
+        let letters: Vec<String> = self.states[1..]
+            .iter()
+            .map(|s| letter(s).to_string())
+            .collect();
         let hint = format!(
             "{} rows of {} cells: . for {}, {}",
             b.rows,
@@ -528,7 +546,12 @@ impl BoardRules {
             let cells: Vec<char> = r.chars().filter(|c| !c.is_whitespace()).collect();
             if cells.len() != b.cols {
                 return Err(Error::runtime(
-                    format!("the row {:?} has {} cells, not {}", r.trim(), cells.len(), b.cols),
+                    format!(
+                        "the row {:?} has {} cells, not {}",
+                        r.trim(),
+                        cells.len(),
+                        b.cols
+                    ),
                     span,
                 )
                 .hint(hint));
@@ -549,7 +572,10 @@ impl BoardRules {
                         }
                         _ => {
                             return Err(Error::runtime(
-                                format!("`{c}` is not the first letter of a state ({})", letters.join(", ")),
+                                format!(
+                                    "`{c}` is not the first letter of a state ({})",
+                                    letters.join(", ")
+                                ),
                                 span,
                             )
                             .hint(hint));
@@ -597,7 +623,10 @@ impl Family for BoardRules {
                 ),
                 span,
             )
-            .hint(format!("e.g. {0}(grid(4, 4)) or {0}(grid(2, 2), \"x.|.x\")", self.name))),
+            .hint(format!(
+                "e.g. {0}(grid(4, 4)) or {0}(grid(2, 2), \"x.|.x\")",
+                self.name
+            ))),
         })
     }
     fn as_any(&self) -> &dyn std::any::Any {
