@@ -3,7 +3,7 @@
 //! every board up to 4 x 4, on random drawn positions and on random graphs of up to 10
 //! vertices, and against published values.
 mod common;
-use common::{Rng, run_e, value, values};
+use common::{Rng, gamut, run_e, value, values};
 use serde_json::json;
 
 const RULES: &str = "
@@ -287,4 +287,34 @@ fn mistakes_are_explained() {
         assert_ne!(code, 0, "{src}");
         assert!(err.contains(want), "{src}: {err}");
     }
+}
+
+/// A search larger than the memory budget stops with the budget in the message.
+#[test]
+fn the_search_keeps_to_the_memory_budget() {
+    let out = gamut()
+        .args(["--memory", "8M", "-e", &format!("{RULES}value(dom(grid(6, 6)))")])
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("needs about"), "{err}");
+}
+
+/// A plain `move` is for both players: on a strip, Left may fill one cell and either player
+/// two adjacent ones, against the same game written as a `game` block over strip lengths.
+#[test]
+fn plain_moves_are_for_both() {
+    let src = "game mixed on board {
+    left move c to filled for c in empty
+    move c, d to filled for c in empty, d in right(c) if d is empty
+}
+game strip(n) {
+    left move a, n - 1 - a for a in 0..n-1
+    move a, n - 2 - a for a in 0..n-2
+}
+[value(mixed(grid(1, n))) for n in 1..9] == [value(strip(n)) for n in 1..9]
+[value(mixed(grid(1, n))) for n in 1..3]";
+    // by hand: 1 x 2 is {1, 0 | 0} = {1|0}; on 1 x 3 Left's middle cell leaves 1 + 1
+    assert_eq!(values(src), [json!(true), json!(["1", "{1|0}", "{2|1}"])]);
 }

@@ -48,16 +48,14 @@ impl<B: Bits> cg::Rules for Sided<'_, B> {
     type Pos = Pos<B>;
     type Error = Error;
     fn left(&mut self, p: &Pos<B>) -> Result<Vec<Pos<B>>> {
-        // the search asks Left's options once per position it expands
+        // the search asks Left's options once per position it expands; the memo takes at most
+        // half the budget (the store of canonical forms keeps to the budget too)
         self.entries += 1;
         if self.entries.is_multiple_of(1024) {
             let bytes = self.entries.saturating_mul(entry_bytes::<B>());
-            if bytes > self.ctl.memory() {
-                return Err(over_budget(
-                    bytes,
-                    self.ctl.memory(),
-                    "the board game's memo",
-                ));
+            let have = self.ctl.memory() / 2;
+            if bytes > have {
+                return Err(over_budget(bytes, have, "the board game's memo"));
             }
         }
         Ok(self.options(p, LEFT))
