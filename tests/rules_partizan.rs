@@ -293,7 +293,12 @@ fn mistakes_are_explained() {
 #[test]
 fn the_search_keeps_to_the_memory_budget() {
     let out = gamut()
-        .args(["--memory", "8M", "-e", &format!("{RULES}value(dom(grid(6, 6)))")])
+        .args([
+            "--memory",
+            "8M",
+            "-e",
+            &format!("{RULES}value(dom(grid(6, 6)))"),
+        ])
         .output()
         .unwrap();
     let err = String::from_utf8(out.stderr).unwrap();

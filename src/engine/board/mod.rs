@@ -475,7 +475,9 @@ impl BoardGame {
     }
 }
 
-type Normal = (Vec<(Vec<usize>, u8)>, Vec<(Vec<usize>, u8, u8)>);
+/// A move's conditions, (cells, states).
+type Need = Vec<(Vec<usize>, u8)>;
+type Normal = (Need, Vec<(Vec<usize>, u8, u8)>);
 
 /// Whether the cell map `f` carries each player's moves onto that player's moves.
 fn preserves(moves: &HashSet<(u8, Normal)>, f: impl Fn(usize) -> usize) -> bool {
@@ -500,7 +502,7 @@ fn preserves(moves: &HashSet<(u8, Normal)>, f: impl Fn(usize) -> usize) -> bool 
 /// are on the board. A component can then be keyed at the board's corner.
 fn translates(moves: &HashSet<(u8, Normal)>, n: usize, w: usize) -> bool {
     let h = n / w;
-    let by_need: HashMap<(u8, &Vec<(Vec<usize>, u8)>), Vec<&Normal>> =
+    let by_need: HashMap<(u8, &Need), Vec<&Normal>> =
         moves.iter().fold(Default::default(), |mut m, (s, x)| {
             m.entry((*s, &x.0)).or_default().push(x);
             m
