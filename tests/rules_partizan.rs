@@ -52,20 +52,42 @@ fn agree(rules: &str, pairs: &[(String, String)]) {
     }
 }
 
-/// A random drawing of `m` x `n` cells from `marks`, as the rules game and the built-in take it.
-fn drawing(rng: &mut Rng, m: usize, n: usize, marks: &[(char, char)]) -> (String, String) {
-    let (mut ours, mut theirs) = (vec![], vec![]);
-    for _ in 0..m {
-        let (mut a, mut b) = (String::new(), String::new());
-        for _ in 0..n {
-            let (x, y) = marks[rng.below(marks.len())];
-            a.push(x);
-            b.push(y);
-        }
-        ours.push(a);
-        theirs.push(b);
+/// The pairs `f(m, n)` gives for the boards from 1 x 1 to 4 x 4.
+fn every_board(f: impl Fn(usize, usize) -> Option<(String, String)>) -> Vec<(String, String)> {
+    let mut out = vec![];
+    for m in 1..=4 {
+        out.extend((1..=4).filter_map(|n| f(m, n)));
     }
-    (ours.join("|"), theirs.join("|"))
+    out
+}
+
+/// `count` random drawings on boards up to 4 x 4, each cell a pair of `marks` (the rules
+/// game's letter, the built-in's), as pairs (`ours(grid(m, n), drawing)`, `theirs(drawing)`).
+fn drawings(
+    seed: u64,
+    count: usize,
+    marks: &[(char, char)],
+    ours: &str,
+    theirs: &str,
+) -> Vec<(String, String)> {
+    let mut rng = Rng(seed);
+    (0..count)
+        .map(|_| {
+            let (m, n) = (1 + rng.below(4), 1 + rng.below(4));
+            let (mut a, mut b) = (vec![], vec![]);
+            for _ in 0..m {
+                let row: Vec<(char, char)> =
+                    (0..n).map(|_| marks[rng.below(marks.len())]).collect();
+                a.push(row.iter().map(|x| x.0).collect::<String>());
+                b.push(row.iter().map(|x| x.1).collect::<String>());
+            }
+            let (a, b) = (a.join("|"), b.join("|"));
+            (
+                format!("{ours}(grid({m}, {n}), {a:?})"),
+                format!("{theirs}({b:?})"),
+            )
+        })
+        .collect()
 }
 
 /// Published values: Domineering 2 x 2 = ±1, 2 x 3 = {2|-1/2}, 3 x 3 = ±1 (Berlekamp, Conway
@@ -88,24 +110,14 @@ fn domineering_published_values() {
 
 #[test]
 fn domineering_every_board_to_4x4() {
-    let mut pairs = vec![];
-    for m in 1..=4 {
-        for n in 1..=4 {
-            pairs.push((
-                format!("dom(grid({m}, {n}))"),
-                format!("domineering({m}, {n})"),
-            ));
-        }
-    }
-    let mut rng = Rng(0x5eed_d0e1);
-    for _ in 0..60 {
-        let (m, n) = (1 + rng.below(4), 1 + rng.below(4));
-        let (a, b) = drawing(&mut rng, m, n, &[('.', '.'), ('.', '.'), ('f', '#')]);
-        pairs.push((
-            format!("dom(grid({m}, {n}), {a:?})"),
-            format!("domineering({b:?})"),
-        ));
-    }
+    let mut pairs = every_board(|m, n| {
+        Some((
+            format!("dom(grid({m}, {n}))"),
+            format!("domineering({m}, {n})"),
+        ))
+    });
+    let marks = [('.', '.'), ('.', '.'), ('f', '#')];
+    pairs.extend(drawings(0x5eed_d0e1, 60, &marks, "dom", "domineering"));
     agree(RULES, &pairs);
 }
 
@@ -145,36 +157,25 @@ fn domineering_transpose_is_negative() {
 
 #[test]
 fn clobber_boards() {
-    let mut pairs = vec![];
     // checkerboards up to 4 x 3 and 3 x 4 (4 x 4 takes seconds)
-    for m in 1..=4usize {
-        for n in 1..=4usize {
-            if m * n > 12 {
-                continue;
-            }
-            let rows: Vec<String> = (0..m)
-                .map(|r| {
-                    (0..n)
-                        .map(|c| if (r + c) % 2 == 0 { 'x' } else { 'o' })
-                        .collect()
-                })
-                .collect();
-            let t = rows.join("|");
-            pairs.push((
+    let mut pairs = every_board(|m, n| {
+        let rows: Vec<String> = (0..m)
+            .map(|r| {
+                (0..n)
+                    .map(|c| if (r + c) % 2 == 0 { 'x' } else { 'o' })
+                    .collect()
+            })
+            .collect();
+        let t = rows.join("|");
+        (m * n <= 12).then(|| {
+            (
                 format!("clob(grid({m}, {n}), {t:?})"),
                 format!("clobber({t:?})"),
-            ));
-        }
-    }
-    let mut rng = Rng(0xc10b);
-    for _ in 0..40 {
-        let (m, n) = (1 + rng.below(4), 1 + rng.below(4));
-        let (a, b) = drawing(&mut rng, m, n, &[('.', '.'), ('x', 'x'), ('o', 'o')]);
-        pairs.push((
-            format!("clob(grid({m}, {n}), {a:?})"),
-            format!("clobber({b:?})"),
-        ));
-    }
+            )
+        })
+    });
+    let marks = [('.', '.'), ('x', 'x'), ('o', 'o')];
+    pairs.extend(drawings(0xc10b, 40, &marks, "clob", "clobber"));
     agree(RULES, &pairs);
 }
 
@@ -205,15 +206,12 @@ fn snort_and_col_on_random_graphs() {
 
 #[test]
 fn placement_of_two_pieces() {
-    let mut pairs = vec![];
-    for m in 1..=4 {
-        for n in 1..=4 {
-            pairs.push((
-                format!("pieces(grid({m}, {n}))"),
-                format!("pieces_game({m}, {n}, \"knight\", \"queen\")"),
-            ));
-        }
-    }
+    let pairs = every_board(|m, n| {
+        Some((
+            format!("pieces(grid({m}, {n}))"),
+            format!("pieces_game({m}, {n}, \"knight\", \"queen\")"),
+        ))
+    });
     agree(&pieces_rules("knight", "queen"), &pairs);
     for (l, r) in [("king", "rook"), ("bishop", "knight")] {
         let pairs: Vec<(String, String)> = [(2, 3), (3, 3), (3, 4)]
