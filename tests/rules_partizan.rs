@@ -279,6 +279,12 @@ fn mistakes_are_explained() {
             "game back on board {\n left move c to filled for c in empty\n right move c to empty for c in filled\n}\nvalue(back(grid(1, 2)))".into(),
             "loopy",
         ),
+        (
+            // Clobber's capture, but from any cell: an empty cell "emptied" again moves nothing
+            // on for good
+            "game c on board {\n cells empty, x, o\n left move c to empty, d to x for c in cells, d in adjacent(c) if d is o\n right move c to o for c in x\n}\nvalue(c(grid(1, 2)))".into(),
+            "loopy",
+        ),
     ];
     for (src, want) in cases {
         let (code, _, err) = run_e(&src);

@@ -364,8 +364,9 @@ impl BoardGame {
             }
         }
         // every play ends when each move that may bring a cell back to a state it left also
-        // surely moves a cell into a state it can never leave (a capture empties a cell): the
-        // cells in such states only grow in number
+        // surely moves some cell to a state it can never come back from (a capture empties a
+        // cell): ranking the states' cycles in order, the sum of the cells' ranks then falls
+        // at every move
         let cycle =
             |u: usize, t: usize| u == t || closure[u] >> t & 1 == 1 && closure[t] >> u & 1 == 1;
         let loops = steps.iter().any(|st| {
