@@ -503,14 +503,13 @@ fn thermograph(it: &mut Interp, a: &mut Args) -> Result<Value> {
     ))
 }
 
-/// `plot(thermograph(G), file)`: the walls up to a little above the temperature.
-pub fn plot_thermograph(
+/// What `plot(thermograph(G))` draws: the walls of G's thermograph up to above its mast.
+pub fn thermograph_drawing(
     it: &mut Interp,
     g: &Value,
     title: String,
     size: (u32, u32),
-    path: &str,
-) -> Result<()> {
+) -> Result<crate::engine::plot::Thermograph> {
     let Value::Game(g) = g else {
         return Err(Error::plain("this record is not a thermograph"));
     };
@@ -520,16 +519,12 @@ pub fn plot_thermograph(
     let temp = t.temperature.max(Dyadic::ZERO);
     let top = temp.add(Dyadic::int(1).max(temp.half()?))?;
     let walls = t.polylines(top)?;
-    crate::engine::plot::draw_thermograph(
-        &crate::engine::plot::Thermograph {
-            title,
-            walls,
-            temperature: f(t.temperature),
-            size,
-        },
-        path,
-    )
-    .map_err(Error::plain)
+    Ok(crate::engine::plot::Thermograph {
+        title,
+        walls,
+        temperature: f(t.temperature),
+        size,
+    })
 }
 
 /// A partizan ruleset as the language sees it: the value of a state, and its options for
