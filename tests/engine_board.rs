@@ -15,6 +15,11 @@ game cram on board {
 }
 game nk on board { move c, adjacent(c) to filled for c in empty }
 game lonely on board { move c to filled for c in empty if adjacent(c) is empty }
+game crowded on board { move c to filled for c in empty if some adjacent(c) is empty }
+game pair on board {
+    move c to filled for c in empty
+    end for c in filled, d in adjacent(c) if d is filled
+}
 ";
 
 fn ints(v: &serde_json::Value) -> Vec<u64> {
@@ -72,15 +77,38 @@ fn node_kayles(adj: &[Vec<usize>]) -> u32 {
     brute((1u32 << adj.len()) - 1, &opts, &mut HashMap::new())
 }
 
-/// Fill an empty cell whose neighbours are all empty (the set is of empty cells).
-fn lonely(adj: &[Vec<usize>]) -> u32 {
+/// Fill an empty cell whose neighbours are all empty (`every`), or one of whose neighbours is
+/// empty (`some`); a position is the set of empty cells.
+fn lonely(adj: &[Vec<usize>], some: bool) -> u32 {
     let opts = |a: u32| {
         (0..adj.len())
-            .filter(|&c| a >> c & 1 == 1 && adj[c].iter().all(|&d| a >> d & 1 == 1))
+            .filter(|&c| {
+                let mut empty = adj[c].iter().map(|&d| a >> d & 1 == 1);
+                let ok = if some {
+                    empty.any(|x| x)
+                } else {
+                    empty.all(|x| x)
+                };
+                a >> c & 1 == 1 && ok
+            })
             .map(|c| a & !(1 << c))
             .collect()
     };
     brute((1u32 << adj.len()) - 1, &opts, &mut HashMap::new())
+}
+
+/// Fill any empty cell; play ends once two neighbours are filled.
+fn pair(adj: &[Vec<usize>]) -> u32 {
+    let all = (1u32 << adj.len()) - 1;
+    let opts = |a: u32| {
+        let filled = |c: usize| a >> c & 1 == 0;
+        let over = (0..adj.len()).any(|c| filled(c) && adj[c].iter().any(|&d| filled(d)));
+        (0..adj.len())
+            .filter(|&c| !over && !filled(c))
+            .map(|c| a & !(1 << c))
+            .collect()
+    };
+    brute(all, &opts, &mut HashMap::new())
 }
 
 #[test]
@@ -91,12 +119,13 @@ fn grid_games_agree_with_brute_force_up_to_4x4() {
         for n in 1..=4 {
             let adj = grid_adj(m, n);
             src += &format!(
-                "[grundy(cram(grid({m}, {n}))), grundy(nk(grid({m}, {n}))), grundy(lonely(grid({m}, {n})))]\n"
+                "let b = grid({m}, {n})\n[grundy(cram(b)), grundy(nk(b)), grundy(lonely(b)), grundy(crowded(b))]\n"
             );
             want.push(vec![
                 arc_kayles(&adj) as u64,
                 node_kayles(&adj) as u64,
-                lonely(&adj) as u64,
+                lonely(&adj, false) as u64,
+                lonely(&adj, true) as u64,
             ]);
         }
     }
@@ -131,10 +160,12 @@ fn graph_games_agree_with_brute_force_and_node_kayles_on_random_graphs() {
     for i in 0..60 {
         let (g, adj) = random_graph(&mut seed, 1 + i % 10);
         src += &format!(
-            "let g = {g}\n[grundy(cram(g)), grundy(nk(g)), grundy(node_kayles(g)), grundy(lonely(g))]\n"
+            "let g = {g}\n[grundy(cram(g)), grundy(nk(g)), grundy(node_kayles(g)), grundy(lonely(g)), grundy(crowded(g)), grundy(pair(g))]\n"
         );
         let nk = node_kayles(&adj) as u64;
-        want.push(vec![arc_kayles(&adj) as u64, nk, nk, lonely(&adj) as u64]);
+        let (every, some) = (lonely(&adj, false) as u64, lonely(&adj, true) as u64);
+        let pair = pair(&adj) as u64;
+        want.push(vec![arc_kayles(&adj) as u64, nk, nk, every, some, pair]);
     }
     let got: Vec<Vec<u64>> = values(&src).iter().map(ints).collect();
     assert_eq!(got, want);
@@ -249,6 +280,7 @@ fn cram_rules(m: usize, n: usize) -> Rules {
         for &d in nb {
             moves.push(Move {
                 need: vec![(vec![c, d], 1)],
+                some: vec![],
                 change: vec![(vec![c, d], 3, 1)],
                 label: vec![c, d],
             });
@@ -258,7 +290,9 @@ fn cram_rules(m: usize, n: usize) -> Rules {
         cells: m * n,
         states: 2,
         moves,
+        ends: vec![],
         syms: vec![],
+        swap: None,
         cols: Some(n),
     }
 }

@@ -61,6 +61,16 @@ pub const STATEMENTS: &[(&str, &str, &str)] = &[
         "game dom on board {\n  left move c, d to filled for c in empty, d in down(c) if d is empty\n  right move c, d to filled for c in empty, d in right(c) if d is empty\n}\nvalue(dom(grid(2, 3)))   # → {2|-1/2}",
     ),
     (
+        "some",
+        "some CELLS is [not] STATE — a condition of `game NAME on board`: some cell of the set is (or is not) in the state",
+        "game crowded on board { move c to filled for c in empty if some adjacent(c) is empty }\ngrundy(crowded(grid(1, 4)))   # → 0",
+    ),
+    (
+        "end",
+        "end for X in CELLS, ... [if COND and ...] — inside `game NAME on board` or `on edges`: a position where the conditions hold has no moves, so whoever made it wins",
+        "game pair on board {\n  move c to filled for c in empty\n  end for c in filled, d in adjacent(c) if d is filled\n}\noutcome(pair(graph { a - b, c }))   # → N",
+    ),
+    (
         "use",
         "use \"LIBRARY\" or use \"./file.game\" — load a standard library (prelude, slide, heaps, chess, cycles; all loaded already) or your own file, relative to the script",
         "use \"heaps\"\ngrundy(lasker(10))   # → 10",

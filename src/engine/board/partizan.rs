@@ -32,8 +32,12 @@ struct Sided<'a, B> {
 
 impl<B: Bits> Sided<'_, B> {
     fn options(&self, p: &Pos<B>, side: u8) -> Vec<Pos<B>> {
-        let present = self.game.present(p);
         let g = self.game;
+        // a position where an end condition holds has no moves
+        if g.over(p) {
+            return vec![];
+        }
+        let present = g.present(p);
         g.moves
             .iter()
             .zip(self.sides)

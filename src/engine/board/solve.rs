@@ -4,9 +4,12 @@
 //! component). A move is live while each cell it reads can still come to be in a state it
 //! needs (states only move forward, so a dead move stays dead). Cells no live move reads never
 //! matter again; the others fall into components joined by the footprints of live moves, and a
-//! position's value is the nim-sum of its components' values. A component is keyed by its least
-//! image under the symmetries that preserve the rules, translated to the board's corner when the
-//! rules are translation-invariant, in a bounded table that lasts between queries.
+//! position's value is the nim-sum of its components' values. An end condition that can still
+//! come to hold ends play on the whole board, so while one is live the position is one
+//! component. A component is keyed by its least image under the symmetries that preserve the
+//! rules (a symmetry may also trade two states on some cells: the directions of an edge),
+//! translated to the board's corner when the rules are translation-invariant, in a bounded
+//! table that lasts between queries.
 use crate::engine::placement::bits::Bits;
 use crate::engine::{Ctl, Result};
 use rayon::prelude::*;
@@ -22,6 +25,8 @@ pub type Pos<B> = [B; MAX_STATES];
 pub(crate) struct Mv<B> {
     /// (cells, states): each cell must be in one of the states (a bit set)
     pub need: Vec<(B, u8)>,
+    /// each holds when one of its (cells, states) has a cell in one of the states
+    pub some: Vec<Vec<(B, u8)>>,
     /// (cells, from, to), in order: those of the cells in a state of `from` take state `to`
     pub change: Vec<(B, u8, u8)>,
     /// the cells the move reads
@@ -30,13 +35,25 @@ pub(crate) struct Mv<B> {
     pub foot: B,
 }
 
+/// A compiled end condition: `need` and `some` as in a move, over `cells`.
+pub(crate) struct Cond<B> {
+    pub need: Vec<(B, u8)>,
+    pub some: Vec<Vec<(B, u8)>>,
+    pub cells: B,
+}
+
 pub(crate) struct Game<B> {
     pub states: usize,
     pub moves: Vec<Mv<B>>,
+    /// a position where one holds has no moves
+    pub ends: Vec<Cond<B>>,
     /// per set of states T: the states from which a cell can still reach a state of T
     pub can: [u8; 1 << MAX_STATES],
     /// per rule-preserving symmetry other than the identity, per byte of a set: the images
     pub bytes: Vec<Vec<[B; 256]>>,
+    /// per symmetry: the cells (after the map) where the states `swap` trade places
+    pub turned: Vec<B>,
+    pub swap: Option<(u8, u8)>,
     /// translate keys to the corner of a board with this many columns
     pub stride: Option<usize>,
 }
@@ -142,12 +159,30 @@ impl<B: Bits> Game<B> {
         self.in_set(p, u8::MAX)
     }
 
+    /// Whether every cell of each `need` set is in one of its states (`can`: can still come
+    /// to be) and each `some` condition has such a cell.
+    #[inline]
+    fn meets(&self, p: &Pos<B>, need: &[(B, u8)], some: &[Vec<(B, u8)>], can: bool) -> bool {
+        let states = |t: u8| if can { self.can[t as usize] } else { t };
+        need.iter()
+            .all(|&(c, t)| c.andnot(self.in_set(p, states(t))).is_empty())
+            && some.iter().all(|any| {
+                any.iter()
+                    .any(|&(c, t)| !c.and(self.in_set(p, states(t))).is_empty())
+            })
+    }
+
     /// Whether move `m` may be made in `p`.
     #[inline]
     pub fn holds(&self, p: &Pos<B>, m: &Mv<B>) -> bool {
-        m.need
+        self.meets(p, &m.need, &m.some, false)
+    }
+
+    /// Whether an end condition holds in `p`.
+    pub fn over(&self, p: &Pos<B>) -> bool {
+        self.ends
             .iter()
-            .all(|&(c, t)| c.andnot(self.in_set(p, t)).is_empty())
+            .any(|e| self.meets(p, &e.need, &e.some, false))
     }
 
     /// The position after move `m`.
@@ -170,15 +205,21 @@ impl<B: Bits> Game<B> {
         let live: Vec<&Mv<B>> = self
             .moves
             .iter()
-            .filter(|m| {
-                m.reads.andnot(present).is_empty()
-                    && m.need
-                        .iter()
-                        .all(|&(c, t)| c.andnot(self.in_set(p, self.can[t as usize])).is_empty())
-            })
+            .filter(|m| m.reads.andnot(present).is_empty() && self.meets(p, &m.need, &m.some, true))
             .collect();
+        if live.is_empty() {
+            return vec![];
+        }
         let relevant = live.iter().fold(B::default(), |a, m| a.or(m.reads));
+        let ends = self
+            .ends
+            .iter()
+            .filter(|e| self.meets(p, &e.need, &e.some, true));
+        let ends = ends.fold(B::default(), |a, e| a.or(e.cells));
         let mut comps: Vec<B> = vec![];
+        if !ends.is_empty() {
+            comps.push(relevant.or(ends).and(present));
+        }
         for m in live {
             let mut u = m.foot.and(relevant);
             comps.retain(|&c| {
@@ -252,6 +293,11 @@ impl<B: Bits> Game<B> {
             for b in im.iter_mut().take(self.states) {
                 *b = self.image(*b, k);
             }
+            if let Some((a, b)) = self.swap {
+                let (t, x, y) = (self.turned[k], im[a as usize], im[b as usize]);
+                im[a as usize] = x.andnot(t).or(y.and(t));
+                im[b as usize] = y.andnot(t).or(x.and(t));
+            }
             let im = self.to_corner(im);
             if im < best {
                 best = im;
@@ -262,6 +308,9 @@ impl<B: Bits> Game<B> {
 
     /// The value of a position (a sum of components).
     pub fn value(&self, t: &Table<B>, p: &Pos<B>, cx: &mut Cx) -> Result<u32> {
+        if self.over(p) {
+            return Ok(0);
+        }
         let mut x = 0;
         for c in self.components(p) {
             x ^= self.comp_value(t, &c, cx)?;
@@ -293,6 +342,9 @@ impl<B: Bits> Game<B> {
         ctl: &Ctl,
         task: &crate::engine::control::Task,
     ) -> Result<u32> {
+        if self.over(p) {
+            return Ok(0);
+        }
         let mut x = 0;
         for c in self.components(p) {
             let key = self.canon(&c);
