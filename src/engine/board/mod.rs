@@ -4,11 +4,13 @@
 //! conditions (every cell of a set is in one of some states; some cell of a set is) and of
 //! changes (these cells, those in one of these states, take that state), compiled once to
 //! bitsets; a move must change some cell. A position where an end condition holds has no moves
-//! (the player who made it wins under normal play). States only move forward (the rules are
-//! refused when a cell could return to a state), so every play ends. The search (`solve`) is
-//! the win/loss search of `engine::winloss` over independent components, keyed under the board
-//! symmetries that preserve the rules: a nimber by the heap-sum reduction, an outcome by one
-//! win/loss search. `picture` draws a position.
+//! (the player who made it wins under normal play). Every play ends: a cell may come back to a
+//! state it left only by a move that also surely puts some cell in a state it can never come
+//! back from (the rules are refused otherwise). The search (`solve`) is the win/loss search of
+//! `engine::winloss` over independent components, keyed under the board symmetries that
+//! preserve the rules: a nimber by the heap-sum reduction, an outcome by one win/loss search. A
+//! partizan game (moves for Left or Right only) gets canonical forms from the partizan search
+//! instead (`partizan`). `picture` draws a position.
 //!
 //! Cram on the 2 x 3 board: two states, a move fills two adjacent empty cells.
 //! ```
@@ -26,16 +28,19 @@
 //! let game = BoardGame::new(rules).unwrap();
 //! assert_eq!(game.grundy(&[0; 6], &Ctl::default()).unwrap(), 1);
 //! ```
+mod partizan;
 pub mod picture;
 mod solve;
 
+pub use partizan::{BOTH, LEFT, RIGHT};
 pub use solve::MAX_STATES;
 
 use crate::engine::placement::bits::{B256, Bits, Wide, set_of, with_wide};
 use crate::engine::winloss::{self, Table};
 use crate::engine::{Ctl, Error, Result};
 use solve::{Cond, Game, Mv, Pos};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::hash_map::Entry;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
 /// The largest board the engine takes.
@@ -101,9 +106,10 @@ impl End {
 }
 
 impl Move {
-    /// The state changes the move can make, as (states a cell may leave, state it takes): a
-    /// cell's conditions narrow the states it can be in until a change touches it.
-    fn steps(&self, all: u8) -> Vec<(u8, u8)> {
+    /// The state changes the move can make, as (states the cell may be in, states it leaves
+    /// if in them, state it takes), one per cell changed: a cell's conditions narrow the states
+    /// it can be in until a change touches it.
+    fn steps(&self, all: u8) -> Vec<(u8, u8, u8)> {
         let mut out = vec![];
         let mut touched = HashSet::new();
         for (cells, f, t) in &self.change {
@@ -116,7 +122,7 @@ impl Move {
                 } else {
                     all
                 };
-                out.push((f & known, *t));
+                out.push((known, *f, *t));
             }
         }
         out
@@ -281,6 +287,8 @@ pub fn automorphisms(adj: &[Vec<usize>]) -> Vec<Vec<usize>> {
 struct Inner<B> {
     game: Game<B>,
     table: Mutex<Option<Arc<Table<Pos<B>>>>>,
+    /// canonical forms of the components of a partizan game, as ids of the caller's store
+    values: Mutex<HashMap<Pos<B>, crate::engine::partizan::Game>>,
 }
 
 type Engine = Wide<Inner<u64>, Inner<u128>, Inner<B256>>;
@@ -387,6 +395,7 @@ impl<B: Bits> Inner<B> {
                 stride,
             },
             table: Mutex::new(None),
+            values: Mutex::default(),
         }
     }
 
@@ -427,11 +436,24 @@ pub struct BoardGame {
     n: usize,
     states: usize,
     moves: Vec<Move>,
+    /// per move, the players who may make it ([`LEFT`], [`RIGHT`] bits)
+    sides: Vec<u8>,
     engine: Engine,
 }
 
 impl BoardGame {
+    /// An impartial game: every move is for both players.
     pub fn new(r: Rules) -> Result<BoardGame> {
+        let sides = vec![BOTH; r.moves.len()];
+        BoardGame::with_sides(r, &sides)
+    }
+
+    /// A game whose move `i` is for the players `sides[i]` ([`LEFT`], [`RIGHT`] or [`BOTH`]):
+    /// partizan unless every move is for both.
+    pub fn with_sides(r: Rules, sides: &[u8]) -> Result<BoardGame> {
+        if sides.len() != r.moves.len() || sides.iter().any(|&s| s & BOTH == 0 || s > BOTH) {
+            return Err(Error::invalid("each move is for Left, Right or both"));
+        }
         if r.cells == 0 || r.cells > MAX_CELLS {
             return Err(Error::limit(format!(
                 "the board engine takes boards of 1 to {MAX_CELLS} cells; this one has {}",
@@ -467,13 +489,12 @@ impl BoardGame {
                 ));
             }
         }
-        // every play must end: no cell may come back to a state it left
         let all = (1u8 << r.states) - 1;
-        let steps: Vec<(u8, u8)> = r.moves.iter().flat_map(|m| m.steps(all)).collect();
+        let steps: Vec<Vec<(u8, u8, u8)>> = r.moves.iter().map(|m| m.steps(all)).collect();
         let mut edges = vec![0u8; r.states];
-        for &(f, t) in &steps {
+        for &(k, f, t) in steps.iter().flatten() {
             for (u, e) in edges.iter_mut().enumerate() {
-                if f >> u & 1 == 1 && u != t as usize {
+                if (k & f) >> u & 1 == 1 && u != t as usize {
                     *e |= 1 << t;
                 }
             }
@@ -488,20 +509,44 @@ impl BoardGame {
                 }
             }
         }
-        if (0..r.states).any(|u| closure[u] >> u & 1 == 1) {
+        // every play ends when each move that may bring a cell back to a state it left also
+        // surely moves some cell to a state it can never come back from (a capture empties a
+        // cell): ranking the states' cycles in order, the sum of the cells' ranks then falls
+        // at every move
+        let cycle =
+            |u: usize, t: usize| u == t || closure[u] >> t & 1 == 1 && closure[t] >> u & 1 == 1;
+        let loops = steps.iter().any(|st| {
+            let back = st.iter().any(|&(k, f, t)| {
+                (0..r.states)
+                    .any(|u| (k & f) >> u & 1 == 1 && u != t as usize && cycle(u, t as usize))
+            });
+            let on = st.iter().any(|&(k, f, t)| {
+                k != 0
+                    && k & !f == 0
+                    && (0..r.states).all(|u| k >> u & 1 == 0 || !cycle(u, t as usize))
+            });
+            back && !on
+        });
+        if loops {
             return Err(Error::invalid(
                 "the rules are loopy: a cell can come back to a state it left",
             )
-            .hint("states must only move forward, e.g. from empty to filled"));
+            .hint("states must only move forward (from empty to filled), or a move that brings a cell back must also move a cell on for good (a capture empties a cell)"));
         }
-        // one move per distinct effect, in the order written
-        let mut seen = HashSet::new();
-        let moves: Vec<Move> = r
-            .moves
-            .iter()
-            .filter(|m| seen.insert(m.normal()))
-            .cloned()
-            .collect();
+        // one move per distinct effect, in the order written, for the players of all its lines
+        let mut at: HashMap<Normal, usize> = HashMap::new();
+        let (mut moves, mut move_sides): (Vec<Move>, Vec<u8>) = (vec![], vec![]);
+        for (m, &s) in r.moves.iter().zip(sides) {
+            match at.entry(m.normal()) {
+                Entry::Occupied(e) => move_sides[*e.get()] |= s,
+                Entry::Vacant(e) => {
+                    e.insert(moves.len());
+                    moves.push(m.clone());
+                    move_sides.push(s);
+                }
+            }
+        }
+        let seen: HashSet<(u8, Normal)> = at.into_iter().map(|(m, i)| (move_sides[i], m)).collect();
         let ends: HashSet<End> = r.ends.iter().map(End::normal).collect();
         let syms: Vec<Sym> = r
             .syms
@@ -525,6 +570,7 @@ impl BoardGame {
             n: r.cells,
             states: r.states,
             moves,
+            sides: move_sides,
             engine,
         })
     }
@@ -564,6 +610,9 @@ impl BoardGame {
     /// The nimber of `p` (a state per cell).
     pub fn grundy(&self, p: &[u8], ctl: &Ctl) -> Result<u32> {
         self.check(p)?;
+        if self.is_partizan() {
+            return Err(Error::invalid("a partizan game has no nimber"));
+        }
         with_wide!(&self.engine, e => {
             let t = e.table(ctl, self.n)?;
             let task = ctl.task("board game", None);
@@ -588,25 +637,27 @@ impl BoardGame {
     }
 }
 
-type Normal = (Vec<(Vec<usize>, u8)>, Vec<AnyOf>, Vec<(Vec<usize>, u8, u8)>);
+/// A move's conditions, (cells, states).
+type Need = Vec<(Vec<usize>, u8)>;
+type Normal = (Need, Vec<AnyOf>, Vec<(Vec<usize>, u8, u8)>);
 
-/// Whether the symmetry carries the moves onto the moves and the end conditions onto the end
-/// conditions.
+/// Whether the symmetry carries each player's moves onto that player's moves and the end
+/// conditions onto the end conditions.
 fn preserves(
-    moves: &HashSet<Normal>,
+    moves: &HashSet<(u8, Normal)>,
     ends: &HashSet<End>,
     sym: &Sym,
     swap: Option<(u8, u8)>,
 ) -> bool {
     let some = |s: &[AnyOf]| -> Vec<AnyOf> { s.iter().map(|a| sym.sets(a, swap)).collect() };
-    moves.iter().all(|(need, any, change)| {
+    moves.iter().all(|(side, (need, any, change))| {
         let m = Move {
             need: sym.sets(need, swap),
             some: some(any),
             change: sym.change(change, swap),
             label: vec![],
         };
-        moves.contains(&m.normal())
+        moves.contains(&(*side, m.normal()))
     }) && ends.iter().all(|e| {
         let image = End {
             need: sym.sets(&e.need, swap),
@@ -619,11 +670,11 @@ fn preserves(
 /// Whether the moves of a grid of `w` columns are translation-invariant: a move shifted one
 /// step, its conditions still on the board, is a move whose changes agree with it where both
 /// are on the board. A component can then be keyed at the board's corner.
-fn translates(moves: &HashSet<Normal>, n: usize, w: usize) -> bool {
+fn translates(moves: &HashSet<(u8, Normal)>, n: usize, w: usize) -> bool {
     let h = n / w;
-    let by_need: std::collections::HashMap<&Vec<(Vec<usize>, u8)>, Vec<&Normal>> =
-        moves.iter().fold(Default::default(), |mut m, x| {
-            m.entry(&x.0).or_default().push(x);
+    let by_need: HashMap<(u8, &Need), Vec<&Normal>> =
+        moves.iter().fold(Default::default(), |mut m, (s, x)| {
+            m.entry((*s, &x.0)).or_default().push(x);
             m
         });
     let step = |c: usize, dr: i64, dc: i64| -> Option<usize> {
@@ -632,7 +683,7 @@ fn translates(moves: &HashSet<Normal>, n: usize, w: usize) -> bool {
             .then(|| r as usize * w + k as usize)
     };
     for (dr, dc) in [(0, 1), (1, 0), (0, -1), (-1, 0)] {
-        for (need, _, change) in moves {
+        for (side, (need, _, change)) in moves {
             let shifted: Option<Vec<(Vec<usize>, u8)>> = need
                 .iter()
                 .map(|(c, t)| {
@@ -660,7 +711,7 @@ fn translates(moves: &HashSet<Normal>, n: usize, w: usize) -> bool {
             };
             let want = clip(change, true);
             let ok = by_need
-                .get(&shifted)
+                .get(&(*side, &shifted))
                 .is_some_and(|cands| cands.iter().any(|m| clip(&m.2, false) == want));
             if !ok {
                 return false;

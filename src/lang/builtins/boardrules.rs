@@ -6,6 +6,8 @@
 //! and the pieces of `attacks(piece, c)`, which the interpreter evaluates then. For a board,
 //! every binding of the variables to cells gives one move (or one end condition): its
 //! conditions and changes as lists of cells. The engine never calls back into the interpreter.
+//! A ruleset with `left move` or `right move` lines is partizan: its positions belong to the
+//! `Partizan` family.
 //!
 //! On edges (`game g on edges`) a variable is bound to an arc, an edge with a direction, and
 //! every state but the first has a direction: the engine's states are the first, then each
@@ -13,16 +15,26 @@
 //! e's edge pointing the way e goes; `e is marked` asks that it point so.
 use crate::engine::board::{self, AnyOf, BoardGame, End, Move, Rules, Sym};
 use crate::engine::graph::rect_symmetries;
+use crate::engine::partizan::Game;
 use crate::engine::placement::{self, Piece};
+use crate::lang::builtins::partizan::{Partizan, Sides, store};
 use crate::lang::error::{Error, Result};
 use crate::lang::eval::{Env, Interp};
 use crate::lang::game::{Family, Options};
 use crate::lang::rules::{Position, Ruleset};
-use crate::lang::syntax::ast::{BoardGameDef, Expr, ExprKind, Ident, Span};
+use crate::lang::syntax::ast::{BoardGameDef, Expr, ExprKind, Ident, Side, Span};
 use crate::lang::value::{Picture, Value};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
+
+/// The directions of `up(c)`, ..., as (name, row step, column step).
+const DIRECTIONS: [(&str, i64, i64); 4] = [
+    ("up", -1, 0),
+    ("down", 1, 0),
+    ("left", 0, -1),
+    ("right", 0, 1),
+];
 
 /// At most this many moves (bindings) per board.
 const MAX_MOVES: usize = 200_000;
@@ -31,6 +43,8 @@ const MAX_MOVES: usize = 200_000;
 enum Cells {
     Var(usize),
     Adjacent(Box<Cells>),
+    /// the neighbour in a direction of [`DIRECTIONS`] on a grid or torus
+    Step(usize, Box<Cells>),
     Attacks(usize, Box<Cells>),
     Union(Box<Cells>, Box<Cells>),
     Minus(Box<Cells>, Box<Cells>),
@@ -63,6 +77,8 @@ struct Cond {
 
 /// A move line, or an end line (no changes).
 struct Line {
+    /// the players who may make the move (`board::LEFT`, `RIGHT` or `BOTH`)
+    side: u8,
     vars: Vec<Source>,
     conds: Vec<Cond>,
     /// (cells, from state, to state)
@@ -77,6 +93,8 @@ pub struct BoardRules {
     edges: bool,
     states: Vec<String>,
     pieces: Vec<Piece>,
+    /// whether a rule names a direction (`up(c)`, ...), which needs a grid or torus
+    directed: bool,
     lines: Vec<Line>,
     ends: Vec<Line>,
     /// the ruleset compiled for each board, by the board's text
@@ -155,6 +173,11 @@ pub fn define(it: &mut Interp, def: &BoardGameDef, env: &Env) -> Result<Ruleset>
             changes.push((set, from, state_of(&states, &ch.to.name, ch.to.span)?));
         }
         lines.push(Line {
+            side: match rule.side {
+                None => board::BOTH,
+                Some(Side::Left) => board::LEFT,
+                Some(Side::Right) => board::RIGHT,
+            },
             vars,
             conds,
             changes,
@@ -165,6 +188,7 @@ pub fn define(it: &mut Interp, def: &BoardGameDef, env: &Env) -> Result<Ruleset>
     for end in &def.ends {
         let (vars, names) = bindings(it, &cx, &end.bindings, &states, &mut pieces)?;
         ends.push(Line {
+            side: board::BOTH,
             vars,
             conds: conditions(it, &cx, &end.conds, &names, &states, &mut pieces)?,
             changes: vec![],
@@ -177,6 +201,7 @@ pub fn define(it: &mut Interp, def: &BoardGameDef, env: &Env) -> Result<Ruleset>
             name: def.name.name.to_string(),
             edges: def.on_edges,
             states,
+            directed: lines.iter().any(Line::directed),
             pieces,
             lines,
             ends,
@@ -276,8 +301,8 @@ fn cells(
     use crate::lang::syntax::ast::BinOp;
     let bad = || {
         Error::runtime("not a set of cells", e.span).hint(
-            "a set of cells is a variable bound by `for`, adjacent(c), attacks(piece, c), \
-             into(head(e)), out_of(tail(e)), a | b or a - b",
+            "a set of cells is a variable bound by `for`, adjacent(c), up(c), down(c), left(c), \
+             right(c), attacks(piece, c), into(head(e)), out_of(tail(e)), a | b or a - b",
         )
     };
     let mut sub = |x: &Expr| cells(it, cx, x, names, pieces).map(Box::new);
@@ -329,6 +354,10 @@ fn cells(
                     of: sub(y)?,
                 }
             }
+            (ExprKind::Ident(f), [x]) if DIRECTIONS.iter().any(|d| d.0 == &**f) => Cells::Step(
+                DIRECTIONS.iter().position(|d| d.0 == &**f).unwrap_or(0),
+                sub(x)?,
+            ),
             (ExprKind::Ident(f), [p, x]) if &**f == "attacks" => {
                 let Value::Piece(piece) = it.eval(p, cx.env)? else {
                     return Err(Error::runtime("not a piece", p.span)
@@ -376,6 +405,8 @@ impl Edges {
 struct Layout {
     names: Vec<String>,
     adj: Vec<Vec<usize>>,
+    /// per cell, its neighbour in each direction of [`DIRECTIONS`] (grids and tori only)
+    steps: Vec<[Option<usize>; 4]>,
     attacks: Vec<Vec<Vec<usize>>>,
     /// rows and columns of a grid or torus
     grid: Option<(usize, usize)>,
@@ -418,7 +449,13 @@ impl Layout {
     }
 }
 
-fn layout(v: &Value, pieces: &[Piece], on_edges: bool, span: Span) -> Result<Layout> {
+fn layout(
+    v: &Value,
+    pieces: &[Piece],
+    on_edges: bool,
+    directed: bool,
+    span: Span,
+) -> Result<Layout> {
     let too_big = || {
         Err(Error::runtime(
             format!("a board game takes at most {} cells", board::MAX_CELLS),
@@ -463,6 +500,18 @@ fn layout(v: &Value, pieces: &[Piece], on_edges: bool, span: Span) -> Result<Lay
                     .map(|s| format!("({}, {})", s / cols + 1, s % cols + 1))
                     .collect(),
                 adj: board::grid_adjacency(rows, cols, b.torus),
+                steps: (0..n)
+                    .map(|s| {
+                        DIRECTIONS.map(|(_, dr, dc)| {
+                            let (mut r, mut c) = ((s / cols) as i64 + dr, (s % cols) as i64 + dc);
+                            if b.torus {
+                                (r, c) = (r.rem_euclid(rows as i64), c.rem_euclid(cols as i64));
+                            }
+                            ((0..rows as i64).contains(&r) && (0..cols as i64).contains(&c))
+                                .then(|| r as usize * cols + c as usize)
+                        })
+                    })
+                    .collect(),
                 attacks,
                 grid: Some((rows, cols)),
                 syms,
@@ -470,8 +519,12 @@ fn layout(v: &Value, pieces: &[Piece], on_edges: bool, span: Span) -> Result<Lay
                 edges: None,
             })
         }
-        Value::Graph(_) if !pieces.is_empty() => Err(Error::runtime(
-            "`attacks` needs a grid or torus board, not a graph",
+        Value::Graph(_) if !pieces.is_empty() || directed => Err(Error::runtime(
+            if directed {
+                "up, down, left and right need a grid or torus board, not a graph"
+            } else {
+                "`attacks` needs a grid or torus board, not a graph"
+            },
             span,
         )),
         Value::Graph(g) if on_edges => {
@@ -538,6 +591,7 @@ fn layout(v: &Value, pieces: &[Piece], on_edges: bool, span: Span) -> Result<Lay
                     .map(|&(a, b)| format!("{}-{}", g.names[a], g.names[b]))
                     .collect(),
                 adj,
+                steps: vec![],
                 attacks: vec![],
                 grid: None,
                 syms,
@@ -562,6 +616,7 @@ fn layout(v: &Value, pieces: &[Piece], on_edges: bool, span: Span) -> Result<Lay
                     .map(Sym::map)
                     .collect(),
                 adj,
+                steps: vec![],
                 attacks: vec![],
                 grid: None,
                 cols: None,
@@ -598,6 +653,11 @@ fn eval_cells(c: &Cells, l: &Layout, vars: &[usize], faces: &[bool], out: &mut V
                 out.extend(&l.attacks[*p][s]);
             }
         }
+        Cells::Step(k, x) => {
+            for s in set(x) {
+                out.extend(l.steps[s][*k]);
+            }
+        }
         Cells::Union(a, b) => {
             out.extend(set(a));
             out.extend(set(b));
@@ -617,6 +677,17 @@ fn eval_cells(c: &Cells, l: &Layout, vars: &[usize], faces: &[bool], out: &mut V
                     out.push(2 * e + usize::from(end != v));
                 }
             }
+        }
+    }
+}
+
+impl Cells {
+    fn directed(&self) -> bool {
+        match self {
+            Cells::Var(_) => false,
+            Cells::Step(..) => true,
+            Cells::Adjacent(x) | Cells::Attacks(_, x) | Cells::At { of: x, .. } => x.directed(),
+            Cells::Union(a, b) | Cells::Minus(a, b) => a.directed() || b.directed(),
         }
     }
 }
@@ -660,6 +731,14 @@ fn bind(line: &Line, l: &Layout, vars: &mut Vec<usize>, out: &mut Vec<Vec<usize>
 }
 
 impl Line {
+    fn directed(&self) -> bool {
+        let vars = self
+            .vars
+            .iter()
+            .any(|v| matches!(v, Source::Cells(c) if c.directed()));
+        vars || self.conds.iter().any(|c| c.cells.directed())
+            || self.changes.iter().flat_map(|c| &c.0).any(Cells::directed)
+    }
     fn faces(&self) -> Vec<bool> {
         self.vars
             .iter()
@@ -757,14 +836,15 @@ impl Compile<'_> {
 }
 
 impl BoardRules {
-    /// The start position on a board, compiling the rules for it the first time.
-    fn start(&self, board: &Value, span: Span) -> Result<Value> {
+    /// The position on a board, compiling the rules for it the first time: every cell in the
+    /// first state, or as drawn by `start`.
+    fn start(&self, board: &Value, span: Span, start: Option<(&str, Span)>) -> Result<Value> {
         let text = format!("{}({})", self.name, board.to_text());
         let known = self.bound.borrow().get(&text).cloned();
         let rs = match known {
             Some(rs) => rs,
             None => {
-                let l = layout(board, &self.pieces, self.edges, span)?;
+                let l = layout(board, &self.pieces, self.edges, self.directed, span)?;
                 let cx = Compile {
                     l: &l,
                     states: self.states.len(),
@@ -801,35 +881,135 @@ impl BoardRules {
                         ends.push(End { need, some });
                     }
                 }
-                let game = BoardGame::new(Rules {
-                    cells: l.names.len(),
-                    states: cx.all().count_ones() as usize,
-                    moves,
-                    ends,
-                    syms: l.syms.clone(),
-                    // on edges a symmetry may turn an edge: its two directions trade places
-                    swap: l.edges.as_ref().map(|_| (1, 2)),
-                    cols: l.cols,
-                })
-                .map_err(|e| Error::from(e).at(span))?;
-                let rs = Rc::new(Ruleset::new(
-                    text.clone(),
-                    OnBoard {
-                        states: self.states.clone(),
-                        faces: self.lines.iter().map(Line::faces).collect(),
-                        layout: l,
-                        game,
+                let sides: Vec<u8> = moves.iter().map(|m| self.lines[m.label[0]].side).collect();
+                let game = BoardGame::with_sides(
+                    Rules {
+                        cells: l.names.len(),
+                        states: cx.all().count_ones() as usize,
+                        moves,
+                        ends,
+                        syms: l.syms.clone(),
+                        // on edges a symmetry may turn an edge: its two directions trade places
+                        swap: l.edges.as_ref().map(|_| (1, 2)),
+                        cols: l.cols,
                     },
-                ));
+                    &sides,
+                )
+                .map_err(|e| Error::from(e).at(span))?;
+                let b = OnBoard {
+                    states: self.states.clone(),
+                    faces: self.lines.iter().map(Line::faces).collect(),
+                    layout: l,
+                    game,
+                };
+                let rs = if b.game.is_partizan() {
+                    Ruleset::new(text.clone(), Partizan(Box::new(PartizanOnBoard(b))))
+                } else {
+                    Ruleset::new(text.clone(), b)
+                };
+                let rs = Rc::new(rs);
                 self.bound.borrow_mut().insert(text, rs.clone());
                 rs
             }
         };
-        let n = rs.family::<OnBoard>().map_or(0, |b| b.layout.names.len());
-        Ok(Value::Position(Rc::new(Position::single(
-            rs,
-            vec![0; n].into(),
-        ))))
+        let state = match start {
+            None => vec![0; cell_count(board, self.edges)],
+            Some((t, s)) => self.drawn(board, t, s)?,
+        };
+        Ok(Value::Position(Rc::new(Position::single(rs, state.into()))))
+    }
+
+    /// A position drawn as `show` draws it: rows split by `|` or new lines, a cell `.` in the
+    /// first state or the first letter of its state; spaces are ignored.
+    fn drawn(&self, board: &Value, text: &str, span: Span) -> Result<Vec<i64>> {
+        let Value::Board(b) = board else {
+            return Err(Error::runtime(
+                "a drawn start position needs a grid or torus board",
+                span,
+            ));
+        };
+        let letter = |s: &String| s.chars().next().unwrap_or('?');
+        let letters: Vec<String> = self.states[1..]
+            .iter()
+            .map(|s| letter(s).to_string())
+            .collect();
+        let hint = format!(
+            "{} rows of {} cells: . for {}, {}",
+            b.rows,
+            b.cols,
+            self.states[0],
+            self.states[1..]
+                .iter()
+                .map(|s| format!("{} for {s}", letter(s)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let rows: Vec<&str> = text
+            .split(['|', '\n'])
+            .filter(|r| !r.trim().is_empty())
+            .collect();
+        let mut out = vec![];
+        for r in &rows {
+            let cells: Vec<char> = r.chars().filter(|c| !c.is_whitespace()).collect();
+            if cells.len() != b.cols {
+                return Err(Error::runtime(
+                    format!(
+                        "the row {:?} has {} cells, not {}",
+                        r.trim(),
+                        cells.len(),
+                        b.cols
+                    ),
+                    span,
+                )
+                .hint(hint));
+            }
+            for c in cells {
+                let k = if c == '.' {
+                    0
+                } else {
+                    let mut at = (1..self.states.len()).filter(|&k| letter(&self.states[k]) == c);
+                    match (at.next(), at.next()) {
+                        (Some(k), None) => k,
+                        (Some(_), Some(_)) => {
+                            return Err(Error::runtime(
+                                format!("several states start with `{c}`"),
+                                span,
+                            )
+                            .hint("give the states different first letters to draw positions"));
+                        }
+                        _ => {
+                            return Err(Error::runtime(
+                                format!(
+                                    "`{c}` is not the first letter of a state ({})",
+                                    letters.join(", ")
+                                ),
+                                span,
+                            )
+                            .hint(hint));
+                        }
+                    }
+                };
+                out.push(k as i64);
+            }
+        }
+        if rows.len() != b.rows {
+            return Err(Error::runtime(
+                format!("the drawing has {} rows, not {}", rows.len(), b.rows),
+                span,
+            )
+            .hint(hint));
+        }
+        Ok(out)
+    }
+}
+
+/// The number of cells of a board a layout was made for (its edges when played on edges).
+fn cell_count(board: &Value, on_edges: bool) -> usize {
+    match board {
+        Value::Board(b) => b.rows * b.cols,
+        Value::Graph(g) if on_edges => g.edges.len(),
+        Value::Graph(g) => g.vertex_count(),
+        _ => 0,
     }
 }
 
@@ -847,12 +1027,19 @@ impl Family for BoardRules {
             "grid(4, 4)"
         };
         Some(match args {
-            [(b, s)] => self.start(b, *s),
+            [(b, s)] => self.start(b, *s, None),
+            [(b, s), (Value::Str(t), ts)] => self.start(b, *s, Some((t, *ts))),
             _ => Err(Error::runtime(
-                format!("`{}` takes one argument, the board", self.name),
+                format!(
+                    "`{}` takes the board and, if you like, the start drawn as a string",
+                    self.name
+                ),
                 span,
             )
-            .hint(format!("e.g. {}({example})", self.name))),
+            .hint(format!(
+                "e.g. {0}({example}) or {0}(grid(2, 2), \"x.|.x\")",
+                self.name
+            ))),
         })
     }
     fn as_any(&self) -> &dyn std::any::Any {
@@ -1013,5 +1200,35 @@ impl Family for OnBoard {
     }
     fn as_any(&self) -> &dyn std::any::Any {
         self
+    }
+}
+
+/// A partizan ruleset compiled for one board.
+struct PartizanOnBoard(OnBoard);
+
+impl Sides for PartizanOnBoard {
+    fn value(&self, it: &mut Interp, state: &[i64]) -> Result<Game> {
+        let ctl = it.ctl.clone();
+        Ok(self.0.game.value(&cells_of(state), store(it)?, &ctl)?)
+    }
+    fn options(&self, _: &mut Interp, state: &[i64], side: Side) -> Result<Options> {
+        let side = if side == Side::Left {
+            board::LEFT
+        } else {
+            board::RIGHT
+        };
+        Ok(self
+            .0
+            .game
+            .side_options(&cells_of(state), side)?
+            .into_iter()
+            .map(|(_, q)| vec![q.iter().map(|&x| x as i64).collect()])
+            .collect())
+    }
+    fn describe(&self, name: &str, state: &[i64]) -> String {
+        self.0.describe(name, state)
+    }
+    fn show(&self, state: &[i64]) -> Option<String> {
+        self.0.show(state)
     }
 }

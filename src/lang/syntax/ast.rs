@@ -97,6 +97,8 @@ pub struct BoardEnd {
 /// of the variables to cells.
 #[derive(Debug)]
 pub struct BoardMove {
+    /// `left move` / `right move`: a move for one player only (the game is then partizan)
+    pub side: Option<Side>,
     pub changes: Vec<Change>,
     pub bindings: Vec<(Ident, Expr)>,
     pub conds: Vec<Cond>,

@@ -755,6 +755,7 @@ impl Builder {
 
     fn board_move(&self, p: Pair<Rule>) -> BoardMove {
         let mut rule = BoardMove {
+            side: None,
             changes: vec![],
             bindings: vec![],
             conds: vec![],
@@ -779,6 +780,7 @@ impl Builder {
                 }
                 Rule::for_clauses => rule.bindings = self.bindings(part),
                 Rule::board_if => rule.conds = self.board_conds(part),
+                Rule::side => rule.side = Some(side(&part)),
                 r => unreachable!("board move part {r:?}"),
             }
         }
@@ -832,13 +834,7 @@ impl Builder {
                 }
                 Rule::for_clauses => rule.bindings = self.bindings(part),
                 Rule::if_clause => rule.cond = Some(self.expr(part.into_inner().next().unwrap())),
-                Rule::side => {
-                    rule.side = Some(if part.as_str() == "left" {
-                        Side::Left
-                    } else {
-                        Side::Right
-                    })
-                }
+                Rule::side => rule.side = Some(side(&part)),
                 r => unreachable!("move part {r:?}"),
             }
         }
@@ -1042,6 +1038,15 @@ impl Builder {
             r => unreachable!("primary {r:?}"),
         };
         Expr { kind, span }
+    }
+}
+
+/// `left` or `right` before `move`.
+fn side(p: &Pair<Rule>) -> Side {
+    if p.as_str() == "left" {
+        Side::Left
+    } else {
+        Side::Right
     }
 }
 
