@@ -758,3 +758,61 @@ let q = options(nk(graph { a - b - c - d, b - e }))[0]
         "{e}"
     );
 }
+
+#[test]
+fn a_placement_picture_shades_pieces_attacked_and_free_squares_as_show_draws_them() {
+    use gamut::engine::board::picture::SHADES;
+    let d = dir("placement");
+    let (svg_path, graph_path) = (path(&d, "p.svg"), path(&d, "n.svg"));
+    let setup = "let p = options(options(placement(grid(4, 4), [knight, queen]))[3])[10]
+let q = options(node_kayles(graph { a - b - c - d - a, a - c }))[0]
+";
+    let shown = run(&format!("{setup}show(p)\nshow(q)")).unwrap();
+    run(&format!(
+        "{setup}export(p, \"{svg_path}\")\nexport(q, \"{graph_path}\")"
+    ))
+    .unwrap();
+    let hex = |s: usize| {
+        let c = SHADES[s];
+        format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2)
+    };
+    // `show` draws `.` free, `x` attacked, N and Q the pieces
+    let text = shown[0].as_str().unwrap();
+    let count = |t: &str| text.split_whitespace().filter(|w| *w == t).count();
+    let (free, knights, queens, attacked) = (count("."), count("N"), count("Q"), count("x"));
+    assert_eq!(free + knights + queens + attacked, 16, "{text}");
+    assert!(knights == 1 && queens == 1 && attacked > 0, "{text}");
+    let svg = std::fs::read_to_string(&svg_path).unwrap();
+    let doc = parse_svg(&svg);
+    // a square per cell and a swatch per state; the page is white as well
+    assert_eq!(svg_count(&doc, "rect", "fill", &hex(0)), free + 2);
+    assert_eq!(svg_count(&doc, "rect", "fill", &hex(1)), knights + 1);
+    assert_eq!(svg_count(&doc, "rect", "fill", &hex(2)), queens + 1);
+    assert_eq!(svg_count(&doc, "rect", "fill", &hex(3)), attacked + 1);
+    let texts: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.tag_name().name() == "text")
+        .filter_map(|n| n.text())
+        .map(str::trim)
+        .collect();
+    assert_eq!(texts.iter().filter(|t| **t == "x").count(), attacked + 1);
+    assert!(
+        texts.contains(&&*format!("attacked ({attacked})")),
+        "{texts:?}"
+    );
+    // Node-Kayles: the chosen vertex and its neighbours
+    let graph = shown[1].as_str().unwrap();
+    let n = |s: &str| graph.lines().filter(|l| l.ends_with(s)).count();
+    let svg = std::fs::read_to_string(&graph_path).unwrap();
+    let doc = parse_svg(&svg);
+    assert_eq!(svg_count(&doc, "circle", "fill", &hex(1)), n(": chosen"));
+    assert_eq!(svg_count(&doc, "circle", "fill", &hex(2)), n(": blocked"));
+    assert_eq!(svg_count(&doc, "circle", "fill", &hex(0)), n(": free"));
+    // more kinds of piece than a picture tells apart
+    let e = run(&format!(
+        "export(placement(grid(3, 3), [knight, queen, king, rook, bishop]), \"{}\")",
+        path(&d, "m.svg")
+    ))
+    .unwrap_err();
+    assert!(e.contains("at most 6 states"), "{e}");
+}

@@ -363,7 +363,7 @@ impl Value {
             Value::Ruleset(r) => write!(out, "<ruleset {}>", r.name()).unwrap(),
             Value::Position(p) => write!(out, "{p}").unwrap(),
             Value::Graph(g) => write!(out, "{g}").unwrap(),
-            Value::Piece(p) => out.push_str(&crate::lang::builtins::placement::piece_name(p)),
+            Value::Piece(p) => out.push_str(&p.name()),
             Value::Game(g) => out.push_str(&g.text),
             Value::Picture(p) => write!(
                 out,

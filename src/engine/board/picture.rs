@@ -2,8 +2,7 @@
 //! as its squares, each shaded by its state and lettered with the state's initial (the first
 //! state, the start, is left blank as in `show`); a graph board is laid out as the Game of
 //! Cycles pictures are and its vertices shaded and lettered the same way. A legend names the
-//! states.
-use super::MAX_STATES;
+//! states. Placement games are drawn the same way, with their pieces as the states.
 use crate::engine::cycles::picture::layout;
 use crate::engine::graph::Graph;
 use plotters::coord::Shift;
@@ -18,31 +17,36 @@ const TOP: f64 = 50.0;
 const LEFT: f64 = 30.0;
 const LEGEND_X: i32 = 560;
 
-/// The shade of each state, the start state white.
-pub const SHADES: [RGBColor; MAX_STATES] = [
+/// The shade of each state, the start state white: as many as a picture can tell apart.
+pub const SHADES: [RGBColor; 6] = [
     RGBColor(0xff, 0xff, 0xff),
     RGBColor(0x8e, 0xb8, 0xe5),
     RGBColor(0xf6, 0xd9, 0x8b),
     RGBColor(0xe8, 0x8e, 0x84),
+    RGBColor(0xa8, 0xd8, 0x9a),
+    RGBColor(0xc9, 0xa8, 0xe0),
 ];
 
 /// What to draw: the board's cells (names and neighbours), its rows and columns when it is a
-/// grid, the state names and the state of each cell.
+/// grid, the state names with the letter drawn for each, and the state of each cell.
 pub struct Board<'a> {
     pub names: &'a [String],
     pub adj: &'a [Vec<usize>],
     pub grid: Option<(usize, usize)>,
     pub states: &'a [String],
+    pub letters: &'a [String],
     pub cells: &'a [u8],
-}
-
-/// The letter drawn on a cell in state `s`.
-fn letter(states: &[String], s: u8) -> String {
-    states[s as usize].chars().take(1).collect()
 }
 
 /// Draw the position to `path` (.svg or .png) under `title`.
 pub fn picture(b: &Board, title: &str, path: &str) -> Result<(), String> {
+    if b.states.len() > SHADES.len() {
+        return Err(format!(
+            "cannot draw {path}: a picture tells apart at most {} states, this board has {}",
+            SHADES.len(),
+            b.states.len()
+        ));
+    }
     crate::engine::plot::register_font();
     let err = |e: String| format!("cannot draw {path}: {e}");
     if path.to_ascii_lowercase().ends_with(".svg") {
@@ -88,7 +92,7 @@ fn draw<DB: DrawingBackend>(
                     .map_err(e)?;
                 if s != 0 {
                     let mid = (x + side as i32 / 2, y + side as i32 / 2);
-                    root.draw_text(&letter(b.states, s), &text, mid)
+                    root.draw_text(&b.letters[s as usize], &text, mid)
                         .map_err(e)?;
                 }
             }
@@ -128,7 +132,8 @@ fn draw<DB: DrawingBackend>(
                 root.draw_text(&b.names[v], &text, pos[v]).map_err(e)?;
                 if s != 0 {
                     let at = (pos[v].0 + 20, pos[v].1 - 18);
-                    root.draw_text(&letter(b.states, s), &text, at).map_err(e)?;
+                    root.draw_text(&b.letters[s as usize], &text, at)
+                        .map_err(e)?;
                 }
             }
         }
@@ -143,12 +148,8 @@ fn draw<DB: DrawingBackend>(
             .map_err(e)?;
         root.draw(&Rectangle::new(corners, BLACK.stroke_width(1)))
             .map_err(e)?;
-        root.draw_text(
-            &letter(b.states, s as u8),
-            &centred(13.0),
-            (LEGEND_X + 11, y),
-        )
-        .map_err(e)?;
+        root.draw_text(&b.letters[s], &centred(13.0), (LEGEND_X + 11, y))
+            .map_err(e)?;
         let count = b.cells.iter().filter(|&&c| c as usize == s).count();
         root.draw_text(
             &format!("{name} ({count})"),

@@ -647,6 +647,52 @@ impl Placement {
         }
     }
 
+    /// A picture of the position (.svg or .png), drawn as `show` draws it: each piece, the
+    /// squares it attacks (on a graph, the chosen vertices' neighbours) and the free squares
+    /// shaded apart.
+    pub fn picture(&self, pos: &Pos, title: &str, path: &str) -> std::result::Result<(), String> {
+        let av = self.available(pos);
+        let kinds = self.pieces.len().max(1);
+        let cells: Vec<u8> = (0..self.n)
+            .map(|s| match pos.piece_at(s) {
+                Some(p) => 1 + p.min(kinds - 1) as u8,
+                None if av[s] => 0,
+                None => 1 + kinds as u8,
+            })
+            .collect();
+        let mut states = vec!["free".to_string()];
+        let mut letters = vec![String::new()];
+        match &self.board {
+            Board::Graph(_) => {
+                states.push("chosen".into());
+                letters.push("c".into());
+            }
+            _ => {
+                for (p, piece) in self.pieces.iter().enumerate() {
+                    states.push(piece.name().to_string());
+                    letters.push(self.letter(p).to_string());
+                }
+            }
+        }
+        states.push("attacked".into());
+        letters.push("x".into());
+        let (names, adj, grid) = match &self.board {
+            Board::Grid { rows, cols } | Board::Torus { rows, cols } => {
+                (vec![], vec![], Some((*rows, *cols)))
+            }
+            Board::Graph(g) => (g.names.clone(), g.adjacency(), None),
+        };
+        let b = crate::engine::board::picture::Board {
+            names: &names,
+            adj: &adj,
+            grid,
+            states: &states,
+            letters: &letters,
+            cells: &cells,
+        };
+        crate::engine::board::picture::picture(&b, title, path)
+    }
+
     /// A text drawing: on grids one line per row, `.` a free square, `x` an attacked empty
     /// square, a letter for a piece (N K R B Q W for the standard ones, else A, B, ... by
     /// position in the piece list). On graph boards one line per vertex.

@@ -118,6 +118,19 @@ impl Piece {
         self.parts.iter().any(|p| matches!(p, Part::Ride(..)))
     }
 
+    /// The piece by its stdlib name where it has one (`knight`), else its definition.
+    pub fn name(&self) -> String {
+        match self.letter() {
+            Some('N') => "knight".into(),
+            Some('K') => "king".into(),
+            Some('R') => "rook".into(),
+            Some('B') => "bishop".into(),
+            Some('Q') => "queen".into(),
+            Some('W') => "wazir".into(),
+            _ => self.to_string(),
+        }
+    }
+
     /// The letter used by `show`: N, K, R, B, Q, W for the standard pieces, else `None`.
     pub fn letter(&self) -> Option<char> {
         let same = |p: Piece| {

@@ -1070,11 +1070,17 @@ pub fn picture(v: &Value) -> Option<Picture> {
         formats: super::pictures::DRAWN_FORMATS,
         draw: Box::new(move |path| {
             let b = rs.family::<OnBoard>().expect("checked above");
+            let letters: Vec<String> = b
+                .states
+                .iter()
+                .map(|s| s.chars().take(1).collect())
+                .collect();
             let board = board::picture::Board {
                 names: &b.layout.names,
                 adj: &b.layout.adj,
                 grid: b.layout.grid,
                 states: &b.states,
+                letters: &letters,
                 cells: &cells_of(&state),
             };
             board::picture::picture(&board, &rs.name, path)

@@ -6,7 +6,7 @@ use crate::lang::error::{Error, Result};
 use crate::lang::eval::{Args, Interp};
 use crate::lang::game::{Family, Options};
 use crate::lang::rules::{Position, Ruleset};
-use crate::lang::value::Value;
+use crate::lang::value::{Picture, Value};
 use std::rc::Rc;
 
 pub fn register(it: &mut Interp) {
@@ -138,19 +138,6 @@ fn get_pieces(it: &Interp, a: &Args, i: usize) -> Result<Vec<Piece>> {
     Ok(out)
 }
 
-/// A piece by its stdlib name where it has one.
-pub fn piece_name(p: &placement::Piece) -> String {
-    match p.letter() {
-        Some('N') => "knight".into(),
-        Some('K') => "king".into(),
-        Some('R') => "rook".into(),
-        Some('B') => "bishop".into(),
-        Some('Q') => "queen".into(),
-        Some('W') => "wazir".into(),
-        _ => p.to_string(),
-    }
-}
-
 /// A square as the language numbers it: `(row, column)` from 1 on grids, the vertex name on
 /// graphs.
 fn square_name(g: &placement::Placement, s: usize) -> String {
@@ -167,7 +154,7 @@ fn square_name(g: &placement::Placement, s: usize) -> String {
 fn move_name(g: &placement::Placement, square: i64, piece: i64) -> String {
     let at = square_name(g, square as usize);
     match g.pieces().get(piece as usize) {
-        Some(p) => format!("{} on {at}", piece_name(p)),
+        Some(p) => format!("{} on {at}", Piece::name(p)),
         None => at,
     }
 }
@@ -267,7 +254,7 @@ fn placement_game(it: &mut Interp, a: &mut Args) -> Result<Value> {
     a.no_more_kw()?;
     let board = get_board(a, 0)?;
     let pieces = get_pieces(it, a, 1)?;
-    let names: Vec<String> = pieces.iter().map(piece_name).collect();
+    let names: Vec<String> = pieces.iter().map(placement::Piece::name).collect();
     let name = format!(
         "placement({}, [{}]{})",
         a.get(0).to_text(),
@@ -288,6 +275,20 @@ fn node_kayles(it: &mut Interp, a: &mut Args) -> Result<Value> {
     let span = a.span;
     start_position(it, format!("node_kayles({g})"), || {
         placement::node_kayles(&g).map_err(|e| Error::from(e).at(span))
+    })
+}
+
+/// A placement or Node-Kayles position as a picture, drawn as `show` draws it.
+pub fn picture(v: &Value) -> Option<Picture> {
+    let Value::Position(p) = v else { return None };
+    let c = p.the_one()?;
+    let PlacementGame(g) = c.rs.family::<PlacementGame>()?;
+    let (g, pos) = (g.clone(), placement_pos(g, &c.args).ok()?);
+    let title = v.to_text();
+    Some(Picture {
+        title: title.clone(),
+        formats: super::pictures::DRAWN_FORMATS,
+        draw: Box::new(move |path| g.picture(&pos, &title, path)),
     })
 }
 
