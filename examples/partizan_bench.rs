@@ -1,15 +1,15 @@
 //! Times gamut's partizan engine on the positions of docs/benchmarks.md ("Partizan games"):
 //! one position per line on stdin, `dom <rows>` (`.` empty, `#` used, rows split by `|`),
-//! `clobber <rows>` (`x`, `o`, `.`) or `hack <n>` (a Blue-Red Hackenbush ladder of n edges; `hack <n>/<k>`: k ladders);
-//! prints the position, its canonical form and the milliseconds taken, each in a fresh store.
+//! `clobber <rows>` (`x`, `o`, `.`), `tf <strip>` (Toads and Frogs) or `hack <n>` (a Blue-Red Hackenbush ladder of n edges; `hack <n>/<k>`: k ladders);
+//! prints the position, its canonical form and the CPU milliseconds taken (this thread's, so a
+//! loaded machine does not inflate them), each in a fresh store.
 use gamut::engine::Ctl;
 use gamut::engine::partizan::games::{
-    Board, Clobber, Colour, Domineering, Hackenbush, Picture, Stones,
+    Board, Clobber, Colour, Domineering, Hackenbush, Picture, Stones, ToadsAndFrogs,
 };
 use gamut::engine::partizan::{Store, value};
 use std::collections::HashMap;
 use std::io::BufRead;
-use std::time::Instant;
 
 /// `n` edges as `k` ladders standing on the ground (`n/k`; `n` alone is one ladder).
 fn ladders(spec: &str) -> Picture {
@@ -54,6 +54,17 @@ fn ladder(n: u32) -> Picture {
     Picture { edges }
 }
 
+/// This thread's CPU time in milliseconds.
+fn cpu_ms() -> f64 {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes one timespec through a valid pointer.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    t.tv_sec as f64 * 1e3 + t.tv_nsec as f64 / 1e6
+}
+
 fn main() {
     let ctl = Ctl::default();
     for line in std::io::stdin().lock().lines() {
@@ -62,7 +73,7 @@ fn main() {
             continue;
         };
         let mut s = Store::new(&ctl);
-        let t = Instant::now();
+        let t = cpu_ms();
         let g = match kind {
             "dom" => value(
                 &mut Domineering,
@@ -78,6 +89,13 @@ fn main() {
                 &Stones::parse(pos).unwrap(),
                 &ctl,
             ),
+            "tf" => value(
+                &mut ToadsAndFrogs,
+                &mut s,
+                &mut HashMap::new(),
+                &ToadsAndFrogs::parse(pos).unwrap(),
+                &ctl,
+            ),
             "hack" => value(
                 &mut Hackenbush,
                 &mut s,
@@ -88,7 +106,7 @@ fn main() {
             _ => panic!("unknown kind {kind}"),
         }
         .unwrap();
-        let ms = t.elapsed().as_secs_f64() * 1000.0;
+        let ms = cpu_ms() - t;
         println!("{pos}\t{}\t{ms:.3}", s.show(g).unwrap());
     }
 }

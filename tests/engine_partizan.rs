@@ -714,3 +714,192 @@ fn toads_and_frogs_notation() {
     assert!(a == b && b == c);
     assert!(ToadsAndFrogs::parse("TXF").is_err());
 }
+
+/// Hackenbush without the Blue-Red shortcut: the generic search over pictures, the reference
+/// for the shortcut's numbers.
+struct PlainHackenbush;
+
+impl Rules for PlainHackenbush {
+    type Pos = Picture;
+    type Error = gamut::engine::Error;
+    fn left(&mut self, p: &Picture) -> gamut::engine::Result<Vec<Picture>> {
+        Hackenbush.left(p)
+    }
+    fn right(&mut self, p: &Picture) -> gamut::engine::Result<Vec<Picture>> {
+        Hackenbush.right(p)
+    }
+    fn components(&mut self, p: &Picture) -> Vec<Picture> {
+        Hackenbush.components(p)
+    }
+    fn describe(&self, p: &Picture) -> String {
+        Hackenbush.describe(p)
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+    /// Random Blue-Red pictures (trees, cycles, parts at the ground, edges that hang off
+    /// nothing): the number search with its tree formula equals the generic search.
+    #[test]
+    fn blue_red_hackenbush_numbers_match_the_generic_search(
+        raw in prop::collection::vec((0u32..7, 0u32..7, any::<bool>()), 1..10)
+    ) {
+        use gamut::engine::partizan::games::Colour::*;
+        let edges: Vec<_> = raw
+            .into_iter()
+            .filter(|&(a, b, _)| a != b)
+            .map(|(a, b, blue)| (a, b, if blue { Blue } else { Red }))
+            .collect();
+        let p = Picture { edges };
+        let mut s = Store::default();
+        let fast = val(&mut Hackenbush, &mut s, &p);
+        let plain = val(&mut PlainHackenbush, &mut s, &p);
+        prop_assert_eq!(fast, plain, "{:?}", p);
+    }
+}
+
+/// Trees of Blue-Red Hackenbush (the branch-by-branch formula) against the generic search,
+/// on every colouring of a few shapes with branching above the ground.
+#[test]
+fn blue_red_hackenbush_trees() {
+    use gamut::engine::partizan::games::Colour::*;
+    let shapes: [&[(u32, u32)]; 3] = [
+        &[(0, 1), (1, 2), (1, 3), (3, 4), (3, 5), (2, 6)],
+        &[(0, 1), (1, 2), (2, 3), (2, 4), (1, 5), (5, 6), (6, 7)],
+        &[(0, 1), (1, 2), (1, 3), (1, 4), (4, 5), (0, 6), (6, 7)],
+    ];
+    let mut s = Store::default();
+    for shape in shapes {
+        for bits in 0..1u32 << shape.len() {
+            let edges = shape
+                .iter()
+                .enumerate()
+                .map(|(i, &(a, b))| (a, b, if bits >> i & 1 == 1 { Blue } else { Red }))
+                .collect();
+            let p = Picture { edges };
+            let fast = val(&mut Hackenbush, &mut s, &p);
+            let plain = val(&mut PlainHackenbush, &mut s, &p);
+            assert_eq!(fast, plain, "{p:?}");
+        }
+    }
+}
+
+/// Erickson's conjectures on Toads-and-Frogs starting positions (Jeff Erickson, "New Toads and
+/// Frogs results", Games of No Chance, MSRI Publications 29, 1996), as restated and proved by
+/// Thotsaporn Thanatipanonda ("Further Hopping with Toads and Frogs", Electronic Journal of
+/// Combinatorics 18, 2011): with T^a a toads, F^b b frogs and □ an empty square,
+/// E1: T^a □□ F^b = {{a−3 | a−b} | {* | 3−b}} for a > b ≥ 2;
+/// E2: T^a □□□ FF = {a−2 | a−2} for a ≥ 2;
+/// E3: T^a □□□ FFF = a − 7/2 for a ≥ 5.
+/// cgt-tools (t4ccer/cgt-tools, `ToadsAndFrogs::canonical_form`) gives the same values on
+/// these positions (run side by side when this test was written; see docs/benchmarks.md).
+#[test]
+fn toads_and_frogs_erickson() {
+    let mut s = Store::default();
+    let strip = |a: i64, k: usize, b: i64| {
+        "T".repeat(a as usize) + &".".repeat(k) + &"F".repeat(b as usize)
+    };
+    let tf = |s: &mut Store, text: &str| {
+        val(&mut ToadsAndFrogs, s, &ToadsAndFrogs::parse(text).unwrap())
+    };
+    let mut checked = 0;
+    for a in 2..=7i64 {
+        for b in 2..a {
+            let (x, y, z) = (
+                s.integer(a - 3).unwrap(),
+                s.integer(a - b).unwrap(),
+                s.integer(3 - b).unwrap(),
+            );
+            let star = s.nimber(1).unwrap();
+            let l = s.canonical(vec![x], vec![y]).unwrap();
+            let r = s.canonical(vec![star], vec![z]).unwrap();
+            let want = s.canonical(vec![l], vec![r]).unwrap();
+            assert_eq!(tf(&mut s, &strip(a, 2, b)), want, "E1 a={a} b={b}");
+            checked += 1;
+        }
+        let n = s.integer(a - 2).unwrap();
+        let want = s.canonical(vec![n], vec![n]).unwrap();
+        assert_eq!(tf(&mut s, &strip(a, 3, 2)), want, "E2 a={a}");
+        if a >= 5 {
+            let want = s.number(Dyadic::new(2 * a - 7, 1).unwrap()).unwrap();
+            assert_eq!(tf(&mut s, &strip(a, 3, 3)), want, "E3 a={a}");
+        }
+    }
+    assert_eq!(checked, 15);
+    // the forms as CGSuite (and cgt-tools) print two of them
+    let g = tf(&mut s, "TTTTTT..FFFF");
+    assert_eq!(show(&mut s, g), "{3|2||*|-1}");
+    let g = tf(&mut s, "TTTTT...FFF");
+    assert_eq!(show(&mut s, g), "3/2");
+}
+
+/// Clobber written plainly (a cell list, no components, no symmetries): the reference for the
+/// bitboard rules.
+struct PlainClobber {
+    rows: usize,
+    cols: usize,
+}
+
+impl PlainClobber {
+    fn moves(&self, cells: &[u8], me: u8) -> Vec<Vec<u8>> {
+        let mut out = vec![];
+        for i in 0..cells.len() {
+            if cells[i] != me {
+                continue;
+            }
+            let (r, c) = (i / self.cols, i % self.cols);
+            let near = [
+                (r > 0).then(|| i - self.cols),
+                (r + 1 < self.rows).then(|| i + self.cols),
+                (c > 0).then(|| i - 1),
+                (c + 1 < self.cols).then(|| i + 1),
+            ];
+            for j in near.into_iter().flatten() {
+                if cells[j] == 3 - me {
+                    let mut t = cells.to_vec();
+                    t[i] = 0;
+                    t[j] = me;
+                    out.push(t);
+                }
+            }
+        }
+        out
+    }
+}
+
+impl Rules for PlainClobber {
+    type Pos = Vec<u8>;
+    type Error = gamut::engine::Error;
+    fn left(&mut self, p: &Vec<u8>) -> gamut::engine::Result<Vec<Vec<u8>>> {
+        Ok(self.moves(p, 1))
+    }
+    fn right(&mut self, p: &Vec<u8>) -> gamut::engine::Result<Vec<Vec<u8>>> {
+        Ok(self.moves(p, 2))
+    }
+    fn describe(&self, p: &Vec<u8>) -> String {
+        format!("{p:?}")
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+    /// Random Clobber boards up to 3 × 4: the bitboard rules (components, cropping, the eight
+    /// symmetries) give the plain search's value.
+    #[test]
+    fn clobber_matches_the_plain_search(
+        rows in 1usize..4,
+        cols in 1usize..5,
+        cells in prop::collection::vec(0u8..3, 12),
+    ) {
+        let cells = &cells[..rows * cols];
+        let text = cells
+            .chunks(cols)
+            .map(|r| r.iter().map(|&c| ['.', 'x', 'o'][c as usize]).collect::<String>())
+            .collect::<Vec<_>>()
+            .join("|");
+        let mut s = Store::default();
+        let fast = val(&mut Clobber, &mut s, &Stones::parse(&text).unwrap());
+        let plain = val(&mut PlainClobber { rows, cols }, &mut s, &cells.to_vec());
+        prop_assert_eq!(fast, plain, "{}", text);
+    }
+}

@@ -620,3 +620,70 @@ fn a_game_of_cycles_position_exports_with_arrows_on_marked_edges() {
     );
     assert!(run(&format!("export(cycles(diamond), \"{}\")", path(&d, "x.g"))).is_err());
 }
+
+/// `export(x)` and `plot(data)` without a file are picture values: one line of text, a JSON
+/// object, drawn on demand (as notebooks show them) and saved by `export(picture, file)` to the
+/// same file as `export(x, file)`.
+#[test]
+fn pictures_are_values_that_export_saves() {
+    let d = dir("values");
+    let (a, b) = (path(&d, "a.dot"), path(&d, "b.dot"));
+    let out = run(&format!(
+        "let p = export(slide2)\np\nexport(p, \"{a}\")\nexport(slide2, \"{b}\")\nplot([3, 1, 2])"
+    ))
+    .unwrap();
+    assert_eq!(out[0]["formats"], serde_json::json!(["svg", "png", "dot"]));
+    let title = out[0]["picture"].as_str().unwrap();
+    assert!(
+        title.starts_with("Cayley graph of slide2: 8 elements"),
+        "{title}"
+    );
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    assert_eq!(out[3]["formats"], serde_json::json!(["svg", "png"]));
+    let e = run(&format!("export(plot([1, 2]), \"{}\")", path(&d, "c.dot"))).unwrap_err();
+    assert!(e.contains("saves as .svg or .png, not .dot"), "{e}");
+    let e = run("export(export(slide2), \"c.svg\", size: 100)").unwrap_err();
+    assert!(e.contains("`size:`"), "{e}");
+    // the values themselves, drawn as a notebook draws them
+    let shown = Rc::new(RefCell::new(vec![]));
+    let sink = shown.clone();
+    let mut it = Interp::new(Box::new(move |_, v| sink.borrow_mut().push(v.clone())));
+    it.run_source(
+        "<test>",
+        "plot([3, 1, 2])\nexport(walks(slide2, 2))\nexport(slide2)",
+    )
+    .unwrap();
+    let shown = shown.take();
+    let pictures: Vec<_> = shown
+        .iter()
+        .map(|v| match v {
+            gamut::lang::value::Value::Picture(p) => p.clone(),
+            v => panic!("not a picture: {}", v.to_text()),
+        })
+        .collect();
+    assert!(
+        shown[0]
+            .to_text()
+            .starts_with("<picture: a bar chart of 3 values; export(p, \"file.svg\")")
+    );
+    // the elements `tag` of a picture's SVG whose attribute `attr` is `value`
+    let count = |p: &gamut::lang::value::Picture, tag: &str, attr: &str, value: &str| {
+        let svg = String::from_utf8(p.bytes("svg").unwrap()).unwrap();
+        parse_svg(&svg)
+            .descendants()
+            .filter(|n| n.tag_name().name() == tag && n.attribute(attr) == Some(value))
+            .count()
+    };
+    assert_eq!(
+        count(&pictures[0], "rect", "fill", "#1F77B4"),
+        3,
+        "the bars"
+    );
+    // a walk matrix shows as PNG
+    assert_eq!(pictures[1].formats[0], "png");
+    let png = pictures[1].bytes("png").unwrap();
+    assert_eq!(&png[1..4], b"PNG");
+    if has_dot() {
+        assert_eq!(count(&pictures[2], "g", "class", "node"), 8, "the elements");
+    }
+}

@@ -12,7 +12,7 @@ use jupyter_protocol::{
     ExecuteInput, ExecuteReply, ExecuteResult, ExecutionCount, HistoryReply, InspectReply,
     InterruptReply, IoPubWelcome, IsCompleteReply, IsCompleteReplyStatus, JupyterMessage,
     JupyterMessageContent, KernelInfoReply, LanguageInfo, Media, MediaType, ReplyError,
-    ReplyStatus, ShutdownReply, Status, Transient,
+    ReplyStatus, ShutdownReply, Status, StreamContent, Transient,
 };
 use jupyter_zmq_client::{
     KernelIoPubXPubConnection, RouterSendConnection, SubscriptionEvent,
@@ -126,6 +126,11 @@ fn serve(file: &str) -> i32 {
     }
 }
 
+enum Printed {
+    Text(String),
+    Picture(Vec<MediaType>),
+}
+
 enum Job {
     Execute(String),
     Complete(String, usize),
@@ -135,6 +140,8 @@ enum Job {
 enum Event {
     /// a value the cell printed, in every form it has
     Output(Vec<MediaType>),
+    /// what `print` printed: text for stdout, or a picture to display
+    Print(Printed),
     /// the cell ended: an error is (name, message, rendered report)
     Done(Option<(String, String, String)>),
     Completion(Vec<String>, usize, usize),
@@ -154,6 +161,14 @@ fn start_interp(
             let mut it = Interp::new(Box::new(move |_, v| {
                 let _ = out.send(Event::Output(media(v)));
             }));
+            let printed = ev_tx.clone();
+            it.print_sink = Some(Box::new(move |_, v| {
+                let p = match v {
+                    Value::Picture(_) => Printed::Picture(media(v)),
+                    _ => Printed::Text(format!("{}\n", v.to_text())),
+                };
+                let _ = printed.send(Event::Print(p));
+            }));
             it.ctl = Ctl::new(cancel);
             for job in job_rx {
                 let ev = match job {
@@ -172,14 +187,47 @@ fn start_interp(
     Ok((job_tx, ev_rx))
 }
 
-/// A printed value as plain text, JSON, and HTML where it has one (tables).
+/// A printed value as plain text, JSON, HTML where it has one (tables, records, lists of
+/// records or lists) and a picture as SVG or PNG (its first format).
 fn media(v: &Value) -> Vec<MediaType> {
-    let mut m = vec![MediaType::Plain(v.to_text())];
+    let mut text = v.to_text();
+    let mut m = vec![];
+    if let Value::Picture(p) = v {
+        let ext = p.formats[0];
+        match p.bytes(ext) {
+            Ok(b) if ext == "png" => m.push(MediaType::Png(base64(&b))),
+            Ok(b) => m.push(MediaType::Svg(String::from_utf8_lossy(&b).into_owned())),
+            Err(e) => text = format!("{text}\n(cannot draw it here: {e})"),
+        }
+    }
     if let Some(h) = v.to_html() {
         m.push(MediaType::Html(h));
     }
     m.push(MediaType::Json(v.to_json()));
+    m.push(MediaType::Plain(text));
     m
+}
+
+/// Standard base64 with padding, as Jupyter carries PNG images.
+fn base64(bytes: &[u8]) -> String {
+    const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = (b[0] as u32) << 16 | (b[1] as u32) << 8 | b[2] as u32;
+        for i in 0..4 {
+            out.push(if i <= chunk.len() {
+                ABC[(n >> (18 - 6 * i) & 63) as usize] as char
+            } else {
+                '='
+            });
+        }
+    }
+    out
 }
 
 /// Runs a cell as the REPL runs an entry: the last value shown becomes `_`.
@@ -425,7 +473,8 @@ impl Kernel {
     }
 
     /// Runs a cell. Every value but the last goes out as display data as it is printed; the
-    /// last is the cell's result.
+    /// last is the cell's result. `print` writes to stdout (a picture is displayed); what was
+    /// shown before it goes out first, so that the order is kept.
     async fn execute(
         &mut self,
         code: &str,
@@ -451,6 +500,20 @@ impl Kernel {
                         let d = DisplayData::new(Media::new(prev));
                         self.iopub.send(d.as_child_of(msg)).await?;
                     }
+                }
+                Some(Event::Print(p)) => {
+                    if silent {
+                        continue;
+                    }
+                    if let Some(prev) = last.take() {
+                        let d = DisplayData::new(Media::new(prev));
+                        self.iopub.send(d.as_child_of(msg)).await?;
+                    }
+                    let out = match p {
+                        Printed::Text(t) => StreamContent::stdout(&t).as_child_of(msg),
+                        Printed::Picture(m) => DisplayData::new(Media::new(m)).as_child_of(msg),
+                    };
+                    self.iopub.send(out).await?;
                 }
                 Some(Event::Done(e)) => break e,
                 _ => return Err("the interpreter thread ended".into()),

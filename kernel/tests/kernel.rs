@@ -1,7 +1,7 @@
-//! Runs jupyter_kernel_test's standard checks (tests/kernel_test.py) against this kernel,
-//! installed into a temporary Jupyter path. Needs Python with jupyter_client and
-//! jupyter_kernel_test (`.ci/run` installs them into a virtual environment); without them the
-//! test says so and passes.
+//! Runs jupyter_kernel_test's standard checks (tests/kernel_test.py) and executes notebooks
+//! (tests/notebook_test.py) with this kernel, installed into a temporary Jupyter path. Needs
+//! Python with jupyter_client, jupyter_kernel_test, nbclient and nbformat (`.ci/run` installs
+//! them into a virtual environment); without them the test says so and passes.
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -69,7 +69,7 @@ fn jupyter_kernel_test_suite() {
 }
 
 #[test]
-fn kayles_notebook_reproduces_the_golden_output() {
+fn notebooks_reproduce_the_golden_outputs() {
     if !has_modules("nbclient, nbformat") {
         println!("skipped: {} lacks nbclient or nbformat", python());
         return;

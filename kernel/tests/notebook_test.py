@@ -1,7 +1,10 @@
-"""Executes notebooks/kayles.ipynb with the gamut kernel and compares each code cell's result
-with the golden output of the same computation in examples/kayles.out."""
+"""Executes the notebooks of notebooks/ with the gamut kernel and compares what their cells show
+with the golden output of the matching example; executes a notebook built here and checks its
+values, an HTML table and inline pictures against values computed here."""
+import base64
 import pathlib
 import unittest
+import xml.etree.ElementTree as ET
 
 import nbclient
 import nbformat
@@ -9,23 +12,112 @@ import nbformat
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
-class KaylesNotebook(unittest.TestCase):
-    def test_outputs_match_the_golden_example(self):
-        nb = nbformat.read(ROOT / "notebooks" / "kayles.ipynb", as_version=4)
-        nbclient.NotebookClient(nb, kernel_name="gamut", timeout=300).execute()
-        golden = (ROOT / "examples" / "kayles.out").read_text()
-        results = []
-        for cell in nb.cells:
-            if cell.cell_type != "code":
-                continue
-            outs = [o for o in cell.outputs if o.output_type == "execute_result"]
-            self.assertEqual(len(outs), 1, cell.source)
-            results.append(outs[0].data)
-        self.assertEqual(len(results), 4)
-        for data in results:
-            self.assertIn(data["text/plain"] + "\n", golden)
-        # the table comes as HTML too
-        self.assertIn("<th>12</th>", results[-1]["text/html"])
+def lines(text):
+    """The lines of a text but blank ones (the terminal sets two tables apart by one)."""
+    return [line for line in text.splitlines() if line]
+
+
+def execute(nb):
+    nbclient.NotebookClient(nb, kernel_name="gamut", timeout=300).execute()
+    return [c for c in nb.cells if c.cell_type == "code"]
+
+
+class SourceNotebooks(unittest.TestCase):
+    """Each notebook's cells are lines of examples/NAME.game; whatever they show as text (values
+    and printed lines) must appear in examples/NAME.out in the same order. Pictures are not in
+    the golden files: they must be inline images."""
+
+    def check(self, name, pictures):
+        nb = nbformat.read(ROOT / "notebooks" / f"{name}.ipynb", as_version=4)
+        cells = execute(nb)
+        golden = (ROOT / "examples" / f"{name}.out").read_text()
+        at, texts, drawn = 0, [], 0
+        for cell in cells:
+            for out in cell.outputs:
+                self.assertNotEqual(out.output_type, "error", cell.source)
+                if out.output_type == "stream":
+                    text = out.text
+                else:
+                    data = out.data
+                    if "image/svg+xml" in data or "image/png" in data:
+                        drawn += 1
+                        continue
+                    text = data["text/plain"] + "\n"
+                found = golden.find(text, at)
+                self.assertGreaterEqual(found, 0, f"{name}: {text!r} (cell {cell.source!r})")
+                at = found + len(text)
+                texts.append(text)
+        self.assertEqual(drawn, pictures, name)
+        return cells, texts
+
+    def test_kayles(self):
+        """Michon: Kayles; the table also comes as HTML."""
+        cells, texts = self.check("kayles", 0)
+        self.assertEqual(len(texts), 4)
+        self.assertIn("<th>12</th>", cells[-1].outputs[0].data["text/html"])
+
+    def test_slide_easy(self):
+        """Johnston: Rubik's Slide, easy mode; the Cayley graph and a walk matrix drawn."""
+        _, texts = self.check("slide-easy", 2)
+        # all of the example but rows 4-8 of Figure 2.18
+        golden = (ROOT / "examples" / "slide-easy.out").read_text()
+        slow = [f"{k} = " for k in range(4, 9)]
+        want = [line for line in lines(golden) if not any(line.startswith(s) for s in slow)]
+        self.assertEqual(lines("".join(texts)), want)
+
+    def test_cycles(self):
+        """Zandee: the Game of Cycles, all of the example; a position drawn."""
+        _, texts = self.check("cycles", 1)
+        golden = (ROOT / "examples" / "cycles.out").read_text()
+        self.assertEqual(lines("".join(texts)), lines(golden))
+
+    def test_placement(self):
+        """Boone: placement games, all of the example."""
+        _, texts = self.check("placement", 0)
+        golden = (ROOT / "examples" / "placement.out").read_text()
+        self.assertEqual(lines("".join(texts)), lines(golden))
+
+
+class IndependentNotebook(unittest.TestCase):
+    def test_values_html_table_and_inline_pictures(self):
+        cells = [
+            "let r = diameter(slide2)\nr.diameter",
+            "r",
+            "table(fn(m, n) = m * n + 1, 1..3, 2..5)",
+            'plot([3, 1, 4, 1, 5], title: "five bars")',
+            "print(export(walks(slide2, 2)))",
+            "export(slide2)",
+        ]
+        nb = nbformat.v4.new_notebook()
+        nb.cells = [nbformat.v4.new_code_cell(c) for c in cells]
+        out = [c.outputs for c in execute(nb)]
+        # God's number of the 2x2 toy Slide is 2 (Johnston, section 1); the layer sizes of the
+        # dihedral group of order 8 generated by a quarter turn and a reflection are 1, 4, 3
+        self.assertEqual(out[0][0].data["application/json"], 2)
+        self.assertEqual(out[1][0].data["application/json"]["distribution"], [1, 4, 3])
+        self.assertIn("<tr><th>size</th><td>8</td></tr>", out[1][0].data["text/html"])
+        # the table's cells, read back from its HTML, are m * n + 1
+        table = ET.fromstring(out[2][0].data["text/html"])
+        rows = table.find("tbody").findall("tr")
+        self.assertEqual([r.find("th").text for r in rows], ["1", "2", "3"])
+        cols = [th.text for th in table.find("thead").find("tr").findall("th")][1:]
+        self.assertEqual(cols, ["2", "3", "4", "5"])
+        for m, row in zip(range(1, 4), rows):
+            self.assertEqual([int(td.text) for td in row.findall("td")], [m * n + 1 for n in range(2, 6)])
+        # the chart inline: one bar per value, in the series colour
+        svg = ET.fromstring(out[3][0].data["image/svg+xml"])
+        bars = [e for e in svg.iter() if e.tag.endswith("rect") and e.get("fill") == "#1F77B4"]
+        self.assertEqual(len(bars), 5)
+        self.assertIn("five bars", out[3][0].data["image/svg+xml"])
+        # a printed walk matrix is displayed as a PNG
+        self.assertEqual(out[4][0].output_type, "display_data")
+        png = base64.b64decode(out[4][0].data["image/png"])
+        self.assertEqual(png[1:4], b"PNG")
+        # the Cayley graph of the toy Slide: 8 elements, one node each (Graphviz draws them)
+        svg = ET.fromstring(out[5][0].data["image/svg+xml"])
+        nodes = [g for g in svg.iter() if g.tag.endswith("g") and g.get("class") == "node"]
+        self.assertEqual(len(nodes), 8)
+        self.assertEqual(out[5][0].output_type, "execute_result")
 
 
 if __name__ == "__main__":

@@ -201,6 +201,8 @@ pub struct Interp {
     pub builtins: IndexMap<&'static str, Builtin>,
     /// receives (line, value) for every printed value
     pub sink: Sink,
+    /// receives what `print` prints instead of `sink` when set (a notebook's stdout stream)
+    pub print_sink: Option<Sink>,
     pub games: crate::lang::rules::Cache,
     /// cancellation, progress and the memory budget, handed to every engine call
     pub ctl: Ctl,
@@ -291,6 +293,7 @@ impl Interp {
             globals: Rc::new(Scope::default()),
             builtins: IndexMap::new(),
             sink,
+            print_sink: None,
             games: Default::default(),
             ctl: Ctl::default(),
             depth: 0,
@@ -526,10 +529,14 @@ impl Interp {
         Ok(())
     }
 
+    /// What `print` prints: to `print_sink` when there is one.
     pub fn emit(&mut self, span: Span, v: &Value) {
         if self.printing {
             let line = self.line_of(span);
-            (self.sink)(line, v);
+            match &mut self.print_sink {
+                Some(sink) => sink(line, v),
+                None => (self.sink)(line, v),
+            }
         }
     }
 

@@ -200,11 +200,11 @@ pub const EXAMPLES: &[(&str, &str)] = &[
     ("walks", "walks(slide2, 2).nonzero   # → 64"),
     (
         "export",
-        "export(slide2, \"slide2.dot\")   # → wrote slide2.dot",
+        "let p = export(slide2)   # the Cayley graph, inline in a notebook\nexport(p, \"slide2.dot\")   # → wrote slide2.dot",
     ),
     (
         "plot",
-        "plot(diameter(slide3_hard).distribution, \"d.svg\")   # → wrote d.svg",
+        "let p = plot(diameter(slide3_hard).distribution)\nexport(p, \"d.svg\")   # → wrote d.svg",
     ),
     (
         "import_gap",

@@ -46,6 +46,45 @@ pub enum Value {
     Piece(Rc<Piece>),
     /// a partizan game in canonical form (printed in CGSuite's notation)
     Game(Rc<crate::lang::builtins::partizan::GameVal>),
+    /// a drawing (`export(x)`, `plot(data)`): shown inline in notebooks, saved by `export`
+    Picture(Rc<Picture>),
+}
+
+/// A drawing: what it shows, in one line, and how to write it in each of its formats.
+pub struct Picture {
+    pub title: String,
+    /// file extensions it can be saved as; notebooks show it in the first
+    pub formats: &'static [&'static str],
+    /// writes the picture to a file, in the format its extension names (one of `formats`)
+    pub draw: Draw,
+}
+
+/// Draws a picture to the file named.
+pub type Draw = Box<dyn Fn(&str) -> Result<(), String>>;
+
+impl Picture {
+    /// The formats as ".svg, .png or .dot".
+    pub fn format_list(&self) -> String {
+        let exts: Vec<String> = self.formats.iter().map(|f| format!(".{f}")).collect();
+        match exts.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => exts.join(""),
+        }
+    }
+
+    /// The picture in format `ext`, for notebooks. Every renderer writes files (Graphviz and
+    /// plotters alike), so it is drawn to a private temporary file and read back.
+    pub fn bytes(&self, ext: &str) -> Result<Vec<u8>, String> {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let path =
+            std::env::temp_dir().join(format!("gamut-picture-{}-{n}.{ext}", std::process::id()));
+        let path = path.to_string_lossy().into_owned();
+        let drawn = (self.draw)(&path)
+            .and_then(|()| std::fs::read(&path).map_err(|e| format!("cannot read {path}: {e}")));
+        let _ = std::fs::remove_file(&path);
+        drawn
+    }
 }
 
 /// The elements of a list or a set. Values may nest a million deep (a list in a list in ...),
@@ -222,6 +261,7 @@ impl Value {
             Value::Graph(_) => "graph",
             Value::Piece(_) => "piece",
             Value::Game(_) => "game",
+            Value::Picture(_) => "picture",
         }
     }
 
@@ -325,6 +365,14 @@ impl Value {
             Value::Graph(g) => write!(out, "{g}").unwrap(),
             Value::Piece(p) => out.push_str(&crate::lang::builtins::placement::piece_name(p)),
             Value::Game(g) => out.push_str(&g.text),
+            Value::Picture(p) => write!(
+                out,
+                "<picture: {}; export(p, \"file.{}\") saves it as {}>",
+                p.title,
+                p.formats[0],
+                p.format_list()
+            )
+            .unwrap(),
             Value::List(_) | Value::Set(_) | Value::Map(_) => self.render(out, group),
         }
     }
@@ -410,6 +458,16 @@ impl Value {
                     out.push(']');
                 }
                 Value::Range(a, b) => write!(out, "{{\"from\":{a},\"to\":{b}}}").unwrap(),
+                Value::Picture(p) => {
+                    let formats: Vec<String> = p.formats.iter().map(|f| json_str(f)).collect();
+                    write!(
+                        out,
+                        "{{\"picture\":{},\"formats\":[{}]}}",
+                        json_str(&p.title),
+                        formats.join(",")
+                    )
+                    .unwrap()
+                }
                 other => out.push_str(&json_str(&other.to_text())),
             }
             None
@@ -577,28 +635,118 @@ impl Table {
     }
 }
 
+/// Lists longer than this, or lists of lists with more cells than `HTML_CELLS`, have no HTML
+/// form in notebooks (their text is shown).
+const HTML_ROWS: usize = 1000;
+const HTML_CELLS: usize = 20_000;
+
+/// The rows of an HTML table: a label (a header cell) if any, and the cells.
+type HtmlRows = Vec<(Option<String>, Vec<String>)>;
+
 impl Value {
-    /// An HTML rendering for notebooks, where the value has one beyond its text (tables).
+    /// An HTML table for notebooks, where the value reads better as one: a table; a record or
+    /// a map (a row per field); a list of records with the same fields (a row per record, a
+    /// column per field); a list of lists (a grid).
     pub fn to_html(&self) -> Option<String> {
-        let Value::Table(t) = self else { return None };
-        let esc = |v: &Value| {
-            cell_text(v)
-                .replace('&', "&amp;")
-                .replace('<', "&lt;")
-                .replace('>', "&gt;")
+        let cell = |v: Option<&Value>| {
+            v.map_or(String::new(), |v| {
+                cell_text(v)
+                    .replace('&', "&amp;")
+                    .replace('<', "&lt;")
+                    .replace('>', "&gt;")
+            })
         };
-        let mut out = String::from("<table>\n<thead><tr><th></th>");
-        for c in &t.cols {
-            out.push_str(&format!("<th>{}</th>", esc(c)));
+        let (head, rows): (Option<Vec<String>>, HtmlRows) = match self {
+            Value::Table(t) => (
+                Some(t.cols.iter().map(|c| cell(Some(c))).collect()),
+                t.rows
+                    .iter()
+                    .zip(&t.values)
+                    .map(|(r, row)| {
+                        (
+                            Some(cell(Some(r))),
+                            row.iter().map(|c| cell(c.as_ref())).collect(),
+                        )
+                    })
+                    .collect(),
+            ),
+            Value::Record(r) => (
+                None,
+                r.fields
+                    .iter()
+                    .take(r.shown)
+                    .map(|(k, v)| (Some(k.to_string()), vec![cell(Some(v))]))
+                    .collect(),
+            ),
+            Value::Map(kv) if kv.len() <= HTML_ROWS => (
+                None,
+                kv.iter()
+                    .map(|(k, v)| (Some(cell(Some(k))), vec![cell(Some(v))]))
+                    .collect(),
+            ),
+            Value::List(xs) if !xs.is_empty() && xs.len() <= HTML_ROWS => match &xs[0] {
+                Value::Record(first) => {
+                    let keys: Vec<&str> = first.fields.keys().take(first.shown).copied().collect();
+                    let mut rows = vec![];
+                    for x in xs.iter() {
+                        let Value::Record(r) = x else { return None };
+                        if !r
+                            .fields
+                            .keys()
+                            .take(r.shown)
+                            .copied()
+                            .eq(keys.iter().copied())
+                        {
+                            return None;
+                        }
+                        rows.push((
+                            None,
+                            r.fields
+                                .values()
+                                .take(r.shown)
+                                .map(|v| cell(Some(v)))
+                                .collect(),
+                        ));
+                    }
+                    (Some(keys.iter().map(|k| k.to_string()).collect()), rows)
+                }
+                Value::List(_) => {
+                    let mut rows = vec![];
+                    let mut cells = 0;
+                    for x in xs.iter() {
+                        let Value::List(row) = x else { return None };
+                        cells += row.len();
+                        if cells > HTML_CELLS {
+                            return None;
+                        }
+                        rows.push((None, row.iter().map(|v| cell(Some(v))).collect()));
+                    }
+                    (None, rows)
+                }
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let labelled = rows.iter().any(|(label, _)| label.is_some());
+        let mut out = String::from("<table>\n");
+        if let Some(head) = head {
+            out.push_str("<thead><tr>");
+            if labelled {
+                out.push_str("<th></th>");
+            }
+            for h in head {
+                write!(out, "<th>{h}</th>").unwrap();
+            }
+            out.push_str("</tr></thead>\n");
         }
-        out.push_str("</tr></thead>\n<tbody>\n");
-        for (r, row) in t.rows.iter().zip(&t.values) {
-            out.push_str(&format!("<tr><th>{}</th>", esc(r)));
-            for v in row {
-                out.push_str(&format!(
-                    "<td>{}</td>",
-                    v.as_ref().map_or(String::new(), esc)
-                ));
+        out.push_str("<tbody>\n");
+        for (label, cells) in rows {
+            out.push_str("<tr>");
+            if let Some(l) = label {
+                write!(out, "<th>{l}</th>").unwrap();
+            }
+            for c in cells {
+                write!(out, "<td>{c}</td>").unwrap();
             }
             out.push_str("</tr>\n");
         }

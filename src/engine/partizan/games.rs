@@ -1,7 +1,10 @@
 //! Built-in partizan rulesets, each a [`Rules`] for the generic search. Left is Blue/black/
 //! vertical/toads, Right is Red/white/horizontal/frogs, as in *Winning Ways*.
+use super::dyadic::Dyadic;
 use super::search::Rules;
-use crate::engine::{Error, Result};
+use super::store::{Game, Map, Store};
+use crate::engine::control::over_budget;
+use crate::engine::{Ctl, Error, Result};
 
 /// A board of at most 64 cells, a bit per cell (`rows × cols`, row-major).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -53,22 +56,26 @@ impl Board {
         self.bits >> (r * self.cols as usize + c) & 1 == 1
     }
 
-    /// The cells reachable from the set bits of `seed` through set bits, 4-neighbourly.
-    fn flood(&self, seed: u64) -> u64 {
+    /// The cells 4-neighbouring the set bits of `cells` (any state).
+    fn flood_step(&self, cells: u64) -> u64 {
         let cols = self.cols as usize;
         let mut left_edge = 0u64;
         for r in 0..self.rows as usize {
             left_edge |= 1 << (r * cols);
         }
         let right_edge = left_edge << (cols - 1);
+        let c = cols as u32;
+        cells.checked_shl(c).unwrap_or(0)
+            | cells.checked_shr(c).unwrap_or(0)
+            | ((cells & !right_edge) << 1)
+            | ((cells & !left_edge) >> 1)
+    }
+
+    /// The cells reachable from the set bits of `seed` through set bits, 4-neighbourly.
+    fn flood(&self, seed: u64) -> u64 {
         let mut cur = seed;
         loop {
-            let grow = cur
-                | (cur << cols)
-                | (cur >> cols)
-                | ((cur & !right_edge) << 1)
-                | ((cur & !left_edge) >> 1);
-            let next = grow & self.bits;
+            let next = (cur | self.flood_step(cur)) & self.bits;
             if next == cur {
                 return cur;
             }
@@ -76,24 +83,27 @@ impl Board {
         }
     }
 
-    /// The sub-board of the cells in `mask`, cropped to their bounding box.
-    fn crop(&self, mask: u64) -> Board {
+    /// The bounding box of the cells in `mask`: first row, first column, rows, columns.
+    fn bounds(&self, mask: u64) -> (usize, usize, usize, usize) {
         let cols = self.cols as usize;
         let (mut r0, mut r1, mut c0, mut c1) = (usize::MAX, 0, usize::MAX, 0);
-        for i in 0..64 {
-            if mask >> i & 1 == 1 {
-                let (r, c) = (i / cols, i % cols);
-                (r0, r1, c0, c1) = (r0.min(r), r1.max(r), c0.min(c), c1.max(c));
-            }
+        let mut rest = mask;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let (r, c) = (i / cols, i % cols);
+            (r0, r1, c0, c1) = (r0.min(r), r1.max(r), c0.min(c), c1.max(c));
         }
-        let (rows, ncols) = (r1 - r0 + 1, c1 - c0 + 1);
+        (r0, c0, r1 - r0 + 1, c1 - c0 + 1)
+    }
+
+    /// The cells of `mask` inside the box `bounds`, as a board of the box's size.
+    fn extract(&self, mask: u64, (r0, c0, rows, ncols): (usize, usize, usize, usize)) -> Board {
+        let cols = self.cols as usize;
         let mut bits = 0;
         for r in 0..rows {
-            for c in 0..ncols {
-                if mask >> ((r + r0) * cols + c + c0) & 1 == 1 {
-                    bits |= 1 << (r * ncols + c);
-                }
-            }
+            let row = mask >> ((r + r0) * cols + c0) & (u64::MAX >> (64 - ncols));
+            bits |= row << (r * ncols);
         }
         Board {
             rows: rows as u8,
@@ -102,22 +112,40 @@ impl Board {
         }
     }
 
-    /// The board mapped cell by cell: flipped top-bottom and/or left-right.
-    fn flipped(&self, vertical: bool, horizontal: bool) -> Board {
+    /// The sub-board of the cells in `mask`, cropped to their bounding box.
+    fn crop(&self, mask: u64) -> Board {
+        self.extract(mask, self.bounds(mask))
+    }
+
+    /// The board under symmetry `k` of the rectangle: bit 0 flips top-bottom, bit 1
+    /// left-right, bit 2 transposes first (so k < 4 keeps the orientation).
+    fn transformed(&self, k: u8) -> Board {
         let (rows, cols) = (self.rows as usize, self.cols as usize);
+        let (rows2, cols2) = if k & 4 != 0 {
+            (cols, rows)
+        } else {
+            (rows, cols)
+        };
         let mut bits = 0;
-        for r in 0..rows {
-            for c in 0..cols {
-                if self.at(r, c) {
-                    let (r2, c2) = (
-                        if vertical { rows - 1 - r } else { r },
-                        if horizontal { cols - 1 - c } else { c },
-                    );
-                    bits |= 1 << (r2 * cols + c2);
-                }
+        let mut rest = self.bits;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let (r, c) = (i / cols, i % cols);
+            let (mut r2, mut c2) = if k & 4 != 0 { (c, r) } else { (r, c) };
+            if k & 1 != 0 {
+                r2 = rows2 - 1 - r2;
             }
+            if k & 2 != 0 {
+                c2 = cols2 - 1 - c2;
+            }
+            bits |= 1 << (r2 * cols2 + c2);
         }
-        Board { bits, ..*self }
+        Board {
+            rows: rows2 as u8,
+            cols: cols2 as u8,
+            bits,
+        }
     }
 
     /// The connected parts of the set cells, each cropped.
@@ -168,12 +196,11 @@ impl Rules for Domineering {
             .into_iter()
             .filter(|p| p.bits.count_ones() > 1)
             .map(|p| {
-                [(false, false), (true, false), (false, true), (true, true)]
-                    .into_iter()
-                    .map(|(v, h)| p.flipped(v, h).bits)
+                (0..4)
+                    .map(|k| p.transformed(k).bits)
                     .min()
                     .map(|bits| Board { bits, ..p })
-                    .unwrap()
+                    .expect("four flips")
             })
             .collect()
     }
@@ -191,12 +218,14 @@ impl Rules for Domineering {
     }
 }
 
-/// A Clobber board: each cell empty (0), black (1, Left's) or white (2, Right's).
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+/// A Clobber board of at most 64 cells (row-major bits): Left's black stones and Right's
+/// white ones.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub struct Stones {
-    pub rows: usize,
-    pub cols: usize,
-    pub cells: Vec<u8>,
+    pub rows: u8,
+    pub cols: u8,
+    pub black: u64,
+    pub white: u64,
 }
 
 impl Stones {
@@ -204,66 +233,46 @@ impl Stones {
     pub fn parse(text: &str) -> Result<Stones> {
         let rows = rows(text);
         let cols = rows.first().map_or(0, |r| r.chars().count());
-        let mut cells = vec![];
-        for row in &rows {
+        let b = Board::full(rows.len(), cols)?;
+        let mut s = Stones {
+            rows: b.rows,
+            cols: b.cols,
+            black: 0,
+            white: 0,
+        };
+        for (r, row) in rows.iter().enumerate() {
             if row.chars().count() != cols {
                 return Err(Error::invalid(
                     "the rows of the board have different lengths",
                 ));
             }
-            for ch in row.chars() {
-                cells.push(match ch {
-                    '.' => 0,
-                    'x' | 'X' => 1,
-                    'o' | 'O' => 2,
+            for (c, ch) in row.chars().enumerate() {
+                let bit = 1u64 << (r * cols + c);
+                match ch {
+                    '.' => {}
+                    'x' | 'X' => s.black |= bit,
+                    'o' | 'O' => s.white |= bit,
                     _ => {
                         return Err(Error::invalid(format!("`{ch}` is not a Clobber cell"))
                             .hint("use x (Left), o (Right) and . (empty)"));
                     }
-                });
+                }
             }
         }
-        Ok(Stones {
-            rows: rows.len(),
-            cols,
-            cells,
-        })
+        Ok(s)
     }
 
-    fn neighbours(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
-        let (r, c) = (i / self.cols, i % self.cols);
-        [
-            (r.wrapping_sub(1), c),
-            (r + 1, c),
-            (r, c.wrapping_sub(1)),
-            (r, c + 1),
-        ]
-        .into_iter()
-        .filter(|&(r, c)| r < self.rows && c < self.cols)
-        .map(|(r, c)| r * self.cols + c)
+    /// The cell `i`: 0 empty, 1 black, 2 white.
+    pub fn cell(&self, i: usize) -> u8 {
+        (self.black >> i & 1) as u8 | ((self.white >> i & 1) as u8) << 1
     }
 
-    /// The board under one of the eight symmetries of the rectangle.
-    fn transformed(&self, k: u8) -> Stones {
-        let (rows, cols) = if k & 4 != 0 {
-            (self.cols, self.rows)
-        } else {
-            (self.rows, self.cols)
-        };
-        let mut cells = vec![0; self.cells.len()];
-        for r in 0..self.rows {
-            for c in 0..self.cols {
-                let (mut r2, mut c2) = if k & 4 != 0 { (c, r) } else { (r, c) };
-                if k & 1 != 0 {
-                    r2 = rows - 1 - r2;
-                }
-                if k & 2 != 0 {
-                    c2 = cols - 1 - c2;
-                }
-                cells[r2 * cols + c2] = self.cells[r * self.cols + c];
-            }
+    fn board(&self, bits: u64) -> Board {
+        Board {
+            rows: self.rows,
+            cols: self.cols,
+            bits,
         }
-        Stones { rows, cols, cells }
     }
 }
 
@@ -272,18 +281,36 @@ impl Stones {
 pub struct Clobber;
 
 impl Clobber {
-    fn moves(s: &Stones, me: u8) -> Vec<Stones> {
+    fn moves(s: &Stones, black: bool) -> Vec<Stones> {
+        let (mine, theirs) = if black {
+            (s.black, s.white)
+        } else {
+            (s.white, s.black)
+        };
+        let board = s.board(theirs);
         let mut out = vec![];
-        for i in 0..s.cells.len() {
-            if s.cells[i] == me {
-                for j in s.neighbours(i) {
-                    if s.cells[j] == 3 - me {
-                        let mut t = s.clone();
-                        t.cells[i] = 0;
-                        t.cells[j] = me;
-                        out.push(t);
+        let mut rest = mine;
+        while rest != 0 {
+            let from = rest & rest.wrapping_neg();
+            rest &= rest - 1;
+            let mut targets = board.flood_step(from) & theirs;
+            while targets != 0 {
+                let to = targets & targets.wrapping_neg();
+                targets &= targets - 1;
+                let (m, t) = (mine & !from | to, theirs & !to);
+                out.push(if black {
+                    Stones {
+                        black: m,
+                        white: t,
+                        ..*s
                     }
-                }
+                } else {
+                    Stones {
+                        black: t,
+                        white: m,
+                        ..*s
+                    }
+                });
             }
         }
         out
@@ -294,64 +321,49 @@ impl Rules for Clobber {
     type Pos = Stones;
     type Error = Error;
     fn left(&mut self, s: &Stones) -> Result<Vec<Stones>> {
-        Ok(Clobber::moves(s, 1))
+        Ok(Clobber::moves(s, true))
     }
     fn right(&mut self, s: &Stones) -> Result<Vec<Stones>> {
-        Ok(Clobber::moves(s, 2))
+        Ok(Clobber::moves(s, false))
     }
     /// Connected groups of stones with both colours, cropped, the least of their symmetries.
     fn components(&mut self, s: &Stones) -> Vec<Stones> {
-        let mut seen = vec![false; s.cells.len()];
+        let stones = s.board(s.black | s.white);
         let mut out = vec![];
-        for start in 0..s.cells.len() {
-            if s.cells[start] == 0 || seen[start] {
+        let mut rest = stones.bits;
+        while rest != 0 {
+            let comp = stones.flood(rest & rest.wrapping_neg());
+            rest &= !comp;
+            if comp & s.black == 0 || comp & s.white == 0 {
                 continue;
             }
-            let mut group = vec![start];
-            seen[start] = true;
-            let mut k = 0;
-            while k < group.len() {
-                for j in s.neighbours(group[k]) {
-                    if s.cells[j] != 0 && !seen[j] {
-                        seen[j] = true;
-                        group.push(j);
-                    }
-                }
-                k += 1;
-            }
-            let colours = group.iter().fold(0, |m, &i| m | s.cells[i]);
-            if colours != 3 {
-                continue;
-            }
-            let (r0, r1) = (
-                group.iter().map(|i| i / s.cols).min().unwrap(),
-                group.iter().map(|i| i / s.cols).max().unwrap(),
+            let bounds = stones.bounds(comp);
+            let (b, w) = (
+                s.board(s.black).extract(comp & s.black, bounds),
+                s.board(s.white).extract(comp & s.white, bounds),
             );
-            let (c0, c1) = (
-                group.iter().map(|i| i % s.cols).min().unwrap(),
-                group.iter().map(|i| i % s.cols).max().unwrap(),
-            );
-            let (rows, cols) = (r1 - r0 + 1, c1 - c0 + 1);
-            let mut cells = vec![0; rows * cols];
-            for &i in &group {
-                cells[(i / s.cols - r0) * cols + i % s.cols - c0] = s.cells[i];
-            }
-            let p = Stones { rows, cols, cells };
             out.push(
                 (0..8)
-                    .map(|k| p.transformed(k))
-                    .min_by(|a, b| (a.rows, &a.cells).cmp(&(b.rows, &b.cells)))
-                    .unwrap(),
+                    .map(|k| {
+                        let (b, w) = (b.transformed(k), w.transformed(k));
+                        Stones {
+                            rows: b.rows,
+                            cols: b.cols,
+                            black: b.bits,
+                            white: w.bits,
+                        }
+                    })
+                    .min()
+                    .expect("eight symmetries"),
             );
         }
         out
     }
     fn describe(&self, s: &Stones) -> String {
-        s.cells
-            .chunks(s.cols)
-            .map(|row| {
-                row.iter()
-                    .map(|&c| ['.', 'x', 'o'][c as usize])
+        (0..s.rows as usize)
+            .map(|r| {
+                (0..s.cols as usize)
+                    .map(|c| ['.', 'x', 'o'][s.cell(r * s.cols as usize + c) as usize])
                     .collect::<String>()
             })
             .collect::<Vec<_>>()
@@ -454,8 +466,11 @@ impl Rules for Hackenbush {
     fn right(&mut self, p: &Picture) -> Result<Vec<Picture>> {
         Ok(Hackenbush::moves(p, Colour::Red))
     }
-    /// The parts that meet only at the ground, with vertices renumbered in order of appearance.
+    /// The grounded parts that meet only at the ground, with vertices renumbered in order of
+    /// appearance.
     fn components(&mut self, p: &Picture) -> Vec<Picture> {
+        // edges that hang off nothing have fallen already
+        let p = &p.clone().grounded();
         // union-find over the vertices other than the ground
         let mut up: [u8; 64] = std::array::from_fn(|i| i as u8);
         fn find(up: &mut [u8; 64], mut v: u8) -> u8 {
@@ -509,6 +524,231 @@ impl Rules for Hackenbush {
     fn describe(&self, p: &Picture) -> String {
         format!("a Hackenbush picture of {} edges", p.edges.len())
     }
+    /// Blue-Red pictures (no green edge) of at most 64 edges are numbers: [`BlueRed`].
+    fn shortcut(&mut self, p: &Picture, store: &mut Store, ctl: &Ctl) -> Result<Option<Game>> {
+        if p.edges.len() > 64 || p.edges.iter().any(|e| e.2 == Colour::Green) {
+            return Ok(None);
+        }
+        p.check()?;
+        let mut br = BlueRed::new(p, ctl);
+        let x = br.value(br.grounded(br.all))?;
+        store.number(x).map(Some)
+    }
+}
+
+/// Blue-Red Hackenbush, where every position is a number (*Winning Ways*, ch. 2): a position
+/// is the set of its edges as bits, and its value the simplest number between Left's best
+/// option and Right's, so no canonical forms are built.
+struct BlueRed {
+    /// per edge, its two end vertices as bits
+    ends: Vec<u64>,
+    /// per vertex, the edges that touch it
+    touching: [u64; 64],
+    blue: u64,
+    all: u64,
+    memo: Map<u64, Dyadic>,
+    ctl: Ctl,
+    budget: u64,
+}
+
+/// Bytes per memo entry with the table's overhead (the memory estimate).
+const BLUE_RED_ENTRY: u64 = 48;
+
+impl BlueRed {
+    fn new(p: &Picture, ctl: &Ctl) -> BlueRed {
+        let mut touching = [0u64; 64];
+        let mut blue = 0;
+        for (i, &(a, b, c)) in p.edges.iter().enumerate() {
+            touching[a as usize] |= 1 << i;
+            touching[b as usize] |= 1 << i;
+            if c == Colour::Blue {
+                blue |= 1 << i;
+            }
+        }
+        BlueRed {
+            ends: p.edges.iter().map(|&(a, b, _)| 1 << a | 1 << b).collect(),
+            touching,
+            blue,
+            all: if p.edges.len() == 64 {
+                u64::MAX
+            } else {
+                (1 << p.edges.len()) - 1
+            },
+            memo: Map::default(),
+            ctl: ctl.clone(),
+            budget: ctl.memory(),
+        }
+    }
+
+    /// The edges of `edges` still connected to the ground (vertex 0).
+    fn grounded(&self, edges: u64) -> u64 {
+        let (mut seen, mut frontier, mut kept) = (1u64, 1u64, 0u64);
+        while frontier != 0 {
+            let v = frontier.trailing_zeros() as usize;
+            frontier &= frontier - 1;
+            let mut new = self.touching[v] & edges & !kept;
+            kept |= new;
+            while new != 0 {
+                let w = self.ends[new.trailing_zeros() as usize] & !seen;
+                new &= new - 1;
+                seen |= w;
+                frontier |= w;
+            }
+        }
+        kept
+    }
+
+    /// The vertices the edges of `edges` touch.
+    fn vertices(&self, edges: u64) -> u64 {
+        let (mut vs, mut rest) = (0, edges);
+        while rest != 0 {
+            vs |= self.ends[rest.trailing_zeros() as usize];
+            rest &= rest - 1;
+        }
+        vs
+    }
+
+    /// The parts of a grounded set of edges that meet only at the ground.
+    fn parts(&self, edges: u64) -> Vec<u64> {
+        let mut out = vec![];
+        let mut rest = edges;
+        while rest != 0 {
+            let e = rest & rest.wrapping_neg();
+            // the ground is never expanded, so the search stays inside one part
+            let (mut part, mut seen) = (e, 1u64);
+            let mut frontier = self.ends[e.trailing_zeros() as usize] & !seen;
+            seen |= frontier;
+            while frontier != 0 {
+                let v = frontier.trailing_zeros() as usize;
+                frontier &= frontier - 1;
+                let mut new = self.touching[v] & edges & !part;
+                part |= new;
+                while new != 0 {
+                    let w = self.ends[new.trailing_zeros() as usize] & !seen;
+                    new &= new - 1;
+                    seen |= w;
+                    frontier |= w;
+                }
+            }
+            rest &= !part;
+            out.push(part);
+        }
+        out
+    }
+
+    /// The value of a grounded set of edges: the sum of its parts at the ground.
+    fn value(&mut self, edges: u64) -> Result<Dyadic> {
+        if (self.touching[0] & edges).count_ones() <= 1 {
+            return self.part_value(edges);
+        }
+        let mut sum = Dyadic::ZERO;
+        for part in self.parts(edges) {
+            sum = sum.add(self.part_value(part)?)?;
+        }
+        Ok(sum)
+    }
+
+    /// A tree's value, bottom up: a branch is its edge with what stands on it ([`on_edge`]);
+    /// the branches at a vertex add.
+    fn tree_value(&self, edges: u64, v: usize, from: u64) -> Result<Dyadic> {
+        let mut sum = Dyadic::ZERO;
+        let mut up = self.touching[v] & edges & !from;
+        while up != 0 {
+            let e = up & up.wrapping_neg();
+            up &= up - 1;
+            let i = e.trailing_zeros() as usize;
+            let w = (self.ends[i] & !(1 << v)).trailing_zeros() as usize;
+            let top = self.tree_value(edges, w, e)?;
+            sum = sum.add(on_edge(e & self.blue != 0, top)?)?;
+        }
+        Ok(sum)
+    }
+
+    /// The value of one grounded part.
+    fn part_value(&mut self, edges: u64) -> Result<Dyadic> {
+        // one colour: each edge is a free move for its owner
+        let n = edges.count_ones() as i64;
+        if edges & !self.blue == 0 {
+            return Ok(Dyadic::int(n));
+        }
+        if edges & self.blue == 0 {
+            return Ok(Dyadic::int(-n));
+        }
+        if let Some(&x) = self.memo.get(&edges) {
+            return Ok(x);
+        }
+        // a tree: as many vertices as edges besides the ground
+        let x = if self.vertices(edges).count_ones() as i64 == n + 1 {
+            self.tree_value(edges, 0, 0)?
+        } else {
+            self.searched(edges)?
+        };
+        self.memo.insert(edges, x);
+        if self.memo.len().is_multiple_of(4096) {
+            self.ctl.check()?;
+            let bytes = self.memo.len() as u64 * BLUE_RED_ENTRY;
+            if bytes > self.budget {
+                return Err(over_budget(bytes, self.budget, "the Hackenbush search"));
+            }
+        }
+        Ok(x)
+    }
+
+    /// The simplest number between Left's best option and Right's.
+    fn searched(&mut self, edges: u64) -> Result<Dyadic> {
+        let (mut best_left, mut best_right): (Option<Dyadic>, Option<Dyadic>) = (None, None);
+        let mut rest = edges;
+        while rest != 0 {
+            let e = rest & rest.wrapping_neg();
+            rest &= rest - 1;
+            let x = self.value(self.grounded(edges & !e))?;
+            if e & self.blue != 0 {
+                best_left = Some(best_left.map_or(x, |b| b.max(x)));
+            } else {
+                best_right = Some(best_right.map_or(x, |b| b.min(x)));
+            }
+        }
+        Dyadic::simplest_between(best_left, best_right)
+    }
+}
+
+/// Calls `f` with each sign of the sign expansion of `x` (`true` a +): the path from 0 down
+/// Conway's tree of numbers, steps of 1 while the signs agree, then halving after the first
+/// change.
+fn for_signs(x: Dyadic, mut f: impl FnMut(bool) -> Result<()>) -> Result<()> {
+    let one = Dyadic::int(1);
+    let (mut cur, mut step, mut first) = (Dyadic::ZERO, one, None);
+    while cur != x {
+        let up = x > cur;
+        if first.is_some_and(|s| s != up) && step == one {
+            step = step.half()?;
+        }
+        first.get_or_insert(up);
+        cur = if up { cur.add(step)? } else { cur.sub(step)? };
+        if step != one {
+            step = step.half()?;
+        }
+        f(up)?;
+    }
+    Ok(())
+}
+
+/// An edge (Blue when `blue`) with `y` standing on it: the number whose sign expansion is the
+/// edge's sign followed by y's (the ordinal sum of numbers: Conway, *On Numbers and Games*,
+/// ch. 3; Berlekamp's rule for Hackenbush strings, *Winning Ways*, ch. 2).
+fn on_edge(blue: bool, y: Dyadic) -> Result<Dyadic> {
+    let sign = Dyadic::int(if blue { 1 } else { -1 });
+    if y == Dyadic::ZERO || (y > Dyadic::ZERO) == blue {
+        return y.add(sign);
+    }
+    // every sign of y comes after the change of sign, so each halves the step
+    let (mut out, mut step) = (sign, Dyadic::int(1));
+    for_signs(y, |up| {
+        step = step.half()?;
+        out = if up { out.add(step)? } else { out.sub(step)? };
+        Ok(())
+    })?;
+    Ok(out)
 }
 
 /// Toads and Frogs on a strip: `T` toads (Left) move or jump one frog rightwards, `F` frogs

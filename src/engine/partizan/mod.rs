@@ -15,8 +15,9 @@
 //!   [`Store::temperature`], [`Store::thermograph`] (walls as [`Wall`]s;
 //!   [`Thermograph::polylines`] for plotting), [`Store::cool`], [`Store::heat`],
 //!   [`Store::atomic_weight`];
-//! - rulesets: implement [`Rules`] (Left's and Right's options, optional split into
-//!   components) and call [`value`]; the built-ins are in [`games`].
+//! - rulesets: implement [`Rules`] (Left's and Right's options, an optional split into
+//!   components, an optional shortcut for components valued without the search) and call
+//!   [`value`]; the built-ins are in [`games`].
 //!
 //! Long operations poll the [`Ctl`](crate::engine::Ctl) given to [`Store::new`] (or
 //! [`Store::set_ctl`]) and refuse past its memory budget.

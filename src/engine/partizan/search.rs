@@ -44,6 +44,16 @@ pub trait Rules {
     }
     /// How a position is written in messages.
     fn describe(&self, p: &Self::Pos) -> String;
+    /// The value of a component found without the generic search (a formula or a faster
+    /// special search), or `None` to search it. By default `None`.
+    fn shortcut(
+        &mut self,
+        _p: &Self::Pos,
+        _store: &mut Store,
+        _ctl: &Ctl,
+    ) -> std::result::Result<Option<Game>, Self::Error> {
+        Ok(None)
+    }
 }
 
 /// The canonical value of `root`; every component met is memoized in `memo`.
@@ -80,6 +90,11 @@ pub fn value<R: Rules>(
     let task = ctl.task("partizan search (positions)", None);
     let mut steps = 0u64;
     for part in parts {
+        if !memo.contains_key(&part)
+            && let Some(g) = rules.shortcut(&part, store, ctl)?
+        {
+            memo.insert(part.clone(), g);
+        }
         if !memo.contains_key(&part) {
             let mut on_stack: HashSet<R::Pos> = HashSet::from([part.clone()]);
             let mut stack = vec![expand(rules, part.clone())?];
@@ -109,6 +124,10 @@ pub fn value<R: Rules>(
                     f.j = 0;
                 }
                 if let Some(c) = unknown {
+                    if let Some(g) = rules.shortcut(&c, store, ctl)? {
+                        memo.insert(c, g);
+                        continue;
+                    }
                     if !on_stack.insert(c.clone()) {
                         return Err(Error::invalid(format!(
                             "the game is loopy: {} can be reached from itself",

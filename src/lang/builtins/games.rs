@@ -63,7 +63,7 @@ pub fn register(it: &mut Interp) {
     it.add_builtin(
         "moves",
         "moves(P)",
-        "the options of P with their grundy values (outcomes under misère)",
+        "the options of P with their grundy values (outcomes under misère); partizan: {left: {option: value}, right: ...}",
         moves,
     );
     it.add_builtin(
@@ -83,8 +83,8 @@ pub fn register(it: &mut Interp) {
     );
     it.add_builtin(
         "winning",
-        "winning(P)",
-        "the options that win for the player to move",
+        "winning(P) or winning(P, \"L\")",
+        "the options that win for the player to move; partizan: Left's (\"L\") or Right's (\"R\") moves after which that player wins",
         winning,
     );
     it.add_builtin(
@@ -908,6 +908,9 @@ fn options_of(it: &mut Interp, p: &Position) -> Result<Vec<Position>> {
 }
 
 fn moves(it: &mut Interp, a: &mut Args) -> Result<Value> {
+    if let Some(m) = super::partizan::moves(it, a)? {
+        return Ok(m);
+    }
     a.count(1, 1)?;
     if let Some(c) = one_component(a)
         && let Some(mv) = c.rs.family.moves(it, &c.args)?
@@ -965,6 +968,9 @@ fn value(it: &mut Interp, a: &mut Args) -> Result<Value> {
 }
 
 fn winning(it: &mut Interp, a: &mut Args) -> Result<Value> {
+    if let Some(w) = super::partizan::winning(it, a)? {
+        return Ok(w);
+    }
     a.count(1, 1)?;
     if let Some(c) = one_component(a)
         && let Some(w) = c.rs.family.winning(it, &c.args)?

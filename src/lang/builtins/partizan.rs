@@ -441,29 +441,45 @@ pub fn outcome(it: &mut Interp, v: &Value) -> Result<Option<Value>> {
     })))
 }
 
+/// One side's options of a partizan position of one component: each option as a position,
+/// with its value. `None` when `v` is not such a position.
+fn position_options(it: &mut Interp, v: &Value, side: Side) -> Result<Option<Vec<(Value, Game)>>> {
+    let Value::Position(p) = v else {
+        return Ok(None);
+    };
+    let Some(c) = p.the_one() else {
+        return Ok(None);
+    };
+    let Some(f) = c.rs.family::<Partizan>() else {
+        return Ok(None);
+    };
+    let mut out = vec![];
+    for o in f.0.options(it, &c.args, side)? {
+        let mut g = store(it)?.zero();
+        for args in &o {
+            let v = f.0.value(it, args)?;
+            g = store(it)?.add(g, v)?;
+        }
+        let comps = o
+            .into_iter()
+            .map(|args| Component {
+                rs: c.rs.clone(),
+                args,
+            })
+            .collect();
+        let pos = Position {
+            comps,
+            misere: false,
+        };
+        out.push((Value::Position(Rc::new(pos)), g));
+    }
+    Ok(Some(out))
+}
+
 fn side_options(it: &mut Interp, a: &mut Args, side: Side) -> Result<Value> {
     a.count(1, 1)?;
-    if let Value::Position(p) = a.get(0)
-        && let Some(c) = p.the_one()
-        && let Some(f) = c.rs.family::<Partizan>()
-    {
-        let opts = f.0.options(it, &c.args, side)?;
-        return Ok(Value::list(
-            opts.into_iter()
-                .map(|o| {
-                    Value::Position(Rc::new(Position {
-                        comps: o
-                            .into_iter()
-                            .map(|args| Component {
-                                rs: c.rs.clone(),
-                                args,
-                            })
-                            .collect(),
-                        misere: false,
-                    }))
-                })
-                .collect(),
-        ));
+    if let Some(opts) = position_options(it, a.get(0), side)? {
+        return Ok(Value::list(opts.into_iter().map(|(p, _)| p).collect()));
     }
     let g = arg_game(it, a, 0)?;
     let s = store(it)?;
@@ -477,6 +493,84 @@ fn side_options(it: &mut Interp, a: &mut Args, side: Side) -> Result<Value> {
         out.push(game_value(it, o)?);
     }
     Ok(Value::list(out))
+}
+
+/// `moves(P)` of a partizan position: `{left: {option: value, ...}, right: {...}}`. `None`
+/// when P is not a partizan position of one component.
+pub fn moves(it: &mut Interp, a: &Args) -> Result<Option<Value>> {
+    let mut out = vec![];
+    for (name, side) in [("left", Side::Left), ("right", Side::Right)] {
+        let Some(opts) = position_options(it, a.get(0), side)? else {
+            return Ok(None);
+        };
+        a.count(1, 1)?;
+        let mut m = vec![];
+        for (p, g) in opts {
+            m.push((p, game_value(it, g)?));
+        }
+        out.push((Value::str(name), Value::Map(Rc::new(m))));
+    }
+    Ok(Some(Value::Map(Rc::new(out))))
+}
+
+/// `winning(P, "L")`: Left's options after which Left wins with Right to move (value ≥ 0);
+/// `winning(P, "R")` Right's (value ≤ 0). P a partizan position or a game value. `None` when
+/// P is neither.
+pub fn winning(it: &mut Interp, a: &Args) -> Result<Option<Value>> {
+    let v = a.get(0);
+    let position = matches!(v, Value::Position(p) if p.the_one().is_some_and(|c| c.rs.family::<Partizan>().is_some()));
+    if !position && !matches!(v, Value::Game(_)) {
+        return Ok(None);
+    }
+    a.count(1, 2)?;
+    if a.len() == 1 {
+        return Err(Error::runtime(
+            "a partizan position has winning moves for Left and for Right: say whose",
+            a.span,
+        )
+        .hint("winning(P, \"L\") or winning(P, \"R\")"));
+    }
+    let side = match &*a.str(1)? {
+        "L" => Side::Left,
+        "R" => Side::Right,
+        other => {
+            return Err(Error::runtime(
+                format!("the player is \"L\" or \"R\", not {other:?}"),
+                a.span_of(1),
+            ));
+        }
+    };
+    let opts = match position_options(it, v, side)? {
+        Some(opts) => opts,
+        None => {
+            let g = arg_game(it, a, 0)?;
+            let s = store(it)?;
+            let gs = if side == Side::Left {
+                s.left(g)?
+            } else {
+                s.right(g)?
+            };
+            let mut out = vec![];
+            for &o in gs.iter() {
+                out.push((game_value(it, o)?, o));
+            }
+            out
+        }
+    };
+    let mut out = vec![];
+    for (p, g) in opts {
+        let s = store(it)?;
+        let zero = s.zero();
+        let wins = if side == Side::Left {
+            s.leq(zero, g)?
+        } else {
+            s.leq(g, zero)?
+        };
+        if wins {
+            out.push(p);
+        }
+    }
+    Ok(Some(Value::list(out)))
 }
 
 fn thermograph(it: &mut Interp, a: &mut Args) -> Result<Value> {
@@ -503,14 +597,13 @@ fn thermograph(it: &mut Interp, a: &mut Args) -> Result<Value> {
     ))
 }
 
-/// `plot(thermograph(G), file)`: the walls up to a little above the temperature.
-pub fn plot_thermograph(
+/// What `plot(thermograph(G))` draws: the walls of G's thermograph up to above its mast.
+pub fn thermograph_drawing(
     it: &mut Interp,
     g: &Value,
     title: String,
     size: (u32, u32),
-    path: &str,
-) -> Result<()> {
+) -> Result<crate::engine::plot::Thermograph> {
     let Value::Game(g) = g else {
         return Err(Error::plain("this record is not a thermograph"));
     };
@@ -520,16 +613,12 @@ pub fn plot_thermograph(
     let temp = t.temperature.max(Dyadic::ZERO);
     let top = temp.add(Dyadic::int(1).max(temp.half()?))?;
     let walls = t.polylines(top)?;
-    crate::engine::plot::draw_thermograph(
-        &crate::engine::plot::Thermograph {
-            title,
-            walls,
-            temperature: f(t.temperature),
-            size,
-        },
-        path,
-    )
-    .map_err(Error::plain)
+    Ok(crate::engine::plot::Thermograph {
+        title,
+        walls,
+        temperature: f(t.temperature),
+        size,
+    })
 }
 
 /// A partizan ruleset as the language sees it: the value of a state, and its options for
@@ -693,13 +782,23 @@ fn clobber(_: &mut Interp, a: &mut Args) -> Result<Value> {
     let b = Stones::parse(&a.str(0)?).map_err(|e| Error::from(e).at(a.span_of(0)))?;
     let encode = |b: &Stones| {
         let mut v = vec![b.rows as i64, b.cols as i64];
-        v.extend(b.cells.iter().map(|&c| c as i64));
+        v.extend((0..b.rows as usize * b.cols as usize).map(|i| b.cell(i) as i64));
         v
     };
-    let decode = |s: &[i64]| Stones {
-        rows: s[0] as usize,
-        cols: s[1] as usize,
-        cells: s[2..].iter().map(|&c| c as u8).collect(),
+    let decode = |s: &[i64]| {
+        let cell = |k| {
+            s[2..]
+                .iter()
+                .enumerate()
+                .filter(|&(_, &c)| c == k)
+                .fold(0u64, |m, (i, _)| m | 1 << i)
+        };
+        Stones {
+            rows: s[0] as u8,
+            cols: s[1] as u8,
+            black: cell(1),
+            white: cell(2),
+        }
     };
     Ok(native(
         "clobber".into(),

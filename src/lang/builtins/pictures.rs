@@ -12,7 +12,8 @@ use crate::lang::builtins::groups::{
 };
 use crate::lang::error::{Error, Result};
 use crate::lang::eval::{Args, Interp};
-use crate::lang::value::Value;
+use crate::lang::syntax::ast::Span;
+use crate::lang::value::{Picture, Value};
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 use std::rc::Rc;
@@ -26,14 +27,14 @@ pub fn register(it: &mut Interp) {
     );
     it.add_builtin(
         "export",
-        "export(x, file, size: px)",
-        "write G as a Cayley graph (.dot, .svg, .png; .svg/.png through Graphviz), as GAP (.g) or as a twsearch puzzle (.tws); orbit(G, X) as its sub-game graph; walks(G, n) as a .png or .svg coloured by distance; a Game of Cycles position as .svg or .png (cells, arrows, the sink/source rule, a legend) or .dot",
+        "export(x) or export(x, file, size: px)",
+        "a picture of x, shown inline in notebooks; with a file, write it there (.svg, .png, .dot as the picture allows) and return \"wrote FILE\". x: a group (its Cayley graph; to a file also GAP .g or twsearch .tws), orbit(G, X) (its sub-game graph), walks(G, n) (the walk matrix coloured by distance), a Game of Cycles position (cells, arrows, the sink/source rule, a legend), or a picture",
         export,
     );
     it.add_builtin(
         "plot",
-        "plot(data, file, kind:, title:, x:, x_label:, y_label:, size:)",
-        "a chart as .png or .svg: a thermograph(G); a list of numbers as a scatter plot (bars when short, or kind: \"bar\"), a list of lists as lines (names: labels them); x: a..b gives the first x",
+        "plot(data, kind:, title:, x:, x_label:, y_label:, size:), or plot(data, file, ...)",
+        "a chart as a picture, or written to a .png or .svg file: a thermograph(G); a list of numbers as a scatter plot (bars when short, or kind: \"bar\"), a list of lists as lines (names: labels them); x: a..b gives the first x",
         plot_builtin,
     );
     it.add_builtin(
@@ -300,79 +301,126 @@ fn extension(path: &str) -> String {
         .unwrap_or_default()
 }
 
-/// Write a DOT picture as .dot, or render it through Graphviz as .svg or .png.
-fn write_graph(dot_text: &str, path: &str, ext: &str) -> std::result::Result<(), String> {
-    if ext == "dot" || ext == "gv" {
-        std::fs::write(path, dot_text).map_err(|e| format!("cannot write {path}: {e}"))
-    } else {
-        pic::render_dot(dot_text, path, ext)
+/// What Graphviz pictures save as: rendered through Graphviz, or its DOT text.
+const GRAPH_FORMATS: &[&str] = &["svg", "png", "dot"];
+/// What charts drawn by gamut itself save as.
+const DRAWN_FORMATS: &[&str] = &["svg", "png"];
+/// A walk matrix is shown as PNG in notebooks: its SVG holds an element per entry.
+const MATRIX_FORMATS: &[&str] = &["png", "svg"];
+
+/// A picture of a Graphviz graph.
+fn graph_picture(title: String, dot_text: String) -> Picture {
+    Picture {
+        title,
+        formats: GRAPH_FORMATS,
+        draw: Box::new(move |path| match extension(path).as_str() {
+            "dot" => {
+                std::fs::write(path, &dot_text).map_err(|e| format!("cannot write {path}: {e}"))
+            }
+            ext => pic::render_dot(&dot_text, path, ext),
+        }),
     }
 }
 
+/// `export(x)`: x's picture; `export(x, file)`: writes it (or a group as GAP or twsearch text)
+/// and returns "wrote FILE".
 fn export(it: &mut Interp, a: &mut Args) -> Result<Value> {
     let size_kw = a.kw_int("size")?;
     a.no_more_kw()?;
-    a.count(2, 2)?;
-    let path = a.str(1)?;
-    let ext = extension(&path);
-    let pspan = a.span_of(1);
-    let wrong = |what: &str, want: &str| {
-        Error::runtime(format!("{what} exports to {want}, not .{ext}"), pspan)
+    a.count(1, 2)?;
+    let file = if a.len() == 2 { Some(a.str(1)?) } else { None };
+    let ext = file.as_deref().map(extension);
+    if let (Value::Group(g), Some(e @ ("g" | "gap" | "tws" | "def"))) = (a.get(0), ext.as_deref()) {
+        let path = file.as_deref().unwrap_or_default();
+        let gens: Vec<(String, Perm)> = g
+            .gens
+            .iter()
+            .map(|(n, p)| (n.to_string(), p.clone()))
+            .collect();
+        let text = if e.starts_with('g') {
+            gap::write(&group_name(g), &gens)
+        } else {
+            tws::write(&group_name(g), g.degree, &gens)
+        };
+        std::fs::write(path, text)
+            .map_err(|e| Error::runtime(format!("cannot write {path}: {e}"), a.span_of(1)))?;
+        return Ok(Value::str(&format!("wrote {path}")));
+    }
+    let picture = match a.get(0) {
+        Value::Picture(p) if size_kw.is_none() => p.clone(),
+        Value::Picture(_) => {
+            return Err(Error::runtime(
+                "`size:` is given where the picture is made, not when it is saved",
+                a.span,
+            ));
+        }
+        _ => Rc::new(picture_of(it, a, size_kw, ext.as_deref())?),
     };
-    let io = |m: String| Error::runtime(m, pspan);
-    let graph_exts = ["dot", "gv", "svg", "png"];
+    match file {
+        None => Ok(Value::Picture(picture)),
+        Some(path) => save(&picture, &path, a.span_of(1)),
+    }
+}
+
+/// Writes a picture to `path`, in the format its extension names.
+fn save(p: &Picture, path: &str, span: Span) -> Result<Value> {
+    let ext = extension(path);
+    if !p.formats.contains(&ext.as_str()) {
+        return Err(Error::runtime(
+            format!("this picture saves as {}, not .{ext}", p.format_list()),
+            span,
+        ));
+    }
+    (p.draw)(path).map_err(|m| Error::runtime(m, span))?;
+    Ok(Value::str(&format!("wrote {path}")))
+}
+
+/// The picture `export` draws of a value. `ext`, the file extension asked for, is checked
+/// before the drawing is prepared.
+fn picture_of(
+    it: &mut Interp,
+    a: &Args,
+    size_kw: Option<i64>,
+    ext: Option<&str>,
+) -> Result<Picture> {
+    let accept = |what: &str, formats: &[&str], want: &str| match ext {
+        Some(e) if !formats.contains(&e) => Err(Error::runtime(
+            format!("{what} exports to {want}, not .{e}"),
+            a.span_of(1),
+        )),
+        _ => Ok(()),
+    };
     match a.get(0).clone() {
-        Value::Group(g) => match ext.as_str() {
-            "g" | "gap" => {
-                let gens: Vec<(String, Perm)> = g
-                    .gens
-                    .iter()
-                    .map(|(n, p)| (n.to_string(), p.clone()))
-                    .collect();
-                std::fs::write(&*path, gap::write(&group_name(&g), &gens))
-                    .map_err(|e| io(format!("cannot write {path}: {e}")))?;
-            }
-            "tws" | "def" => {
-                let gens: Vec<(String, Perm)> = g
-                    .gens
-                    .iter()
-                    .map(|(n, p)| (n.to_string(), p.clone()))
-                    .collect();
-                std::fs::write(&*path, tws::write(&group_name(&g), g.degree, &gens))
-                    .map_err(|e| io(format!("cannot write {path}: {e}")))?;
-            }
-            e if graph_exts.contains(&e) => {
-                let text = cayley_dot(it, &g)?;
-                write_graph(&text, &path, e).map_err(io)?;
-            }
-            _ => {
-                return Err(wrong(
-                    "a group",
-                    ".dot, .svg or .png (its Cayley graph), .g (GAP) or .tws (twsearch)",
-                ));
-            }
-        },
+        Value::Group(g) => {
+            accept(
+                "a group",
+                GRAPH_FORMATS,
+                ".dot, .svg or .png (its Cayley graph), .g (GAP) or .tws (twsearch)",
+            )?;
+            let (title, text) = cayley_dot(it, &g)?;
+            Ok(graph_picture(title, text))
+        }
         v @ Value::Position(_) if super::cycles::single(&v).is_some() => {
-            if !graph_exts.contains(&ext.as_str()) {
-                return Err(wrong("a Game of Cycles position", ".dot, .svg or .png"));
-            }
+            accept("a Game of Cycles position", GRAPH_FORMATS, ".dot, .svg or .png")?;
             let (game, pos) = super::cycles::single(&v).expect("checked by the guard");
-            if ext == "dot" || ext == "gv" {
-                write_graph(&game.dot(&pos), &path, &ext).map_err(io)?;
-            } else {
-                let title = format!(
-                    "Game of Cycles: {} markable edges, {} marked ({} rule)",
-                    game.markable_edges(),
-                    pos.marked_count(),
-                    game.rule()
-                );
-                game.picture(&pos, &title, &path).map_err(io)?;
-            }
+            let title = format!(
+                "Game of Cycles: {} markable edges, {} marked ({} rule)",
+                game.markable_edges(),
+                pos.marked_count(),
+                game.rule()
+            );
+            Ok(Picture {
+                title: title.clone(),
+                formats: GRAPH_FORMATS,
+                draw: Box::new(move |path| match extension(path).as_str() {
+                    "dot" => std::fs::write(path, game.dot(&pos))
+                        .map_err(|e| format!("cannot write {path}: {e}")),
+                    _ => game.picture(&pos, &title, path),
+                }),
+            })
         }
         Value::Record(r) if r.fields.contains_key("pattern") => {
-            if !graph_exts.contains(&ext.as_str()) {
-                return Err(wrong("a sub-game graph", ".dot, .svg or .png"));
-            }
+            accept("a sub-game graph", GRAPH_FORMATS, ".dot, .svg or .png")?;
             let (Some(Value::Group(g)), Some(p)) = (r.fields.get("group"), r.fields.get("pattern"))
             else {
                 unreachable!("orbit records carry both")
@@ -384,82 +432,100 @@ fn export(it: &mut Interp, a: &mut Args) -> Result<Value> {
                 span: a.span,
             };
             let (st, _) = pattern(&probe, 0, g.degree)?;
-            let text = orbit_dot(it, g, &st, p)?;
-            write_graph(&text, &path, &ext).map_err(io)?;
+            let (title, text) = orbit_dot(it, g, &st, p)?;
+            Ok(graph_picture(title, text))
         }
         Value::Record(r) if r.fields.contains_key("hops") => {
-            if ext != "png" && ext != "svg" {
-                return Err(wrong("a walk matrix", ".png or .svg"));
-            }
-            let Some(Value::List(rows)) = r.fields.get("hops") else {
-                unreachable!()
-            };
-            let hops: Vec<Vec<Option<u32>>> = rows
+            accept("a walk matrix", MATRIX_FORMATS, ".png or .svg")?;
+            walk_picture(&r.fields, size_kw, a.span)
+        }
+        _ => Err(a.type_error(
+            0,
+            "a group, an orbit(G, X) record, a walks(G, n) record, a Game of Cycles position or a picture",
+        )),
+    }
+}
+
+/// The picture of a `walks(G, n)` record: its matrix coloured by distance.
+fn walk_picture(
+    fields: &indexmap::IndexMap<&'static str, Value>,
+    size_kw: Option<i64>,
+    span: Span,
+) -> Result<Picture> {
+    let Some(Value::List(rows)) = fields.get("hops") else {
+        unreachable!("walk records carry their hops")
+    };
+    let hops: Vec<Vec<Option<u32>>> = rows
+        .iter()
+        .map(|row| match row {
+            Value::List(xs) => xs
                 .iter()
-                .map(|row| match row {
-                    Value::List(xs) => xs
-                        .iter()
-                        .map(|x| {
-                            if let Value::Int(d) = x {
-                                Some(*d as u32)
-                            } else {
-                                None
-                            }
-                        })
-                        .collect(),
-                    _ => vec![],
+                .map(|x| {
+                    if let Value::Int(d) = x {
+                        Some(*d as u32)
+                    } else {
+                        None
+                    }
                 })
-                .collect();
-            let n = match r.fields.get("n") {
-                Some(Value::Int(k)) => *k as u32,
-                _ => 0,
-            };
-            let blocks: Vec<(usize, String)> = match r.fields.get("cosets") {
-                Some(Value::List(bs)) => bs
-                    .iter()
-                    .filter_map(|b| match b {
-                        Value::List(xs) => match (xs.first(), xs.get(1)) {
-                            (Some(Value::Int(s)), Some(Value::Str(name))) => {
-                                Some((*s as usize, name.to_string()))
-                            }
-                            _ => None,
-                        },
-                        _ => None,
-                    })
-                    .collect(),
-                _ => vec![],
-            };
-            let note = match r.fields.get("order_note") {
-                Some(Value::Str(s)) => s.to_string(),
-                _ => String::new(),
-            };
-            let gname = match r.fields.get("group") {
-                Some(Value::Group(g)) => group_name(g),
-                _ => "G".into(),
-            };
-            let size = size_kw.or(match r.fields.get("picture_size") {
-                Some(Value::Int(s)) => Some(*s),
+                .collect(),
+            _ => vec![],
+        })
+        .collect();
+    let n = match fields.get("n") {
+        Some(Value::Int(k)) => *k as u32,
+        _ => 0,
+    };
+    let blocks: Vec<(usize, String)> = match fields.get("cosets") {
+        Some(Value::List(bs)) => bs
+            .iter()
+            .filter_map(|b| match b {
+                Value::List(xs) => match (xs.first(), xs.get(1)) {
+                    (Some(Value::Int(s)), Some(Value::Str(name))) => {
+                        Some((*s as usize, name.to_string()))
+                    }
+                    _ => None,
+                },
                 _ => None,
-            });
-            let side = match size {
-                Some(s) if !(16..=8192).contains(&s) => {
-                    return Err(Error::runtime(
-                        format!("`size:` is the matrix side in pixels, 16..8192, not {s}"),
-                        a.span,
-                    ));
-                }
-                Some(s) => s as u32,
-                None => pic::default_side(hops.len()),
-            };
-            let side = if ext == "svg" {
+            })
+            .collect(),
+        _ => vec![],
+    };
+    let note = match fields.get("order_note") {
+        Some(Value::Str(s)) => s.to_string(),
+        _ => String::new(),
+    };
+    let gname = match fields.get("group") {
+        Some(Value::Group(g)) => group_name(g),
+        _ => "G".into(),
+    };
+    let size = size_kw.or(match fields.get("picture_size") {
+        Some(Value::Int(s)) => Some(*s),
+        _ => None,
+    });
+    let side = match size {
+        Some(s) if !(16..=8192).contains(&s) => {
+            return Err(Error::runtime(
+                format!("`size:` is the matrix side in pixels, 16..8192, not {s}"),
+                span,
+            ));
+        }
+        Some(s) => s as u32,
+        None => pic::default_side(hops.len()),
+    };
+    let title = format!(
+        "{n}-walks of {gname}: I + A + ... + A^{n}, {} elements",
+        hops.len()
+    );
+    Ok(Picture {
+        title: title.clone(),
+        formats: MATRIX_FORMATS,
+        draw: Box::new(move |path| {
+            // an SVG has an element per entry: at most 16 pixels an entry, 1024 in all
+            let side = if extension(path) == "svg" {
                 side.min(hops.len().max(1) as u32 * 16).min(1024)
             } else {
                 side
             };
-            let title = format!(
-                "{n}-walks of {gname}: I + A + ... + A^{n}, {} elements",
-                hops.len()
-            );
             let picture = pic::WalkPicture {
                 hops: &hops,
                 n,
@@ -468,13 +534,9 @@ fn export(it: &mut Interp, a: &mut Args) -> Result<Value> {
                 blocks: &blocks,
                 side,
             };
-            pic::walk_picture(&picture, &path).map_err(io)?;
-        }
-        _ => {
-            return Err(a.type_error(0, "a group, an orbit(G, X) record or a walks(G, n) record"));
-        }
-    }
-    Ok(Value::str(&format!("wrote {path}")))
+            pic::walk_picture(&picture, path)
+        }),
+    })
 }
 
 /// Generators as (name, move index) for the picture's colours.
@@ -491,7 +553,8 @@ fn gen_moves(g: &GroupVal) -> Vec<(String, usize)> {
     out
 }
 
-fn cayley_dot(it: &mut Interp, g: &GroupVal) -> Result<String> {
+/// The Cayley graph of G as (title, DOT text).
+fn cayley_dot(it: &mut Interp, g: &GroupVal) -> Result<(String, String)> {
     let (names, moves) = moves_of(g);
     let order = g.order();
     let id = identity_state(g.degree)?;
@@ -516,10 +579,17 @@ fn cayley_dot(it: &mut Interp, g: &GroupVal) -> Result<String> {
         "Cayley graph of {g}: {} elements, {edges} edges, layered by distance from I",
         sg.len()
     );
-    Ok(pic::dot(&sg, &labels, &gens, &title))
+    let text = pic::dot(&sg, &labels, &gens, &title);
+    Ok((title, text))
 }
 
-fn orbit_dot(it: &mut Interp, g: &GroupVal, st: &State, pattern: &Value) -> Result<String> {
+/// The sub-game graph of a pattern as (title, DOT text).
+fn orbit_dot(
+    it: &mut Interp,
+    g: &GroupVal,
+    st: &State,
+    pattern: &Value,
+) -> Result<(String, String)> {
     let (_, moves) = moves_of(g);
     let sg = match SchreierGraph::explore(&moves, st, PICTURE_LIMIT, &it.ctl) {
         Ok(sg) => sg,
@@ -551,7 +621,8 @@ fn orbit_dot(it: &mut Interp, g: &GroupVal, st: &State, pattern: &Value) -> Resu
         pattern.to_text(),
         sg.len()
     );
-    Ok(pic::dot(&sg, &labels, &gens, &title))
+    let text = pic::dot(&sg, &labels, &gens, &title);
+    Ok((title, text))
 }
 
 /// Too many elements to draw one by one: draw the distance layers only.
@@ -562,7 +633,7 @@ fn layers(
     start: &State,
     what: &str,
     size: &str,
-) -> Result<String> {
+) -> Result<(String, String)> {
     if g.order() > BigUint::from(STATE_LIMIT) && start.iter().all(|&c| c != 0) {
         return Err(Error::plain(format!(
             "{what} has {} elements, too many to draw or to layer in memory",
@@ -572,12 +643,11 @@ fn layers(
     }
     let dist = search::layer_counts(moves, start, STATE_LIMIT, &it.ctl)?;
     let total: u64 = dist.iter().sum();
-    Ok(pic::layers_dot(
-        &dist,
-        &format!(
-            "{what}: {total} elements (more than {PICTURE_LIMIT}, so only the distance layers are drawn)"
-        ),
-    ))
+    let title = format!(
+        "{what}: {total} elements (more than {PICTURE_LIMIT}, so only the distance layers are drawn)"
+    );
+    let text = pic::layers_dot(&dist, &title);
+    Ok((title, text))
 }
 
 fn number(v: &Value) -> Option<f64> {
@@ -598,14 +668,16 @@ fn plot_builtin(it: &mut Interp, a: &mut Args) -> Result<Value> {
     let size = a.kw("size");
     let names_kw = a.kw("names");
     a.no_more_kw()?;
-    a.count(2, 2)?;
-    let path = a.str(1)?;
-    let ext = extension(&path);
-    if ext != "png" && ext != "svg" {
-        return Err(Error::runtime(
-            format!("plot writes .png or .svg, not .{ext}"),
-            a.span_of(1),
-        ));
+    a.count(1, 2)?;
+    let file = if a.len() == 2 { Some(a.str(1)?) } else { None };
+    if let Some(path) = &file {
+        let ext = extension(path);
+        if !DRAWN_FORMATS.contains(&ext.as_str()) {
+            return Err(Error::runtime(
+                format!("plot writes .png or .svg, not .{ext}"),
+                a.span_of(1),
+            ));
+        }
     }
     let text_kw = |k: Option<(Value, crate::lang::syntax::ast::Span)>,
                    what: &str|
@@ -746,27 +818,56 @@ fn plot_builtin(it: &mut Interp, a: &mut Args) -> Result<Value> {
             ));
         }
     };
-    if let Some(g) = thermograph {
+    let picture = if let Some(g) = thermograph {
         let title =
             text_kw(title, "title")?.unwrap_or_else(|| format!("thermograph of {}", g.to_text()));
-        super::partizan::plot_thermograph(it, &g, title, (w, h), &path)
-            .map_err(|e| e.at(a.span_of(1)))?;
-        return Ok(Value::str(&format!("wrote {path}")));
+        let t =
+            super::partizan::thermograph_drawing(it, &g, title, (w, h)).map_err(|e| e.at(span0))?;
+        Picture {
+            title: t.title.clone(),
+            formats: DRAWN_FORMATS,
+            draw: Box::new(move |path| plot::draw_thermograph(&t, path)),
+        }
+    } else {
+        let (dx, dy) = match kind {
+            plot::Kind::Bar => ("distance", "count"),
+            _ => ("n", "value"),
+        };
+        let chart = plot::Chart {
+            kind,
+            title: text_kw(title, "title")?.unwrap_or_default(),
+            x_label: text_kw(x_label, "x_label")?.unwrap_or_else(|| dx.into()),
+            y_label: text_kw(y_label, "y_label")?.unwrap_or_else(|| dy.into()),
+            series,
+            size: (w, h),
+        };
+        if chart.series.iter().all(|s| s.points.is_empty()) {
+            return Err(Error::runtime(
+                "nothing to plot: the sequence is empty",
+                span0,
+            ));
+        }
+        let what = match kind {
+            plot::Kind::Bar => "bar chart",
+            plot::Kind::Line => "line chart",
+            plot::Kind::Scatter => "scatter plot",
+        };
+        let points: usize = chart.series.iter().map(|s| s.points.len()).sum();
+        let title = if chart.title.is_empty() {
+            format!("a {what} of {points} values")
+        } else {
+            format!("{} (a {what} of {points} values)", chart.title)
+        };
+        Picture {
+            title,
+            formats: DRAWN_FORMATS,
+            draw: Box::new(move |path| plot::draw(&chart, path)),
+        }
+    };
+    match file {
+        None => Ok(Value::Picture(Rc::new(picture))),
+        Some(path) => save(&picture, &path, a.span_of(1)),
     }
-    let (dx, dy) = match kind {
-        plot::Kind::Bar => ("distance", "count"),
-        _ => ("n", "value"),
-    };
-    let chart = plot::Chart {
-        kind,
-        title: text_kw(title, "title")?.unwrap_or_default(),
-        x_label: text_kw(x_label, "x_label")?.unwrap_or_else(|| dx.into()),
-        y_label: text_kw(y_label, "y_label")?.unwrap_or_else(|| dy.into()),
-        series,
-        size: (w, h),
-    };
-    plot::draw(&chart, &path).map_err(|m| Error::runtime(m, a.span_of(1)))?;
-    Ok(Value::str(&format!("wrote {path}")))
 }
 
 fn read_text(a: &Args, i: usize) -> Result<String> {
