@@ -149,6 +149,79 @@ def shuffled(n, rng):
     return v
 
 
+def slide(n, hard):
+    """Johnston's Rubik's Slide on an n x n board (stdlib/slide.game): R shifts every row right,
+    U every column up, C turns the board a quarter turn (easy) or every ring one step (hard)."""
+    cell = lambda r, c: r * n + c
+    def perm(f):
+        return [cell(*f(r, c)) for r in range(n) for c in range(n)]
+    def ring(r, c):
+        k = min(r, c, n - 1 - r, n - 1 - c)
+        lo, hi = k, n - 1 - k
+        if lo == hi:
+            return r, c
+        if r == lo and c < hi:
+            return r, c + 1
+        if c == hi and r < hi:
+            return r + 1, c
+        if r == hi and c > lo:
+            return r, c - 1
+        return r - 1, c
+    turn = ring if hard else (lambda r, c: (c, n - 1 - r))
+    return [("R", perm(lambda r, c: (r, (c + 1) % n))), ("U", perm(lambda r, c: ((r + n - 1) % n, c))),
+            ("C", perm(turn))]
+
+
+def on_pairs(a, sigma):
+    """The permutation sigma of a points acting on the 2-subsets of the points."""
+    pairs = [(i, j) for i in range(a) for j in range(i + 1, a)]
+    index = {p: k for k, p in enumerate(pairs)}
+    return [index[tuple(sorted((sigma[i], sigma[j])))] for i, j in pairs]
+
+
+def product_action(a, sigma, tau, swap):
+    """(sigma, tau) of S_a x S_a, then the swap of the coordinates if asked, on the a*a pairs:
+    an element of S_a wr S_2 in its primitive product action."""
+    out = []
+    for x in range(a):
+        for y in range(a):
+            u, v = sigma[x], tau[y]
+            out.append(v * a + u if swap else u * a + v)
+    return out
+
+
+def in_wreath(a, b, rng):
+    """A random element of S_a wr S_b on a*b points: each block permuted, then the blocks."""
+    top = shuffled(b, rng)
+    img = []
+    for block in range(b):
+        inside = shuffled(a, rng)
+        img += [top[block] * a + inside[x] for x in range(a)]
+    return img
+
+
+def random_groups(rng):
+    """Random groups of degree 50-300 (two or three random elements each): primitive (S_a on
+    the pairs of a points, S_a wr S_2 in product action), imprimitive (random elements of a
+    wreath product) and intransitive (random permutations on blocks of points, together)."""
+    out = {}
+    for a in (12, 20, 24):
+        out[f"pairs{a}"] = ([(f"g{i}", on_pairs(a, shuffled(a, rng))) for i in range(2)],
+                            f"two random permutations of {a} points acting on its pairs (primitive)")
+    for a in (8, 12, 17):
+        gens = [(f"g{i}", product_action(a, shuffled(a, rng), shuffled(a, rng), i == 0)) for i in range(2)]
+        out[f"power{a}"] = (gens, f"two random elements of S_{a} wr S_2 in product action on {a * a} points (primitive)")
+    for a, b in ((5, 10), (4, 25), (10, 10), (3, 60), (6, 50), (2, 150)):
+        out[f"wreath{a}by{b}"] = ([(f"g{i}", in_wreath(a, b, rng)) for i in range(2)],
+                                  f"two random elements of S_{a} wr S_{b} on {a * b} points (imprimitive)")
+    for sizes in ((20, 30), (25, 25, 25, 25), (40, 60, 80), (10, 20, 30, 40, 50, 60), (30, 30, 30, 30, 30, 30)):
+        n = sum(sizes)
+        name = "blocks" + "_".join(map(str, sizes))
+        out[name] = ([(f"g{i}", on_blocks(n, [shuffled(k, rng) for k in sizes])) for i in range(2)],
+                     f"two random permutations of each of the blocks {sizes}, acting together (intransitive)")
+    return out
+
+
 def more():
     rng = random.Random(2026)
     out = {}
@@ -167,6 +240,11 @@ def more():
     out["product30x5"] = ([(f"p{i}", on_blocks(150, [shuffled(30, rng) for _ in range(5)]))
                            for i in range(3)] + [("t", cyc(150, [0, 1]))],
                           "three random permutations of each of five blocks of 30, and (1,2)")
+    for n in (4, 6, 10, 17):
+        for hard in (False, True):
+            mode = "hard" if hard else "easy"
+            out[f"slide{n}{mode}"] = (slide(n, hard), f"the {n} x {n} Rubik's Slide, {mode} mode")
+    out.update(random_groups(random.Random(2027)))
     return out
 
 

@@ -15,6 +15,11 @@ game cram on board {
 }
 game nk on board { move c, adjacent(c) to filled for c in empty }
 game lonely on board { move c to filled for c in empty if adjacent(c) is empty }
+game crowded on board { move c to filled for c in empty if some adjacent(c) is empty }
+game pair on board {
+    move c to filled for c in empty
+    end for c in filled, d in adjacent(c) if d is filled
+}
 ";
 
 fn ints(v: &serde_json::Value) -> Vec<u64> {
@@ -72,15 +77,38 @@ fn node_kayles(adj: &[Vec<usize>]) -> u32 {
     brute((1u32 << adj.len()) - 1, &opts, &mut HashMap::new())
 }
 
-/// Fill an empty cell whose neighbours are all empty (the set is of empty cells).
-fn lonely(adj: &[Vec<usize>]) -> u32 {
+/// Fill an empty cell whose neighbours are all empty (`every`), or one of whose neighbours is
+/// empty (`some`); a position is the set of empty cells.
+fn lonely(adj: &[Vec<usize>], some: bool) -> u32 {
     let opts = |a: u32| {
         (0..adj.len())
-            .filter(|&c| a >> c & 1 == 1 && adj[c].iter().all(|&d| a >> d & 1 == 1))
+            .filter(|&c| {
+                let mut empty = adj[c].iter().map(|&d| a >> d & 1 == 1);
+                let ok = if some {
+                    empty.any(|x| x)
+                } else {
+                    empty.all(|x| x)
+                };
+                a >> c & 1 == 1 && ok
+            })
             .map(|c| a & !(1 << c))
             .collect()
     };
     brute((1u32 << adj.len()) - 1, &opts, &mut HashMap::new())
+}
+
+/// Fill any empty cell; play ends once two neighbours are filled.
+fn pair(adj: &[Vec<usize>]) -> u32 {
+    let all = (1u32 << adj.len()) - 1;
+    let opts = |a: u32| {
+        let filled = |c: usize| a >> c & 1 == 0;
+        let over = (0..adj.len()).any(|c| filled(c) && adj[c].iter().any(|&d| filled(d)));
+        (0..adj.len())
+            .filter(|&c| !over && !filled(c))
+            .map(|c| a & !(1 << c))
+            .collect()
+    };
+    brute(all, &opts, &mut HashMap::new())
 }
 
 #[test]
@@ -91,12 +119,13 @@ fn grid_games_agree_with_brute_force_up_to_4x4() {
         for n in 1..=4 {
             let adj = grid_adj(m, n);
             src += &format!(
-                "[grundy(cram(grid({m}, {n}))), grundy(nk(grid({m}, {n}))), grundy(lonely(grid({m}, {n})))]\n"
+                "let b = grid({m}, {n})\n[grundy(cram(b)), grundy(nk(b)), grundy(lonely(b)), grundy(crowded(b))]\n"
             );
             want.push(vec![
                 arc_kayles(&adj) as u64,
                 node_kayles(&adj) as u64,
-                lonely(&adj) as u64,
+                lonely(&adj, false) as u64,
+                lonely(&adj, true) as u64,
             ]);
         }
     }
@@ -131,10 +160,12 @@ fn graph_games_agree_with_brute_force_and_node_kayles_on_random_graphs() {
     for i in 0..60 {
         let (g, adj) = random_graph(&mut seed, 1 + i % 10);
         src += &format!(
-            "let g = {g}\n[grundy(cram(g)), grundy(nk(g)), grundy(node_kayles(g)), grundy(lonely(g))]\n"
+            "let g = {g}\n[grundy(cram(g)), grundy(nk(g)), grundy(node_kayles(g)), grundy(lonely(g)), grundy(crowded(g)), grundy(pair(g))]\n"
         );
         let nk = node_kayles(&adj) as u64;
-        want.push(vec![arc_kayles(&adj) as u64, nk, nk, lonely(&adj) as u64]);
+        let (every, some) = (lonely(&adj, false) as u64, lonely(&adj, true) as u64);
+        let pair = pair(&adj) as u64;
+        want.push(vec![arc_kayles(&adj) as u64, nk, nk, every, some, pair]);
     }
     let got: Vec<Vec<u64>> = values(&src).iter().map(ints).collect();
     assert_eq!(got, want);
@@ -249,6 +280,7 @@ fn cram_rules(m: usize, n: usize) -> Rules {
         for &d in nb {
             moves.push(Move {
                 need: vec![(vec![c, d], 1)],
+                some: vec![],
                 change: vec![(vec![c, d], 3, 1)],
                 label: vec![c, d],
             });
@@ -258,7 +290,9 @@ fn cram_rules(m: usize, n: usize) -> Rules {
         cells: m * n,
         states: 2,
         moves,
+        ends: vec![],
         syms: vec![],
+        swap: None,
         cols: Some(n),
     }
 }
@@ -284,7 +318,7 @@ fn the_search_stops_when_cancelled_and_keeps_its_memo_within_the_budget() {
         .grundy(&[0; 16], &Ctl::new(Arc::new(AtomicBool::new(true))))
         .unwrap_err();
     assert!(err.to_string().contains("cancel"), "{err}");
-    // a memo of a few entries per shard, cleared as it fills: slower, same answer
+    // a table of two slots per shard, entries pushed out as new ones come: slower, same answer
     let small = BoardGame::new(cram_rules(3, 5)).unwrap();
     let tiny = small.grundy(&[0; 15], &Ctl::default().with_memory(1000));
     let big = BoardGame::new(cram_rules(3, 5)).unwrap();
@@ -309,4 +343,128 @@ fn cram_on_larger_boards_agrees_with_brute_force() {
         .map(|&(m, n)| arc_kayles(&grid_adj(m, n)) as u64)
         .collect();
     assert_eq!(got, want);
+}
+
+/// Random rules on a random graph, built the same at every cell so that the graph's
+/// symmetries are the rules' too: per rule, a cell `c` in state `a` (with, for a domino rule,
+/// a neighbour in state `a` too) takes a later state `b`, and its neighbours in the states
+/// `from` take the state `to` (every state of `from` before `to`).
+fn random_rules(seed: &mut u64, adj: &[Vec<usize>], cols: Option<usize>) -> Rules {
+    let mut rnd = |k: u64| {
+        *seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (*seed >> 33) % k
+    };
+    let states = 2 + rnd(3) as usize;
+    let mut moves = vec![];
+    for _ in 0..1 + rnd(2) {
+        let a = rnd(states as u64 - 1) as u8;
+        let b = a + 1 + rnd(states as u64 - 1 - a as u64) as u8;
+        let to = 1 + rnd(states as u64 - 1) as u8;
+        let from = (rnd(1 << to) as u8) & ((1 << to) - 1);
+        let domino = rnd(2) == 0;
+        for (c, nb) in adj.iter().enumerate() {
+            let pairs: Vec<Vec<usize>> = if domino {
+                nb.iter().map(|&d| vec![c, d]).collect()
+            } else {
+                vec![vec![c]]
+            };
+            for cells in pairs {
+                let mut change = vec![(cells.clone(), 1 << a, b)];
+                let others: Vec<usize> =
+                    nb.iter().copied().filter(|d| !cells.contains(d)).collect();
+                if from != 0 && !others.is_empty() {
+                    change.push((others, from, to));
+                }
+                moves.push(Move {
+                    need: vec![(cells.clone(), 1 << a)],
+                    some: vec![],
+                    change,
+                    label: cells,
+                });
+            }
+        }
+    }
+    Rules {
+        cells: adj.len(),
+        states,
+        moves,
+        ends: vec![],
+        syms: gamut::engine::board::automorphisms(adj)
+            .into_iter()
+            .map(gamut::engine::board::Sym::map)
+            .collect(),
+        swap: None,
+        cols,
+    }
+}
+
+/// The nimber of `p` by plain mex over the engine's options.
+fn mex_value(g: &BoardGame, p: &[u8], memo: &mut HashMap<Vec<u8>, u32>) -> u32 {
+    if let Some(&v) = memo.get(p) {
+        return v;
+    }
+    let mut seen: Vec<u32> = g
+        .options(p)
+        .unwrap()
+        .into_iter()
+        .map(|(_, q)| mex_value(g, &q, memo))
+        .collect();
+    seen.sort_unstable();
+    let v = (0..).find(|k| !seen.contains(k)).unwrap();
+    memo.insert(p.to_vec(), v);
+    v
+}
+
+#[test]
+fn outcomes_by_win_loss_search_agree_with_mex_on_random_boards_and_thread_counts() {
+    let mut seed = 11;
+    let mut values = std::collections::BTreeSet::new();
+    let pools: Vec<rayon::ThreadPool> = [1, 3]
+        .iter()
+        .map(|&n| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .unwrap()
+        })
+        .collect();
+    for i in 0..80 {
+        let (adj, cols) = if i % 2 == 0 {
+            let (m, n) = (1 + i / 2 % 3, 2 + i / 6 % 3);
+            (grid_adj(m, n), Some(n))
+        } else {
+            (random_graph(&mut seed, 3 + i % 7).1, None)
+        };
+        let rules = || random_rules(&mut seed.clone(), &adj, cols);
+        let brute = BoardGame::new(rules()).unwrap();
+        let mut memo = HashMap::new();
+        // the start and a few positions reached by random plays
+        let mut p = vec![0u8; adj.len()];
+        for step in 0..3 {
+            let v = mex_value(&brute, &p, &mut memo);
+            values.insert(v);
+            for pool in &pools {
+                // a fresh game each time: the outcome search must stand alone
+                let g = BoardGame::new(rules()).unwrap();
+                let ctl = Ctl::default();
+                assert_eq!(
+                    pool.install(|| g.loses(&p, &ctl)).unwrap(),
+                    v == 0,
+                    "{i} {p:?}"
+                );
+                assert_eq!(pool.install(|| g.grundy(&p, &ctl)).unwrap(), v, "{i} {p:?}");
+                assert_eq!(pool.install(|| g.loses(&p, &ctl)).unwrap(), v == 0);
+            }
+            let opts = brute.options(&p).unwrap();
+            if opts.is_empty() {
+                break;
+            }
+            p = opts[(i + step) % opts.len()].1.clone();
+        }
+        random_rules(&mut seed, &adj, cols);
+    }
+    // the rules reach values past 0 and 1
+    assert!(values.iter().any(|&v| v >= 3), "{values:?}");
 }

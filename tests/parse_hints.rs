@@ -99,3 +99,15 @@ fn a_block_left_open_on_its_line_is_still_an_unclosed_bracket() {
     let e = parse_program("for i in 1..3 { print(i)", 0).unwrap_err();
     assert!(e.hint.contains("never closed"), "{}", e.hint);
 }
+
+#[test]
+fn an_end_line_without_its_cells() {
+    let (msg, span, hint) =
+        error("game g on edges { move e to marked for e in unmarked\n end if e is marked }");
+    assert_eq!(msg, "expected `for`, found `if`");
+    assert_eq!(span, "if");
+    assert_eq!(
+        hint,
+        "an `end` line binds cells first: end for f in faces if f is marked"
+    );
+}

@@ -687,3 +687,74 @@ fn pictures_are_values_that_export_saves() {
         assert_eq!(count(&pictures[2], "g", "class", "node"), 8, "the elements");
     }
 }
+
+#[test]
+fn a_board_game_picture_shades_and_letters_each_cell_by_its_state() {
+    use gamut::engine::board::picture::SHADES;
+    let d = dir("board");
+    let (grid_svg, graph_svg, png) = (path(&d, "k.svg"), path(&d, "g.svg"), path(&d, "k.png"));
+    let rules = "game knights on board {
+    cells empty, knight, attacked
+    move c to knight, attacks(knight, c) from empty to attacked for c in empty
+}
+game nk on board { move c, adjacent(c) to filled for c in empty }
+let p = options(options(knights(grid(4, 5)))[3])[6]
+let q = options(nk(graph { a - b - c - d, b - e }))[0]
+";
+    let shown = run(&format!("{rules}show(p)\nshow(q)")).unwrap();
+    run(&format!(
+        "{rules}export(p, \"{grid_svg}\")\nexport(p, \"{png}\")\nexport(q, \"{graph_svg}\")"
+    ))
+    .unwrap();
+    let hex = |s: usize| {
+        let c = SHADES[s];
+        format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2)
+    };
+    // the cells in each state, read from the text drawing: ". k a" by rows
+    let text = shown[0].as_str().unwrap();
+    let count = |ch: char| {
+        text.split_whitespace()
+            .filter(|t| t.starts_with(ch))
+            .count()
+    };
+    let (empty, knight, attacked) = (count('.'), count('k'), count('a'));
+    assert_eq!(empty + knight + attacked, 20);
+    assert!(knight == 2 && attacked > 0, "{text}");
+    let svg = std::fs::read_to_string(&grid_svg).unwrap();
+    let doc = parse_svg(&svg);
+    // a square per cell and a swatch per state in the legend; the page is white as well
+    assert_eq!(svg_count(&doc, "rect", "fill", &hex(0)), empty + 1 + 1);
+    assert_eq!(svg_count(&doc, "rect", "fill", &hex(1)), knight + 1);
+    assert_eq!(svg_count(&doc, "rect", "fill", &hex(2)), attacked + 1);
+    let texts: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.tag_name().name() == "text")
+        .filter_map(|n| n.text())
+        .map(str::trim)
+        .collect();
+    assert_eq!(texts.iter().filter(|t| **t == "k").count(), knight + 1);
+    assert_eq!(texts.iter().filter(|t| **t == "a").count(), attacked + 1);
+    assert!(texts.iter().any(|t| t.contains("knights(grid(4, 5))")));
+    assert!(texts.contains(&&*format!("attacked ({attacked})")));
+    let img = Image::open(&png);
+    assert_eq!((img.w, img.h), (760, 560));
+    let k = SHADES[1];
+    assert!(
+        img.count([k.0, k.1, k.2]) > 2 * 80 * 80,
+        "the two knights' squares"
+    );
+    // a graph board: a circle per vertex, shaded by state; the first option fills a and b
+    let graph = shown[1].as_str().unwrap();
+    let filled = graph.lines().filter(|l| l.ends_with(": filled")).count();
+    assert_eq!(filled, 2, "{graph}");
+    let svg = std::fs::read_to_string(&graph_svg).unwrap();
+    let doc = parse_svg(&svg);
+    assert_eq!(svg_count(&doc, "circle", "fill", &hex(1)), filled);
+    assert_eq!(svg_count(&doc, "circle", "fill", &hex(0)), 5 - filled);
+    // only pictures
+    let e = run(&format!("{rules}export(p, \"{}\")", path(&d, "p.dot"))).unwrap_err();
+    assert!(
+        e.contains("a board game position exports to .svg or .png"),
+        "{e}"
+    );
+}

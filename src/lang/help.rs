@@ -56,6 +56,21 @@ pub const STATEMENTS: &[(&str, &str, &str)] = &[
         "game splits(n) {\n  move n - k for k in 1..n\n  move a, n - a for a in 1..n-1 if a <= n - a\n}\ngrundy(splits, 0..6)   # → [0, 1, 2, 4, 3, 5, 6]",
     ),
     (
+        "left",
+        "left move ... (right move ...) — a move for Left (Right) only, in `game NAME(PARAMS)` or `game NAME on board`; the game is then partizan",
+        "game dom on board {\n  left move c, d to filled for c in empty, d in down(c) if d is empty\n  right move c, d to filled for c in empty, d in right(c) if d is empty\n}\nvalue(dom(grid(2, 3)))   # → {2|-1/2}",
+    ),
+    (
+        "some",
+        "some CELLS is [not] STATE — a condition of `game NAME on board`: some cell of the set is (or is not) in the state",
+        "game crowded on board { move c to filled for c in empty if some adjacent(c) is empty }\ngrundy(crowded(grid(1, 4)))   # → 0",
+    ),
+    (
+        "end",
+        "end for X in CELLS, ... [if COND and ...] — inside `game NAME on board` or `on edges`: a position where the conditions hold has no moves, so whoever made it wins",
+        "game pair on board {\n  move c to filled for c in empty\n  end for c in filled, d in adjacent(c) if d is filled\n}\noutcome(pair(graph { a - b, c }))   # → N",
+    ),
+    (
         "use",
         "use \"LIBRARY\" or use \"./file.game\" — load a standard library (prelude, slide, heaps, chess, cycles; all loaded already) or your own file, relative to the script",
         "use \"heaps\"\ngrundy(lasker(10))   # → 10",

@@ -1,11 +1,16 @@
 //! Board games by rules: the generic engine the language's `game ... on board` compiles to.
 //!
 //! Each cell of a board holds one of a few states (at most [`MAX_STATES`]). A move is a list of
-//! conditions (these cells are in one of these states) and of changes (these cells, those in
-//! one of these states, take that state), compiled once to bitsets; a move must change some
-//! cell. States only move forward (the rules are refused when a cell could return to a state),
-//! so every play ends. The search is a memoised Sprague–Grundy search over independent
-//! components, keyed under the board symmetries that preserve the rules (`solve`).
+//! conditions (every cell of a set is in one of some states; some cell of a set is) and of
+//! changes (these cells, those in one of these states, take that state), compiled once to
+//! bitsets; a move must change some cell. A position where an end condition holds has no moves
+//! (the player who made it wins under normal play). Every play ends: a cell may come back to a
+//! state it left only by a move that also surely puts some cell in a state it can never come
+//! back from (the rules are refused otherwise). The search (`solve`) is the win/loss search of
+//! `engine::winloss` over independent components, keyed under the board symmetries that
+//! preserve the rules: a nimber by the heap-sum reduction, an outcome by one win/loss search. A
+//! partizan game (moves for Left or Right only) gets canonical forms from the partizan search
+//! instead (`partizan`). `picture` draws a position.
 //!
 //! Cram on the 2 x 3 board: two states, a move fills two adjacent empty cells.
 //! ```
@@ -15,20 +20,27 @@
 //! let mut moves = vec![];
 //! for c in 0..6 {
 //!     for &d in &adj[c] {
-//!         moves.push(Move { need: vec![(vec![c, d], 1)], change: vec![(vec![c, d], 3, 1)], label: vec![c, d] });
+//!         let need = vec![(vec![c, d], 1)];
+//!         moves.push(Move { need, some: vec![], change: vec![(vec![c, d], 3, 1)], label: vec![c, d] });
 //!     }
 //! }
-//! let game = BoardGame::new(Rules { cells: 6, states: 2, moves, syms: vec![], cols: Some(3) }).unwrap();
+//! let rules = Rules { cells: 6, states: 2, moves, ends: vec![], syms: vec![], swap: None, cols: Some(3) };
+//! let game = BoardGame::new(rules).unwrap();
 //! assert_eq!(game.grundy(&[0; 6], &Ctl::default()).unwrap(), 1);
 //! ```
+mod partizan;
+pub mod picture;
 mod solve;
 
+pub use partizan::{BOTH, LEFT, RIGHT};
 pub use solve::MAX_STATES;
 
 use crate::engine::placement::bits::{B256, Bits, Wide, set_of, with_wide};
+use crate::engine::winloss::{self, Table};
 use crate::engine::{Ctl, Error, Result};
-use solve::{Game, Mv, Pos, Table};
-use std::collections::{BTreeMap, HashSet};
+use solve::{Cond, Game, Mv, Pos};
+use std::collections::hash_map::Entry;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
 /// The largest board the engine takes.
@@ -40,16 +52,64 @@ pub const MAX_CELLS: usize = 256;
 pub struct Move {
     /// (cells, states): each cell must be in one of the states
     pub need: Vec<(Vec<usize>, u8)>,
+    /// each must hold: some cell of one of its sets is in one of that set's states
+    pub some: Vec<AnyOf>,
     /// (cells, from, to), applied in order: those of the cells in a state of `from` take `to`
     pub change: Vec<(Vec<usize>, u8, u8)>,
     /// the cells the rule's variables were bound to, to name the move
     pub label: Vec<usize>,
 }
 
+/// Pairs (cells, states) of which some cell is in one of its states: a "some" condition. The
+/// states may differ from set to set (an edge pointing into a vertex is one state or the other
+/// by the way the edge is numbered).
+pub type AnyOf = Vec<(Vec<usize>, u8)>;
+
+/// A condition that ends the game: every cell of each `need` set is in one of its states, and
+/// each `some` condition holds.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct End {
+    pub need: Vec<(Vec<usize>, u8)>,
+    pub some: Vec<AnyOf>,
+}
+
+/// Sorted cells, merged by state set: equal conditions compare equal.
+fn normal_sets(sets: &[(Vec<usize>, u8)]) -> Vec<(Vec<usize>, u8)> {
+    let mut by: BTreeMap<u8, Vec<usize>> = BTreeMap::new();
+    for (cells, t) in sets {
+        by.entry(*t).or_default().extend(cells);
+    }
+    by.into_iter()
+        .map(|(t, mut c)| {
+            c.sort_unstable();
+            c.dedup();
+            (c, t)
+        })
+        .filter(|(c, _)| !c.is_empty())
+        .collect()
+}
+
+fn normal_some(some: &[AnyOf]) -> Vec<AnyOf> {
+    let mut out: Vec<AnyOf> = some.iter().map(|s| normal_sets(s)).collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+impl End {
+    fn normal(&self) -> End {
+        End {
+            need: normal_sets(&self.need),
+            some: normal_some(&self.some),
+        }
+    }
+}
+
 impl Move {
-    /// The state changes the move can make, as (states a cell may leave, state it takes): a
-    /// cell's conditions narrow the states it can be in until a change touches it.
-    fn steps(&self, all: u8) -> Vec<(u8, u8)> {
+    /// The state changes the move can make, as (states the cell may be in, states it leaves
+    /// if in them, state it takes), one per cell changed: a cell's conditions narrow the states
+    /// it can be in until a change touches it.
+    fn steps(&self, all: u8) -> Vec<(u8, u8, u8)> {
         let mut out = vec![];
         let mut touched = HashSet::new();
         for (cells, f, t) in &self.change {
@@ -62,7 +122,7 @@ impl Move {
                 } else {
                     all
                 };
-                out.push((f & known, *t));
+                out.push((known, *f, *t));
             }
         }
         out
@@ -71,18 +131,7 @@ impl Move {
     /// Sorted cells, conditions merged by state set and equal consecutive changes merged, so
     /// that equal moves compare equal.
     fn normal(&self) -> Normal {
-        let mut need: BTreeMap<u8, Vec<usize>> = BTreeMap::new();
-        for (cells, t) in &self.need {
-            need.entry(*t).or_default().extend(cells);
-        }
-        let need = need
-            .into_iter()
-            .map(|(t, mut c)| {
-                c.sort_unstable();
-                c.dedup();
-                (c, t)
-            })
-            .collect();
+        let need = normal_sets(&self.need);
         let mut change: Vec<(Vec<usize>, u8, u8)> = vec![];
         for (cells, f, t) in &self.change {
             match change.last_mut() {
@@ -94,7 +143,7 @@ impl Move {
             c.0.sort_unstable();
             c.0.dedup();
         }
-        (need, change)
+        (need, normal_some(&self.some), change)
     }
 }
 
@@ -103,11 +152,80 @@ pub struct Rules {
     pub cells: usize,
     pub states: usize,
     pub moves: Vec<Move>,
-    /// symmetries of the board as cell permutations; those that preserve the moves are used
-    pub syms: Vec<Vec<usize>>,
+    /// a position where one of these holds is over: it has no moves
+    pub ends: Vec<End>,
+    /// symmetries of the board; those that preserve the moves and end conditions are used
+    pub syms: Vec<Sym>,
+    /// two states a symmetry trades on the cells it turns (the two directions of an edge)
+    pub swap: Option<(u8, u8)>,
     /// the number of columns of a grid board (cells row by row): keys are translated to the
     /// corner when the moves are translation-invariant
     pub cols: Option<usize>,
+}
+
+/// A symmetry of the board: cell `i` goes to `cells[i]`, and on the cells `turned` (numbered
+/// before the map) the two states of [`Rules::swap`] trade places.
+#[derive(Clone, Debug, Default)]
+pub struct Sym {
+    pub cells: Vec<usize>,
+    pub turned: Vec<usize>,
+}
+
+impl Sym {
+    /// A symmetry that permutes cells and turns none.
+    pub fn map(cells: Vec<usize>) -> Sym {
+        Sym {
+            cells,
+            turned: vec![],
+        }
+    }
+
+    /// The images of `cells`: those that keep their states, and those that turn.
+    fn split(&self, cells: &[usize]) -> [Vec<usize>; 2] {
+        let (turned, kept): (Vec<usize>, Vec<usize>) =
+            cells.iter().partition(|x| self.turned.contains(x));
+        [kept, turned].map(|c| c.iter().map(|&x| self.cells[x]).collect())
+    }
+
+    /// The image of (cells, states) pairs: a pair splits where some of its cells turn.
+    fn sets(&self, s: &[(Vec<usize>, u8)], swap: Option<(u8, u8)>) -> Vec<(Vec<usize>, u8)> {
+        let mut out = vec![];
+        for (c, t) in s {
+            let [kept, turned] = self.split(c);
+            out.push((kept, *t));
+            out.push((turned, swap.map_or(*t, |(a, b)| swap_bits(*t, a, b))));
+        }
+        out
+    }
+
+    /// The image of a move's changes.
+    fn change(
+        &self,
+        ch: &[(Vec<usize>, u8, u8)],
+        swap: Option<(u8, u8)>,
+    ) -> Vec<(Vec<usize>, u8, u8)> {
+        let mut out = vec![];
+        for (c, from, to) in ch {
+            let [kept, turned] = self.split(c);
+            out.push((kept, *from, *to));
+            let (from, to) = match swap {
+                Some((a, b)) => (
+                    swap_bits(*from, a, b),
+                    swap_bits(1 << to, a, b).trailing_zeros() as u8,
+                ),
+                None => (*from, *to),
+            };
+            out.push((turned, from, to));
+        }
+        out.retain(|x| !x.0.is_empty());
+        out
+    }
+}
+
+/// The state set `t` with states `a` and `b` traded.
+fn swap_bits(t: u8, a: u8, b: u8) -> u8 {
+    let (x, y) = (t >> a & 1, t >> b & 1);
+    t & !(1 << a | 1 << b) | x << b | y << a
 }
 
 /// The neighbours of each cell of a grid (or torus) board, cells numbered row by row.
@@ -168,19 +286,21 @@ pub fn automorphisms(adj: &[Vec<usize>]) -> Vec<Vec<usize>> {
 
 struct Inner<B> {
     game: Game<B>,
-    table: Mutex<Option<Arc<Table<B>>>>,
+    table: Mutex<Option<Arc<Table<Pos<B>>>>>,
+    /// canonical forms of the components of a partizan game, as ids of the caller's store
+    values: Mutex<HashMap<Pos<B>, crate::engine::partizan::Game>>,
 }
 
 type Engine = Wide<Inner<u64>, Inner<u128>, Inner<B256>>;
 
-/// Upper bound on the memo unless the memory budget is smaller.
+/// Upper bound on the transposition table unless the memory budget is smaller.
 const TABLE_CAP: u64 = 1 << 30;
 
 impl<B: Bits> Inner<B> {
     fn build(
         r: &Rules,
         moves: &[Move],
-        syms: &[Vec<usize>],
+        syms: &[Sym],
         stride: Option<usize>,
         reach: &[u8],
     ) -> Inner<B> {
@@ -191,20 +311,24 @@ impl<B: Bits> Inner<B> {
                 .filter(|&u| reach[u] & t as u8 != 0)
                 .fold(0, |a, u| a | 1 << u);
         }
+        let sets = |s: &[(Vec<usize>, u8)]| -> Vec<(B, u8)> {
+            s.iter()
+                .map(|(c, t)| (set_of(c.iter().copied()), *t))
+                .collect()
+        };
+        let some = |s: &[AnyOf]| -> Vec<Vec<(B, u8)>> { s.iter().map(|a| sets(a)).collect() };
+        let cells_of = |c: &[(B, u8)]| c.iter().fold(B::default(), |a, x| a.or(x.0));
         let mvs = moves
             .iter()
             .map(|m| {
-                let need: Vec<(B, u8)> = m
-                    .need
-                    .iter()
-                    .map(|(c, t)| (set_of(c.iter().copied()), *t))
-                    .collect();
+                let need = sets(&m.need);
+                let some = some(&m.some);
                 let change: Vec<(B, u8, u8)> = m
                     .change
                     .iter()
                     .map(|(c, f, t)| (set_of(c.iter().copied()), f & all, *t))
                     .collect();
-                let needs = need.iter().fold(B::default(), |a, x| a.or(x.0));
+                let needs = some.iter().fold(cells_of(&need), |a, x| a.or(cells_of(x)));
                 let writes = change.iter().fold(B::default(), |a, x| a.or(x.0));
                 // a move must change a cell: it reads the cells it writes unless a condition
                 // already makes one of them change
@@ -216,16 +340,29 @@ impl<B: Bits> Inner<B> {
                 let reads = if sure { needs } else { needs.or(writes) };
                 Mv {
                     need,
+                    some,
                     change,
                     reads,
                     foot: reads.or(writes),
                 }
             })
             .collect();
-        let syms: Vec<Vec<u16>> = syms
+        let ends = r
+            .ends
             .iter()
-            .filter(|p| p.iter().enumerate().any(|(i, &j)| i != j))
-            .map(|p| p.iter().map(|&x| x as u16).collect())
+            .map(|e| {
+                let (need, some) = (sets(&e.need), some(&e.some));
+                let cells = some.iter().fold(cells_of(&need), |a, x| a.or(cells_of(x)));
+                Cond { need, some, cells }
+            })
+            .collect();
+        let syms: Vec<&Sym> = syms
+            .iter()
+            .filter(|p| !p.turned.is_empty() || p.cells.iter().enumerate().any(|(i, &j)| i != j))
+            .collect();
+        let turned = syms
+            .iter()
+            .map(|p| set_of(p.turned.iter().map(|&x| p.cells[x])))
             .collect();
         let bytes = syms
             .iter()
@@ -237,7 +374,7 @@ impl<B: Bits> Inner<B> {
                             for b in 0..8 {
                                 let i = 8 * k + b;
                                 if v >> b & 1 == 1 && i < r.cells {
-                                    out.set(p[i] as usize);
+                                    out.set(p.cells[i]);
                                 }
                             }
                             out
@@ -250,11 +387,15 @@ impl<B: Bits> Inner<B> {
             game: Game {
                 states: r.states,
                 moves: mvs,
+                ends,
                 can,
                 bytes,
+                turned,
+                swap: r.swap,
                 stride,
             },
             table: Mutex::new(None),
+            values: Mutex::default(),
         }
     }
 
@@ -272,30 +413,47 @@ impl<B: Bits> Inner<B> {
             .collect()
     }
 
-    fn table(&self, ctl: &Ctl, n: usize) -> Result<Arc<Table<B>>> {
+    fn table(&self, ctl: &Ctl, n: usize) -> Result<Arc<Table<Pos<B>>>> {
         let mut t = self.table.lock().unwrap();
         if let Some(t) = &*t {
             return Ok(t.clone());
         }
-        let want = (1u64 << n.min(40)).saturating_mul(Table::<B>::entry_bytes());
+        // a position per state of each cell, at most
+        let positions = (self.game.states as u64).saturating_pow(n as u32);
+        let entry = std::mem::size_of::<Pos<B>>() as u64 + 8;
+        let want = positions.saturating_mul(entry);
         let bytes = want.clamp(1 << 16, TABLE_CAP).min(ctl.memory() / 4);
-        ctl.reserve(bytes, "the board game's memo")?;
+        ctl.reserve(bytes, "the board game's transposition table")?;
         let table = Arc::new(Table::new(bytes));
         *t = Some(table.clone());
         Ok(table)
     }
 }
 
-/// A game on a board by rules, with a memo of component values kept between queries.
+/// A game on a board by rules, with a table of what is known of its components (values, and
+/// heaps a component's value is not) kept between queries.
 pub struct BoardGame {
     n: usize,
     states: usize,
     moves: Vec<Move>,
+    /// per move, the players who may make it ([`LEFT`], [`RIGHT`] bits)
+    sides: Vec<u8>,
     engine: Engine,
 }
 
 impl BoardGame {
+    /// An impartial game: every move is for both players.
     pub fn new(r: Rules) -> Result<BoardGame> {
+        let sides = vec![BOTH; r.moves.len()];
+        BoardGame::with_sides(r, &sides)
+    }
+
+    /// A game whose move `i` is for the players `sides[i]` ([`LEFT`], [`RIGHT`] or [`BOTH`]):
+    /// partizan unless every move is for both.
+    pub fn with_sides(r: Rules, sides: &[u8]) -> Result<BoardGame> {
+        if sides.len() != r.moves.len() || sides.iter().any(|&s| s & BOTH == 0 || s > BOTH) {
+            return Err(Error::invalid("each move is for Left, Right or both"));
+        }
         if r.cells == 0 || r.cells > MAX_CELLS {
             return Err(Error::limit(format!(
                 "the board engine takes boards of 1 to {MAX_CELLS} cells; this one has {}",
@@ -309,25 +467,34 @@ impl BoardGame {
             )));
         }
         let bad_state = |t: u8| t as usize >= r.states;
+        let conds = |need: &[(Vec<usize>, u8)], some: &[AnyOf]| -> Vec<(Vec<usize>, u8)> {
+            need.iter().chain(some.iter().flatten()).cloned().collect()
+        };
+        let bad_cond = |c: &[(Vec<usize>, u8)]| {
+            c.iter()
+                .any(|(cells, t)| t >> r.states != 0 || cells.iter().any(|&x| x >= r.cells))
+        };
+        if r.ends.iter().any(|e| bad_cond(&conds(&e.need, &e.some))) {
+            return Err(Error::invalid(
+                "an end condition names a cell or state the board lacks",
+            ));
+        }
         for m in &r.moves {
-            let cells = m.need.iter().flat_map(|x| &x.0);
-            let cells = cells.chain(m.change.iter().flat_map(|x| &x.0));
-            if cells.copied().any(|c| c >= r.cells)
+            if bad_cond(&conds(&m.need, &m.some))
+                || m.change.iter().flat_map(|x| &x.0).any(|&c| c >= r.cells)
                 || m.change.iter().any(|x| bad_state(x.2))
-                || m.need.iter().any(|x| x.1 >> r.states != 0)
             {
                 return Err(Error::invalid(
                     "a move names a cell or state the board lacks",
                 ));
             }
         }
-        // every play must end: no cell may come back to a state it left
         let all = (1u8 << r.states) - 1;
-        let steps: Vec<(u8, u8)> = r.moves.iter().flat_map(|m| m.steps(all)).collect();
+        let steps: Vec<Vec<(u8, u8, u8)>> = r.moves.iter().map(|m| m.steps(all)).collect();
         let mut edges = vec![0u8; r.states];
-        for &(f, t) in &steps {
+        for &(k, f, t) in steps.iter().flatten() {
             for (u, e) in edges.iter_mut().enumerate() {
-                if f >> u & 1 == 1 && u != t as usize {
+                if (k & f) >> u & 1 == 1 && u != t as usize {
                     *e |= 1 << t;
                 }
             }
@@ -342,27 +509,54 @@ impl BoardGame {
                 }
             }
         }
-        if (0..r.states).any(|u| closure[u] >> u & 1 == 1) {
+        // every play ends when each move that may bring a cell back to a state it left also
+        // surely moves some cell to a state it can never come back from (a capture empties a
+        // cell): ranking the states' cycles in order, the sum of the cells' ranks then falls
+        // at every move
+        let cycle =
+            |u: usize, t: usize| u == t || closure[u] >> t & 1 == 1 && closure[t] >> u & 1 == 1;
+        let loops = steps.iter().any(|st| {
+            let back = st.iter().any(|&(k, f, t)| {
+                (0..r.states)
+                    .any(|u| (k & f) >> u & 1 == 1 && u != t as usize && cycle(u, t as usize))
+            });
+            let on = st.iter().any(|&(k, f, t)| {
+                k != 0
+                    && k & !f == 0
+                    && (0..r.states).all(|u| k >> u & 1 == 0 || !cycle(u, t as usize))
+            });
+            back && !on
+        });
+        if loops {
             return Err(Error::invalid(
                 "the rules are loopy: a cell can come back to a state it left",
             )
-            .hint("states must only move forward, e.g. from empty to filled"));
+            .hint("states must only move forward (from empty to filled), or a move that brings a cell back must also move a cell on for good (a capture empties a cell)"));
         }
-        // one move per distinct effect, in the order written
-        let mut seen = HashSet::new();
-        let moves: Vec<Move> = r
-            .moves
-            .iter()
-            .filter(|m| seen.insert(m.normal()))
-            .cloned()
-            .collect();
-        let syms: Vec<Vec<usize>> = r
+        // one move per distinct effect, in the order written, for the players of all its lines
+        let mut at: HashMap<Normal, usize> = HashMap::new();
+        let (mut moves, mut move_sides): (Vec<Move>, Vec<u8>) = (vec![], vec![]);
+        for (m, &s) in r.moves.iter().zip(sides) {
+            match at.entry(m.normal()) {
+                Entry::Occupied(e) => move_sides[*e.get()] |= s,
+                Entry::Vacant(e) => {
+                    e.insert(moves.len());
+                    moves.push(m.clone());
+                    move_sides.push(s);
+                }
+            }
+        }
+        let seen: HashSet<(u8, Normal)> = at.into_iter().map(|(m, i)| (move_sides[i], m)).collect();
+        let ends: HashSet<End> = r.ends.iter().map(End::normal).collect();
+        let syms: Vec<Sym> = r
             .syms
             .iter()
-            .filter(|p| p.len() == r.cells && preserves(&seen, |c| p[c]))
+            .filter(|p| p.cells.len() == r.cells && preserves(&seen, &ends, p, r.swap))
             .cloned()
             .collect();
-        let stride = r.cols.filter(|&w| translates(&seen, r.cells, w));
+        // a translated component keeps its moves only when no condition reaches outside it
+        let local = ends.is_empty() && moves.iter().all(|m| m.some.is_empty());
+        let stride = r.cols.filter(|&w| local && translates(&seen, r.cells, w));
         // reach[u]: the states a cell in state u can come to (u itself included)
         let reach: Vec<u8> = (0..r.states).map(|u| closure[u] | 1 << u).collect();
         let engine = if r.cells <= 64 {
@@ -376,6 +570,7 @@ impl BoardGame {
             n: r.cells,
             states: r.states,
             moves,
+            sides: move_sides,
             engine,
         })
     }
@@ -392,16 +587,18 @@ impl BoardGame {
         Ok(())
     }
 
-    /// The options of `p` (a state per cell) with the index of the move to each.
+    /// The options of `p` (a state per cell) with the index of the move to each; none when an
+    /// end condition holds.
     pub fn options(&self, p: &[u8]) -> Result<Vec<(usize, Vec<u8>)>> {
         self.check(p)?;
         Ok(with_wide!(&self.engine, e => {
             let pos = e.pos(p);
+            let over = e.game.over(&pos);
             e.game
                 .moves
                 .iter()
                 .enumerate()
-                .filter(|(_, m)| e.game.holds(&pos, m))
+                .filter(|(_, m)| !over && e.game.holds(&pos, m))
                 .filter_map(|(i, m)| {
                     let q = e.game.apply(&pos, m);
                     (q != pos).then(|| (i, e.cells(&q, self.n)))
@@ -413,10 +610,23 @@ impl BoardGame {
     /// The nimber of `p` (a state per cell).
     pub fn grundy(&self, p: &[u8], ctl: &Ctl) -> Result<u32> {
         self.check(p)?;
+        if self.is_partizan() {
+            return Err(Error::invalid("a partizan game has no nimber"));
+        }
         with_wide!(&self.engine, e => {
             let t = e.table(ctl, self.n)?;
             let task = ctl.task("board game", None);
-            e.game.value_par(&t, &e.pos(p), ctl, &task)
+            winloss::value(&e.game, &t, e.pos(p), ctl, &task)
+        })
+    }
+
+    /// Whether the player to move from `p` loses: one win/loss search, no nimber.
+    pub fn loses(&self, p: &[u8], ctl: &Ctl) -> Result<bool> {
+        self.check(p)?;
+        with_wide!(&self.engine, e => {
+            let t = e.table(ctl, self.n)?;
+            let task = ctl.task("board game", None);
+            winloss::loses(&e.game, &t, e.pos(p), ctl, &task)
         })
     }
 
@@ -427,34 +637,44 @@ impl BoardGame {
     }
 }
 
-type Normal = (Vec<(Vec<usize>, u8)>, Vec<(Vec<usize>, u8, u8)>);
+/// A move's conditions, (cells, states).
+type Need = Vec<(Vec<usize>, u8)>;
+type Normal = (Need, Vec<AnyOf>, Vec<(Vec<usize>, u8, u8)>);
 
-/// Whether the cell map `f` carries the moves onto the moves.
-fn preserves(moves: &HashSet<Normal>, f: impl Fn(usize) -> usize) -> bool {
-    moves.iter().all(|(need, change)| {
+/// Whether the symmetry carries each player's moves onto that player's moves and the end
+/// conditions onto the end conditions.
+fn preserves(
+    moves: &HashSet<(u8, Normal)>,
+    ends: &HashSet<End>,
+    sym: &Sym,
+    swap: Option<(u8, u8)>,
+) -> bool {
+    let some = |s: &[AnyOf]| -> Vec<AnyOf> { s.iter().map(|a| sym.sets(a, swap)).collect() };
+    moves.iter().all(|(side, (need, any, change))| {
         let m = Move {
-            need: need
-                .iter()
-                .map(|(c, t)| (c.iter().map(|&x| f(x)).collect(), *t))
-                .collect(),
-            change: change
-                .iter()
-                .map(|(c, a, b)| (c.iter().map(|&x| f(x)).collect(), *a, *b))
-                .collect(),
+            need: sym.sets(need, swap),
+            some: some(any),
+            change: sym.change(change, swap),
             label: vec![],
         };
-        moves.contains(&m.normal())
+        moves.contains(&(*side, m.normal()))
+    }) && ends.iter().all(|e| {
+        let image = End {
+            need: sym.sets(&e.need, swap),
+            some: some(&e.some),
+        };
+        ends.contains(&image.normal())
     })
 }
 
 /// Whether the moves of a grid of `w` columns are translation-invariant: a move shifted one
 /// step, its conditions still on the board, is a move whose changes agree with it where both
 /// are on the board. A component can then be keyed at the board's corner.
-fn translates(moves: &HashSet<Normal>, n: usize, w: usize) -> bool {
+fn translates(moves: &HashSet<(u8, Normal)>, n: usize, w: usize) -> bool {
     let h = n / w;
-    let by_need: std::collections::HashMap<&Vec<(Vec<usize>, u8)>, Vec<&Normal>> =
-        moves.iter().fold(Default::default(), |mut m, x| {
-            m.entry(&x.0).or_default().push(x);
+    let by_need: HashMap<(u8, &Need), Vec<&Normal>> =
+        moves.iter().fold(Default::default(), |mut m, (s, x)| {
+            m.entry((*s, &x.0)).or_default().push(x);
             m
         });
     let step = |c: usize, dr: i64, dc: i64| -> Option<usize> {
@@ -463,7 +683,7 @@ fn translates(moves: &HashSet<Normal>, n: usize, w: usize) -> bool {
             .then(|| r as usize * w + k as usize)
     };
     for (dr, dc) in [(0, 1), (1, 0), (0, -1), (-1, 0)] {
-        for (need, change) in moves {
+        for (side, (need, _, change)) in moves {
             let shifted: Option<Vec<(Vec<usize>, u8)>> = need
                 .iter()
                 .map(|(c, t)| {
@@ -491,8 +711,8 @@ fn translates(moves: &HashSet<Normal>, n: usize, w: usize) -> bool {
             };
             let want = clip(change, true);
             let ok = by_need
-                .get(&shifted)
-                .is_some_and(|cands| cands.iter().any(|m| clip(&m.1, false) == want));
+                .get(&(*side, &shifted))
+                .is_some_and(|cands| cands.iter().any(|m| clip(&m.2, false) == want));
             if !ok {
                 return false;
             }

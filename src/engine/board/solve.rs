@@ -4,14 +4,15 @@
 //! component). A move is live while each cell it reads can still come to be in a state it
 //! needs (states only move forward, so a dead move stays dead). Cells no live move reads never
 //! matter again; the others fall into components joined by the footprints of live moves, and a
-//! position's value is the nim-sum of its components' values. A component is keyed by its least
-//! image under the symmetries that preserve the rules, translated to the board's corner when the
-//! rules are translation-invariant, in a bounded table that lasts between queries.
+//! position's value is the nim-sum of its components' values. An end condition that can still
+//! come to hold ends play on the whole board, so while one is live the position is one
+//! component. A component is keyed by its least image under the symmetries that preserve the
+//! rules (a symmetry may also trade two states on some cells: the directions of an edge),
+//! translated to the board's corner when the rules are translation-invariant. The game
+//! implements [`Sums`]: nimbers and outcomes come from the heap-sum win/loss search of
+//! `crate::engine::winloss`, with a table that lasts between queries.
 use crate::engine::placement::bits::Bits;
-use crate::engine::{Ctl, Result};
-use rayon::prelude::*;
-use std::collections::HashMap;
-use std::sync::Mutex;
+use crate::engine::winloss::{Key, Sums};
 
 pub const MAX_STATES: usize = 4;
 
@@ -22,6 +23,8 @@ pub type Pos<B> = [B; MAX_STATES];
 pub(crate) struct Mv<B> {
     /// (cells, states): each cell must be in one of the states (a bit set)
     pub need: Vec<(B, u8)>,
+    /// each holds when one of its (cells, states) has a cell in one of the states
+    pub some: Vec<Vec<(B, u8)>>,
     /// (cells, from, to), in order: those of the cells in a state of `from` take state `to`
     pub change: Vec<(B, u8, u8)>,
     /// the cells the move reads
@@ -30,98 +33,27 @@ pub(crate) struct Mv<B> {
     pub foot: B,
 }
 
+/// A compiled end condition: `need` and `some` as in a move, over `cells`.
+pub(crate) struct Cond<B> {
+    pub need: Vec<(B, u8)>,
+    pub some: Vec<Vec<(B, u8)>>,
+    pub cells: B,
+}
+
 pub(crate) struct Game<B> {
     pub states: usize,
     pub moves: Vec<Mv<B>>,
+    /// a position where one holds has no moves
+    pub ends: Vec<Cond<B>>,
     /// per set of states T: the states from which a cell can still reach a state of T
     pub can: [u8; 1 << MAX_STATES],
     /// per rule-preserving symmetry other than the identity, per byte of a set: the images
     pub bytes: Vec<Vec<[B; 256]>>,
+    /// per symmetry: the cells (after the map) where the states `swap` trade places
+    pub turned: Vec<B>,
+    pub swap: Option<(u8, u8)>,
     /// translate keys to the corner of a board with this many columns
     pub stride: Option<usize>,
-}
-
-/// A cheap hash for keys that are bit sets (the default SipHash dominated the search).
-#[derive(Default)]
-pub(crate) struct KeyHasher(u64);
-
-impl std::hash::Hasher for KeyHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for c in bytes.chunks(8) {
-            let mut w = [0u8; 8];
-            w[..c.len()].copy_from_slice(c);
-            self.write_u64(u64::from_le_bytes(w));
-        }
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(23) ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    }
-    fn finish(&self) -> u64 {
-        self.0 ^ self.0 >> 29
-    }
-}
-
-type Map<B> = HashMap<Pos<B>, u32, std::hash::BuildHasherDefault<KeyHasher>>;
-
-/// A bounded memo of component values: shards behind locks, each cleared when it is full.
-pub(crate) struct Table<B> {
-    shards: Vec<Mutex<Map<B>>>,
-    per: usize,
-}
-
-const SHARDS: usize = 64;
-
-impl<B: Bits> Table<B> {
-    /// Bytes an entry takes, with the hash map's overhead.
-    pub fn entry_bytes() -> u64 {
-        2 * (std::mem::size_of::<Pos<B>>() as u64 + 8)
-    }
-    pub fn new(bytes: u64) -> Table<B> {
-        let per = (bytes / Self::entry_bytes() / SHARDS as u64).max(16) as usize;
-        Table {
-            shards: (0..SHARDS).map(|_| Mutex::new(Map::default())).collect(),
-            per,
-        }
-    }
-    fn shard(&self, k: &Pos<B>) -> &Mutex<Map<B>> {
-        let h = k.iter().fold(0u64, |h, b| h.rotate_left(17) ^ b.hash64());
-        &self.shards[(h % SHARDS as u64) as usize]
-    }
-    pub fn get(&self, k: &Pos<B>) -> Option<u32> {
-        self.shard(k).lock().unwrap().get(k).copied()
-    }
-    pub fn put(&self, k: Pos<B>, v: u32) {
-        let mut s = self.shard(&k).lock().unwrap();
-        if s.len() >= self.per {
-            s.clear();
-        }
-        s.insert(k, v);
-    }
-}
-
-/// Per-thread search context: polls cancellation every few thousand nodes.
-pub(crate) struct Cx<'a> {
-    pub ctl: &'a Ctl,
-    pub nodes: u64,
-}
-
-impl Cx<'_> {
-    fn tick(&mut self) -> Result<()> {
-        self.nodes += 1;
-        if self.nodes & 4095 == 0 {
-            self.ctl.check()?;
-        }
-        Ok(())
-    }
-}
-
-fn mex(mut vals: Vec<u32>) -> u32 {
-    vals.sort_unstable();
-    vals.dedup();
-    vals.iter()
-        .enumerate()
-        .find(|&(i, &v)| i as u32 != v)
-        .map_or(vals.len() as u32, |(i, _)| i as u32)
 }
 
 impl<B: Bits> Game<B> {
@@ -142,12 +74,30 @@ impl<B: Bits> Game<B> {
         self.in_set(p, u8::MAX)
     }
 
+    /// Whether every cell of each `need` set is in one of its states (`can`: can still come
+    /// to be) and each `some` condition has such a cell.
+    #[inline]
+    fn meets(&self, p: &Pos<B>, need: &[(B, u8)], some: &[Vec<(B, u8)>], can: bool) -> bool {
+        let states = |t: u8| if can { self.can[t as usize] } else { t };
+        need.iter()
+            .all(|&(c, t)| c.andnot(self.in_set(p, states(t))).is_empty())
+            && some.iter().all(|any| {
+                any.iter()
+                    .any(|&(c, t)| !c.and(self.in_set(p, states(t))).is_empty())
+            })
+    }
+
     /// Whether move `m` may be made in `p`.
     #[inline]
     pub fn holds(&self, p: &Pos<B>, m: &Mv<B>) -> bool {
-        m.need
+        self.meets(p, &m.need, &m.some, false)
+    }
+
+    /// Whether an end condition holds in `p`.
+    pub fn over(&self, p: &Pos<B>) -> bool {
+        self.ends
             .iter()
-            .all(|&(c, t)| c.andnot(self.in_set(p, t)).is_empty())
+            .any(|e| self.meets(p, &e.need, &e.some, false))
     }
 
     /// The position after move `m`.
@@ -170,15 +120,21 @@ impl<B: Bits> Game<B> {
         let live: Vec<&Mv<B>> = self
             .moves
             .iter()
-            .filter(|m| {
-                m.reads.andnot(present).is_empty()
-                    && m.need
-                        .iter()
-                        .all(|&(c, t)| c.andnot(self.in_set(p, self.can[t as usize])).is_empty())
-            })
+            .filter(|m| m.reads.andnot(present).is_empty() && self.meets(p, &m.need, &m.some, true))
             .collect();
+        if live.is_empty() {
+            return vec![];
+        }
         let relevant = live.iter().fold(B::default(), |a, m| a.or(m.reads));
+        let ends = self
+            .ends
+            .iter()
+            .filter(|e| self.meets(p, &e.need, &e.some, true));
+        let ends = ends.fold(B::default(), |a, e| a.or(e.cells));
         let mut comps: Vec<B> = vec![];
+        if !ends.is_empty() {
+            comps.push(relevant.or(ends).and(present));
+        }
         for m in live {
             let mut u = m.foot.and(relevant);
             comps.retain(|&c| {
@@ -204,7 +160,7 @@ impl<B: Bits> Game<B> {
     }
 
     /// The options of a component, as positions.
-    fn options(&self, c: &Pos<B>) -> impl Iterator<Item = Pos<B>> + '_ {
+    fn options_of(&self, c: &Pos<B>) -> impl Iterator<Item = Pos<B>> + '_ {
         let present = self.present(c);
         let c = *c;
         self.moves.iter().filter_map(move |m| {
@@ -252,6 +208,11 @@ impl<B: Bits> Game<B> {
             for b in im.iter_mut().take(self.states) {
                 *b = self.image(*b, k);
             }
+            if let Some((a, b)) = self.swap {
+                let (t, x, y) = (self.turned[k], im[a as usize], im[b as usize]);
+                im[a as usize] = x.andnot(t).or(y.and(t));
+                im[b as usize] = y.andnot(t).or(x.and(t));
+            }
             let im = self.to_corner(im);
             if im < best {
                 best = im;
@@ -259,66 +220,45 @@ impl<B: Bits> Game<B> {
         }
         best
     }
+}
 
-    /// The value of a position (a sum of components).
-    pub fn value(&self, t: &Table<B>, p: &Pos<B>, cx: &mut Cx) -> Result<u32> {
-        let mut x = 0;
-        for c in self.components(p) {
-            x ^= self.comp_value(t, &c, cx)?;
+impl<B: Bits> Key for Pos<B> {
+    fn hash64(self) -> u64 {
+        self.iter()
+            .fold(0u64, |h, b| h.rotate_left(21) ^ b.hash64())
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    }
+}
+
+impl<B: Bits> Sums for Game<B> {
+    type Pos = Pos<B>;
+    type Key = Pos<B>;
+
+    /// A position where an end condition holds has no parts (its value is 0).
+    fn next_part(&self, p: &mut Pos<B>) -> Option<Pos<B>> {
+        if self.present(p).is_empty() || self.over(p) {
+            return None;
         }
-        Ok(x)
+        let mut parts = self.components(p).into_iter();
+        let first = parts.next();
+        let rest = parts.fold(B::default(), |a, c| a.or(self.present(&c)));
+        *p = p.map(|b| b.and(rest));
+        first
     }
 
-    fn comp_value(&self, t: &Table<B>, c: &Pos<B>, cx: &mut Cx) -> Result<u32> {
-        let key = self.canon(c);
-        if let Some(v) = t.get(&key) {
-            return Ok(v);
-        }
-        cx.tick()?;
-        let mut vals = vec![];
-        for q in self.options(c) {
-            vals.push(self.value(t, &q, cx)?);
-        }
-        let g = mex(vals);
-        t.put(key, g);
-        Ok(g)
+    fn known(&self, _: Pos<B>) -> Option<u32> {
+        None
     }
 
-    /// The value of `p`, the first level of each component searched in parallel; ticks `task`
-    /// once per distinct first-level option.
-    pub fn value_par(
-        &self,
-        t: &Table<B>,
-        p: &Pos<B>,
-        ctl: &Ctl,
-        task: &crate::engine::control::Task,
-    ) -> Result<u32> {
-        let mut x = 0;
-        for c in self.components(p) {
-            let key = self.canon(&c);
-            if let Some(v) = t.get(&key) {
-                x ^= v;
-                continue;
-            }
-            let mut kids: HashMap<Pos<B>, Pos<B>> = HashMap::new();
-            for q in self.options(&c) {
-                kids.entry(self.canon(&q)).or_insert(q);
-            }
-            let mut kids: Vec<(Pos<B>, Pos<B>)> = kids.into_iter().collect();
-            kids.sort();
-            let vals = kids
-                .par_iter()
-                .map(|(_, q)| {
-                    let mut cx = Cx { ctl, nodes: 0 };
-                    let v = self.value(t, q, &mut cx)?;
-                    task.tick(1)?;
-                    Ok(v)
-                })
-                .collect::<Result<Vec<u32>>>()?;
-            let g = mex(vals);
-            t.put(key, g);
-            x ^= g;
-        }
-        Ok(x)
+    fn key(&self, p: Pos<B>) -> Pos<B> {
+        self.canon(&p)
+    }
+
+    fn size(&self, p: Pos<B>) -> u32 {
+        self.present(&p).count()
+    }
+
+    fn options(&self, c: Pos<B>, out: &mut Vec<Pos<B>>) {
+        out.extend(self.options_of(&c));
     }
 }

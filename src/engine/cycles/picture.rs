@@ -288,7 +288,7 @@ fn draw_edge<DB: DrawingBackend>(
 }
 
 /// Vertex positions in the unit square.
-fn layout(g: &Graph) -> Vec<(f64, f64)> {
+pub(crate) fn layout(g: &Graph) -> Vec<(f64, f64)> {
     let n = g.vertex_count();
     let adj = g.adjacency();
     let mut pos: Vec<(f64, f64)>;

@@ -2,10 +2,11 @@
 //! generators. The order is the product of the basic orbit lengths.
 //!
 //! The chain is first grown from random elements (random Schreier–Sims: sift a random element,
-//! add what is left of it), which finds nearly all strong generators cheaply, then proven
-//! complete by the deterministic test: every Schreier generator of every level sifts through
-//! the levels below it (Sims). Only a known order (`build_known`) may stop before that test:
-//! a chain whose orbit lengths multiply to |G| is complete.
+//! add what is left of it), which finds a base and, nearly always, the order; it is rebuilt on
+//! that base with a few generators a level, and then proven complete by the deterministic
+//! test: every Schreier generator of every level sifts through the levels below it (Sims).
+//! Only a known order (`build_known`) may stop before that test: a chain whose orbit lengths
+//! multiply to |G| is complete.
 use super::perm::Perm;
 use crate::engine::control::{Task, over_budget};
 use crate::engine::{Ctl, Result};
@@ -103,6 +104,11 @@ pub struct RandomElements {
 
 impl RandomElements {
     pub fn new(degree: usize, gens: &[Perm]) -> RandomElements {
+        RandomElements::seeded(degree, gens, 0)
+    }
+
+    /// Another fixed sequence for each seed.
+    pub fn seeded(degree: usize, gens: &[Perm], seed: u64) -> RandomElements {
         let mut slots: Vec<Perm> = gens.iter().map(|g| g.extended(degree)).collect();
         if slots.is_empty() {
             slots.push(Perm::identity(degree));
@@ -113,7 +119,7 @@ impl RandomElements {
         let mut r = RandomElements {
             slots,
             acc: Perm::identity(degree),
-            state: 0x9e37_79b9_7f4a_7c15,
+            state: 0x9e37_79b9_7f4a_7c15 ^ seed.wrapping_mul(0xd1b5_4a32_d192_ed03),
         };
         for _ in 0..50 {
             r.next_element();
@@ -155,6 +161,9 @@ impl RandomElements {
 
 /// Random elements in a row that must sift through before the random phase stops.
 const SIFTED_IN_A_ROW: usize = 30;
+/// Random stabilizer elements in a row that join no two orbits before a level of the rebuilt
+/// chain has its generators (fewer costs repairs in Sims' test, more costs sifts there).
+const IDLE_IN_A_ROW: usize = 3;
 
 impl StabChain {
     pub fn new(degree: usize, gens: &[Perm]) -> StabChain {
@@ -226,54 +235,79 @@ impl StabChain {
                 }
             }
         }
+        if known.is_some_and(|o| chain.order() == *o) {
+            return Ok(chain);
+        }
         if random {
-            chain = chain.regenerated(&gens);
+            chain = chain.regenerated(&gens, &task, budget)?;
         }
-        if known.is_none_or(|o| chain.order() != *o) {
-            chain.complete(&task, budget)?;
-        }
+        chain.complete(&task, budget)?;
         Ok(chain)
     }
 
-    /// The same base and orbits with fewer strong generators, for a cheaper Sims test: level 0
-    /// takes the given generators of G (every strong generator lies in G, so nothing else needs
-    /// them), a deeper level those of the level below plus the strong generators it needs to
-    /// reach its whole orbit. The test proves the new chain; the sets stay nested as it needs.
-    fn regenerated(&self, gens: &[Perm]) -> StabChain {
-        let mut levels: Vec<Level> = self
-            .levels
-            .iter()
-            .map(|l| Level::new(l.point, self.degree))
-            .collect();
-        for i in (1..self.levels.len()).rev() {
-            let below: Vec<Perm> = levels.get(i + 1).map_or(vec![], |l| l.gens.clone());
-            let level = &mut levels[i];
-            for g in below {
-                level.add_gen(g);
-            }
-            for g in &self.levels[i].gens {
-                if level.orbit.len() == self.levels[i].orbit.len() {
-                    break;
-                }
-                if level
-                    .orbit
-                    .iter()
-                    .any(|&x| level.pos[g.apply(x)] == u32::MAX)
-                {
-                    level.add_gen(g.clone());
-                }
-            }
-        }
-        if let Some(level) = levels.first_mut() {
-            for g in gens {
+    /// The same base points with a few strong generators a level, for a cheap Sims test (it
+    /// sifts |orbit| × |generators| Schreier generators a level; nested generating sets, each
+    /// level holding every deeper level's generators, made that about 200 × |orbit| a level on
+    /// the 7×7×7 cube). Level 0 takes the given generators of G; each deeper level takes random
+    /// elements of the stabilizer of the point above, made from that level's own generators
+    /// (a product-replacement element g, then g·u⁻¹ with u the transversal element of the
+    /// point's image): each that joins two of their orbits, and the first that does not, until
+    /// three in a row join none. Being words in the
+    /// generators above, they lie in that level's group, which is all the test needs of them;
+    /// if they generate less than the stabilizer, the test finds what is missing and adds it.
+    /// The base points are taken orbit by orbit of G, so that deep stabilizers move few points
+    /// and sifting there is cheap.
+    fn regenerated(&self, gens: &[Perm], task: &Task, budget: u64) -> Result<StabChain> {
+        let mut base = self.base();
+        base.sort_unstable_by_key(|&p| (self.key[p], p));
+        let mut chain = StabChain {
+            degree: self.degree,
+            levels: vec![],
+            key: self.key.clone(),
+        };
+        let mut t: Vec<Perm> = gens.to_vec();
+        for (i, &b) in base.iter().enumerate() {
+            let mut level = Level::new(b, self.degree);
+            for g in &t {
                 level.add_gen(g.clone());
             }
+            if level.orbit.len() == 1 {
+                continue;
+            }
+            t.clear();
+            if i + 1 < base.len() {
+                // a sequence of its own: the same words at every level would repeat a pattern
+                let mut rng = RandomElements::seeded(self.degree, &level.gens, i as u64 + 1);
+                // the orbits of the elements so far, as a union-find forest
+                let mut parent: Vec<usize> = (0..self.degree).collect();
+                let mut still = 0;
+                while still < IDLE_IN_A_ROW {
+                    task.tick(1)?;
+                    let g = rng.next_element();
+                    let g = g.then(&level.inv[level.pos[g.apply(b)] as usize]);
+                    let mut grew = false;
+                    for (x, &y) in g.images().iter().enumerate() {
+                        let (rx, ry) = (root(&mut parent, x), root(&mut parent, y as usize));
+                        if rx != ry {
+                            parent[rx.max(ry)] = rx.min(ry);
+                            grew = true;
+                        }
+                    }
+                    // one element past the orbits' growth: the group often needs it
+                    if !g.is_identity() && (grew || still == 0) {
+                        t.push(g);
+                    }
+                    if grew {
+                        still = 0;
+                    } else {
+                        still += 1;
+                    }
+                }
+            }
+            chain.levels.push(level);
+            chain.check_budget(budget)?;
         }
-        StabChain {
-            degree: self.degree,
-            levels,
-            key: self.key.clone(),
-        }
+        Ok(chain)
     }
 
     /// Sift g through the levels from `from`; returns the residue and the level it stopped at.
@@ -334,6 +368,10 @@ impl StabChain {
             }
             self.levels[l].add_gen(g.clone());
         }
+        self.check_budget(budget)
+    }
+
+    fn check_budget(&self, budget: u64) -> Result<()> {
         // transversals and their inverses, 2 bytes a point
         let points: usize = self.levels.iter().map(|l| l.orbit.len()).sum();
         let bytes = (points as u64).saturating_mul(4 * self.degree as u64);
@@ -430,6 +468,15 @@ impl StabChain {
     pub fn base(&self) -> Vec<usize> {
         self.levels.iter().map(|l| l.point).collect()
     }
+}
+
+/// The root of x's tree in a union-find forest, halving the path on the way.
+fn root(parent: &mut [usize], mut x: usize) -> usize {
+    while parent[x] != x {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    x
 }
 
 /// Each point's G-orbit, numbered by the orbits' least points.

@@ -16,6 +16,33 @@ pub fn set_of<B: Bits>(squares: impl IntoIterator<Item = usize>) -> B {
     b
 }
 
+/// The bounding box of a non-empty set of squares on a board of `stride` columns, squares
+/// numbered row by row: (first row, last row, first column, last column).
+#[inline]
+pub fn bounding_box<B: Bits>(c: B, stride: usize) -> (usize, usize, usize, usize) {
+    let (minr, maxr) = (c.lowest() / stride, c.highest() / stride);
+    let (minc, maxc) = if stride <= 64 {
+        let row = if stride == 64 {
+            u64::MAX
+        } else {
+            (1u64 << stride) - 1
+        };
+        let mut cols = 0u64;
+        for r in minr..=maxr {
+            cols |= c.shr(r * stride).word0() & row;
+        }
+        (
+            cols.trailing_zeros() as usize,
+            63 - cols.leading_zeros() as usize,
+        )
+    } else {
+        c.ones().fold((usize::MAX, 0), |(a, b), i| {
+            (a.min(i % stride), b.max(i % stride))
+        })
+    };
+    (minr, maxr, minc, maxc)
+}
+
 /// One value per set width; a board's size picks the narrowest that holds it.
 pub(crate) enum Wide<A, B, C> {
     W64(A),

@@ -11,7 +11,7 @@
 //!
 //! Blocking games: the occupied squares matter too (they stop rays); the state is
 //! `(available, occupied)` and the search is a plain memoised mex, refused beyond a budget.
-use super::bits::{Bits, MAX_SQUARES};
+use super::bits::{Bits, MAX_SQUARES, bounding_box};
 use crate::engine::winloss::{Sums, mark, mex};
 use crate::engine::{Ctl, Error, Result};
 use std::cell::RefCell;
@@ -185,28 +185,7 @@ impl<B: Bits> Game<B> {
             }
             return best;
         };
-        // bounding box of c
-        let (lo, hi) = (c.lowest(), c.highest());
-        let (minr, maxr) = (lo / stride, hi / stride);
-        let (minc, maxc) = if stride <= 64 {
-            let row = if stride == 64 {
-                u64::MAX
-            } else {
-                (1u64 << stride) - 1
-            };
-            let mut cols = 0u64;
-            for r in minr..=maxr {
-                cols |= c.shr(r * stride).word0() & row;
-            }
-            (
-                cols.trailing_zeros() as usize,
-                63 - cols.leading_zeros() as usize,
-            )
-        } else {
-            c.ones().fold((usize::MAX, 0), |(a, b), i| {
-                (a.min(i % stride), b.max(i % stride))
-            })
-        };
+        let (minr, maxr, minc, maxc) = bounding_box(c, stride);
         let mut best = c.shr(minr * stride + minc);
         let (a, b) = (minr * stride + minc, maxr * stride + maxc);
         for (k, p) in self.syms.iter().enumerate() {

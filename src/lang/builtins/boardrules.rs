@@ -4,30 +4,57 @@
 //!
 //! Compiling happens in two steps. At the definition, names are resolved: states, variables,
 //! and the pieces of `attacks(piece, c)`, which the interpreter evaluates then. For a board,
-//! every binding of the variables to cells gives one move: its conditions and changes as lists
-//! of cells. The engine never calls back into the interpreter.
-use crate::engine::board::{self, BoardGame, Move, Rules};
+//! every binding of the variables to cells gives one move (or one end condition): its
+//! conditions and changes as lists of cells. The engine never calls back into the interpreter.
+//! A ruleset with `left move` or `right move` lines is partizan: its positions belong to the
+//! `Partizan` family.
+//!
+//! On edges (`game g on edges`) a variable is bound to an arc, an edge with a direction, and
+//! every state but the first has a direction: the engine's states are the first, then each
+//! later one pointing along the edge as the graph stores it and against. `e to marked` marks
+//! e's edge pointing the way e goes; `e is marked` asks that it point so.
+use crate::engine::board::{self, AnyOf, BoardGame, End, Move, Rules, Sym};
 use crate::engine::graph::rect_symmetries;
+use crate::engine::partizan::Game;
 use crate::engine::placement::{self, Piece};
+use crate::lang::builtins::partizan::{Partizan, Sides, store};
 use crate::lang::error::{Error, Result};
 use crate::lang::eval::{Env, Interp};
 use crate::lang::game::{Family, Options};
 use crate::lang::rules::{Position, Ruleset};
-use crate::lang::syntax::ast::{BoardGameDef, Expr, ExprKind, Span};
-use crate::lang::value::Value;
+use crate::lang::syntax::ast::{BoardGameDef, Expr, ExprKind, Ident, Side, Span};
+use crate::lang::value::{Picture, Value};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
+/// The directions of `up(c)`, ..., as (name, row step, column step).
+const DIRECTIONS: [(&str, i64, i64); 4] = [
+    ("up", -1, 0),
+    ("down", 1, 0),
+    ("left", 0, -1),
+    ("right", 0, 1),
+];
+
 /// At most this many moves (bindings) per board.
 const MAX_MOVES: usize = 200_000;
 
-/// A set of cells, in terms of the variables bound before it.
+/// A set of cells (on edges: of arcs), in terms of the variables bound before it.
 enum Cells {
     Var(usize),
     Adjacent(Box<Cells>),
+    /// the neighbour in a direction of [`DIRECTIONS`] on a grid or torus
+    Step(usize, Box<Cells>),
     Attacks(usize, Box<Cells>),
     Union(Box<Cells>, Box<Cells>),
+    Minus(Box<Cells>, Box<Cells>),
+    /// `into(head(e))`, `out_of(tail(e))`: the edges at an end of each arc, pointing into or
+    /// out of that vertex
+    At {
+        into: bool,
+        head: bool,
+        of: Box<Cells>,
+    },
 }
 
 /// What a variable ranges over.
@@ -35,31 +62,50 @@ enum Source {
     /// the cells in a state: the move needs the cell in it
     State(u8),
     All,
+    /// the faces of a graph, each way round
+    Faces,
     Cells(Cells),
 }
 
+/// `[some] cells is [not] state`, the state a declared one.
+struct Cond {
+    cells: Cells,
+    state: u8,
+    negated: bool,
+    some: bool,
+}
+
+/// A move line, or an end line (no changes).
 struct Line {
+    /// the players who may make the move (`board::LEFT`, `RIGHT` or `BOTH`)
+    side: u8,
     vars: Vec<Source>,
-    /// (cells, states the cells must be in)
-    conds: Vec<(Cells, u8)>,
-    /// (cells, from states, to state)
-    changes: Vec<(Vec<Cells>, u8, u8)>,
+    conds: Vec<Cond>,
+    /// (cells, from state, to state)
+    changes: Vec<(Vec<Cells>, Option<u8>, u8)>,
     span: Span,
 }
 
 /// A ruleset on no board yet: calling it with a board gives the start position.
 pub struct BoardRules {
     name: String,
+    /// whether the cells are the edges of a graph
+    edges: bool,
     states: Vec<String>,
     pieces: Vec<Piece>,
+    /// whether a rule names a direction (`up(c)`, ...), which needs a grid or torus
+    directed: bool,
     lines: Vec<Line>,
+    ends: Vec<Line>,
     /// the ruleset compiled for each board, by the board's text
     bound: RefCell<HashMap<String, Rc<Ruleset>>>,
 }
 
 /// Resolves the names of a definition: the first step of compiling.
 pub fn define(it: &mut Interp, def: &BoardGameDef, env: &Env) -> Result<Ruleset> {
-    let states: Vec<String> = if def.states.is_empty() {
+    let states: Vec<String> = if def.states.is_empty() && def.on_edges {
+        vec!["unmarked".into(), "marked".into()]
+    } else if def.states.is_empty() {
         vec!["empty".into(), "filled".into()]
     } else {
         def.states.iter().map(|s| s.name.to_string()).collect()
@@ -71,15 +117,26 @@ pub fn define(it: &mut Interp, def: &BoardGameDef, env: &Env) -> Result<Ruleset>
         )
         .hint("e.g. cells empty, filled"));
     }
-    if states.len() > board::MAX_STATES {
+    // on edges every state but the first takes two of the engine's states, one per direction
+    let most = if def.on_edges {
+        board::MAX_STATES.div_ceil(2)
+    } else {
+        board::MAX_STATES
+    };
+    if states.len() > most {
+        let on = if def.on_edges { " on edges" } else { "" };
         return Err(Error::runtime(
             format!(
-                "a board game has at most {} cell states, not {}",
-                board::MAX_STATES,
+                "a board game{on} has at most {most} cell states, not {}",
                 states.len()
             ),
-            def.states[board::MAX_STATES].span,
-        ));
+            def.states[most].span,
+        )
+        .hint(if def.on_edges {
+            "on edges every state but the first has a direction, e.g. cells unmarked, marked"
+        } else {
+            "e.g. cells empty, filled"
+        }));
     }
     for (i, s) in def.states.iter().enumerate() {
         if def.states[..i].iter().any(|t| t.name == s.name) {
@@ -89,95 +146,166 @@ pub fn define(it: &mut Interp, def: &BoardGameDef, env: &Env) -> Result<Ruleset>
             ));
         }
     }
-    let state = |name: &str, span: Span| -> Result<u8> {
-        states
-            .iter()
-            .position(|s| s == name)
-            .map(|i| i as u8)
-            .ok_or_else(|| {
-                Error::runtime(format!("`{name}` is not a state of this game"), span)
-                    .hint(format!("the states are {}", states.join(", ")))
-            })
-    };
     let mut pieces: Vec<Piece> = vec![];
+    let cx = Scope {
+        edges: def.on_edges,
+        env,
+    };
     let mut lines = vec![];
     for rule in &def.rules {
-        let mut names: Vec<Rc<str>> = vec![];
-        let mut vars = vec![];
-        for (var, e) in &rule.bindings {
-            if states.iter().any(|s| **s == *var.name) || names.contains(&var.name) {
-                return Err(Error::runtime(
-                    format!("`{}` is already a state or variable of this rule", var.name),
-                    var.span,
-                ));
-            }
-            vars.push(match &e.kind {
-                ExprKind::Ident(n) if states.iter().any(|s| **s == **n) => {
-                    Source::State(state(n, e.span)?)
-                }
-                ExprKind::Ident(n) if &**n == "cells" => Source::All,
-                _ => Source::Cells(cells(it, env, e, &names, &mut pieces)?),
-            });
-            names.push(var.name.clone());
-        }
+        let (vars, names) = bindings(it, &cx, &rule.bindings, &states, &mut pieces)?;
         if rule.bindings.is_empty() {
             return Err(Error::runtime("a board move ranges over cells", rule.span)
                 .hint("add `for c in empty` (or another state, or `cells`)"));
         }
-        let all = (1u8 << states.len()) - 1;
-        let mut conds = vec![];
-        for c in &rule.conds {
-            let s = 1 << state(&c.state.name, c.state.span)?;
-            conds.push((
-                cells(it, env, &c.cells, &names, &mut pieces)?,
-                if c.negated { all & !s } else { s },
-            ));
-        }
+        let conds = conditions(it, &cx, &rule.conds, &names, &states, &mut pieces)?;
         let mut changes = vec![];
         for ch in &rule.changes {
             let set = ch
                 .cells
                 .iter()
-                .map(|e| cells(it, env, e, &names, &mut pieces))
+                .map(|e| cells(it, &cx, e, &names, &mut pieces))
                 .collect::<Result<Vec<_>>>()?;
             let from = match &ch.from {
-                Some(f) => 1 << state(&f.name, f.span)?,
-                None => all,
+                Some(f) => Some(state_of(&states, f.name.as_ref(), f.span)?),
+                None => None,
             };
-            changes.push((set, from, state(&ch.to.name, ch.to.span)?));
+            changes.push((set, from, state_of(&states, &ch.to.name, ch.to.span)?));
         }
         lines.push(Line {
+            side: match rule.side {
+                None => board::BOTH,
+                Some(Side::Left) => board::LEFT,
+                Some(Side::Right) => board::RIGHT,
+            },
             vars,
             conds,
             changes,
             span: rule.span,
         });
     }
+    let mut ends = vec![];
+    for end in &def.ends {
+        let (vars, names) = bindings(it, &cx, &end.bindings, &states, &mut pieces)?;
+        ends.push(Line {
+            side: board::BOTH,
+            vars,
+            conds: conditions(it, &cx, &end.conds, &names, &states, &mut pieces)?,
+            changes: vec![],
+            span: end.span,
+        });
+    }
     Ok(Ruleset::new(
         def.name.name.to_string(),
         BoardRules {
             name: def.name.name.to_string(),
+            edges: def.on_edges,
             states,
+            directed: lines.iter().any(Line::directed),
             pieces,
             lines,
+            ends,
             bound: RefCell::new(HashMap::new()),
         },
     ))
 }
 
-/// A cell-set expression: a variable, `adjacent(x)`, `attacks(piece, x)` or `a | b`.
+/// The index of a declared state.
+fn state_of(states: &[String], name: &str, span: Span) -> Result<u8> {
+    states
+        .iter()
+        .position(|s| s == name)
+        .map(|i| i as u8)
+        .ok_or_else(|| {
+            Error::runtime(format!("`{name}` is not a state of this game"), span)
+                .hint(format!("the states are {}", states.join(", ")))
+        })
+}
+
+/// What the definition's cell sets are read in.
+struct Scope<'a> {
+    edges: bool,
+    env: &'a Env,
+}
+
+/// A line's `for` variables: what each ranges over, and their names.
+fn bindings(
+    it: &mut Interp,
+    cx: &Scope,
+    bindings: &[(Ident, Expr)],
+    states: &[String],
+    pieces: &mut Vec<Piece>,
+) -> Result<(Vec<Source>, Vec<Rc<str>>)> {
+    let mut names: Vec<Rc<str>> = vec![];
+    let mut vars = vec![];
+    for (var, e) in bindings {
+        if states.iter().any(|s| **s == *var.name) || names.contains(&var.name) {
+            return Err(Error::runtime(
+                format!("`{}` is already a state or variable of this rule", var.name),
+                var.span,
+            ));
+        }
+        vars.push(match &e.kind {
+            ExprKind::Ident(n) if states.iter().any(|s| **s == **n) => {
+                Source::State(state_of(states, n, e.span)?)
+            }
+            ExprKind::Ident(n) if &**n == "cells" => Source::All,
+            ExprKind::Ident(n) if &**n == "faces" => {
+                if !cx.edges {
+                    return Err(Error::runtime(
+                        "`faces` are the cells of a graph board of a game on edges",
+                        e.span,
+                    )
+                    .hint("write `game NAME on edges { ... }`"));
+                }
+                Source::Faces
+            }
+            _ => Source::Cells(cells(it, cx, e, &names, pieces)?),
+        });
+        names.push(var.name.clone());
+    }
+    Ok((vars, names))
+}
+
+/// A line's conditions, in terms of its variables.
+fn conditions(
+    it: &mut Interp,
+    cx: &Scope,
+    conds: &[crate::lang::syntax::ast::Cond],
+    names: &[Rc<str>],
+    states: &[String],
+    pieces: &mut Vec<Piece>,
+) -> Result<Vec<Cond>> {
+    conds
+        .iter()
+        .map(|c| {
+            Ok(Cond {
+                cells: cells(it, cx, &c.cells, names, pieces)?,
+                state: state_of(states, &c.state.name, c.state.span)?,
+                negated: c.negated,
+                some: c.some,
+            })
+        })
+        .collect()
+}
+
+/// A cell-set expression: a variable, `adjacent(x)`, `attacks(piece, x)`, `into(head(x))`
+/// (and `tail`, `out_of`), `a | b` or `a - b`.
 fn cells(
     it: &mut Interp,
-    env: &Env,
+    cx: &Scope,
     e: &Expr,
     names: &[Rc<str>],
     pieces: &mut Vec<Piece>,
 ) -> Result<Cells> {
+    use crate::lang::syntax::ast::BinOp;
     let bad = || {
         Error::runtime("not a set of cells", e.span).hint(
-            "a set of cells is a variable bound by `for`, adjacent(c), attacks(piece, c) or a | b",
+            "a set of cells is a variable bound by `for`, adjacent(c), up(c), down(c), left(c), \
+             right(c), attacks(piece, c), into(head(e)), out_of(tail(e)), a | b or a - b",
         )
     };
+    let mut sub = |x: &Expr| cells(it, cx, x, names, pieces).map(Box::new);
     Ok(match &e.kind {
         ExprKind::Ident(n) => match names.iter().position(|x| x == n) {
             Some(i) => Cells::Var(i),
@@ -189,20 +317,49 @@ fn cells(
                 .hint("variables are bound by the move's `for`: for c in empty"));
             }
         },
-        ExprKind::Binary(crate::lang::syntax::ast::BinOp::Bar, a, b) => Cells::Union(
-            Box::new(cells(it, env, a, names, pieces)?),
-            Box::new(cells(it, env, b, names, pieces)?),
-        ),
+        ExprKind::Binary(BinOp::Bar, a, b) => Cells::Union(sub(a)?, sub(b)?),
+        ExprKind::Binary(BinOp::Sub, a, b) => Cells::Minus(sub(a)?, sub(b)?),
         ExprKind::Call {
             callee,
             args,
             kwargs,
         } if kwargs.is_empty() => match (&callee.kind, args.as_slice()) {
-            (ExprKind::Ident(f), [x]) if &**f == "adjacent" => {
-                Cells::Adjacent(Box::new(cells(it, env, x, names, pieces)?))
+            (ExprKind::Ident(f), [x]) if &**f == "adjacent" => Cells::Adjacent(sub(x)?),
+            (ExprKind::Ident(f), [x]) if &**f == "into" || &**f == "out_of" => {
+                if !cx.edges {
+                    return Err(Error::runtime(
+                        format!("`{f}` needs a game on edges"),
+                        callee.span,
+                    )
+                    .hint("write `game NAME on edges { ... }`"));
+                }
+                let end = match &x.kind {
+                    ExprKind::Call {
+                        callee: g, args, ..
+                    } => match (&g.kind, args.as_slice()) {
+                        (ExprKind::Ident(g), [y]) if &**g == "head" || &**g == "tail" => {
+                            Some((&**g == "head", y))
+                        }
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                let Some((head, y)) = end else {
+                    return Err(Error::runtime("not a vertex", x.span)
+                        .hint(format!("a vertex is head(e) or tail(e): {f}(head(e))")));
+                };
+                Cells::At {
+                    into: &**f == "into",
+                    head,
+                    of: sub(y)?,
+                }
             }
+            (ExprKind::Ident(f), [x]) if DIRECTIONS.iter().any(|d| d.0 == &**f) => Cells::Step(
+                DIRECTIONS.iter().position(|d| d.0 == &**f).unwrap_or(0),
+                sub(x)?,
+            ),
             (ExprKind::Ident(f), [p, x]) if &**f == "attacks" => {
-                let Value::Piece(piece) = it.eval(p, env)? else {
+                let Value::Piece(piece) = it.eval(p, cx.env)? else {
                     return Err(Error::runtime("not a piece", p.span)
                         .hint("a piece is knight, queen, leaper(a, b), rider(a, b), or p | q"));
                 };
@@ -213,7 +370,7 @@ fn cells(
                         pieces.len() - 1
                     }
                 };
-                Cells::Attacks(i, Box::new(cells(it, env, x, names, pieces)?))
+                Cells::Attacks(i, Box::new(cells(it, cx, x, names, pieces)?))
             }
             _ => return Err(bad()),
         },
@@ -221,29 +378,100 @@ fn cells(
     })
 }
 
+/// The edges of a graph board, for a game on edges. An arc (edge `e` with a direction) is
+/// `2e` pointing the way the graph stores the edge, `2e + 1` the other way.
+struct Edges {
+    vertices: Vec<String>,
+    ends: Vec<(usize, usize)>,
+    /// per vertex, its edges
+    at: Vec<Vec<usize>>,
+    /// the arcs round face `f`, as written (`2f`) and the other way (`2f + 1`)
+    faces: Vec<Vec<usize>>,
+}
+
+impl Edges {
+    /// (tail, head) of an arc.
+    fn arc(&self, x: usize) -> (usize, usize) {
+        let (a, b) = self.ends[x >> 1];
+        if x & 1 == 0 { (a, b) } else { (b, a) }
+    }
+    fn arc_name(&self, x: usize) -> String {
+        let (a, b) = self.arc(x);
+        format!("{}>{}", self.vertices[a], self.vertices[b])
+    }
+}
+
 /// A board's cells: names, adjacency, the attacks of each piece, symmetries.
 struct Layout {
     names: Vec<String>,
     adj: Vec<Vec<usize>>,
+    /// per cell, its neighbour in each direction of [`DIRECTIONS`] (grids and tori only)
+    steps: Vec<[Option<usize>; 4]>,
     attacks: Vec<Vec<Vec<usize>>>,
     /// rows and columns of a grid or torus
     grid: Option<(usize, usize)>,
-    syms: Vec<Vec<usize>>,
+    syms: Vec<Sym>,
     /// columns of a grid (not a torus): keys may be translated
     cols: Option<usize>,
+    /// a game on edges: its cells are these edges and its variables arcs
+    edges: Option<Edges>,
 }
 
-fn layout(v: &Value, pieces: &[Piece], span: Span) -> Result<Layout> {
+impl Layout {
+    /// The cell of a variable's value (a cell, or an arc on edges) and whether it points
+    /// against the stored edge.
+    fn cell(&self, x: usize) -> (usize, bool) {
+        match self.edges {
+            Some(_) => (x >> 1, x & 1 == 1),
+            None => (x, false),
+        }
+    }
+    /// The values a `for c in cells` ranges over.
+    fn items(&self) -> usize {
+        self.names.len() * if self.edges.is_some() { 2 } else { 1 }
+    }
+    /// The value for a cell, pointing the stored way.
+    fn item(&self, c: usize) -> usize {
+        if self.edges.is_some() { 2 * c } else { c }
+    }
+    fn name(&self, x: usize, face: bool) -> String {
+        match &self.edges {
+            Some(g) if face => {
+                let v: Vec<&str> = g.faces[x]
+                    .iter()
+                    .map(|&a| g.vertices[g.arc(a).0].as_str())
+                    .collect();
+                format!("[{}]", v.join(" "))
+            }
+            Some(g) => g.arc_name(x),
+            None => self.names[x].clone(),
+        }
+    }
+}
+
+fn layout(
+    v: &Value,
+    pieces: &[Piece],
+    on_edges: bool,
+    directed: bool,
+    span: Span,
+) -> Result<Layout> {
+    let too_big = || {
+        Err(Error::runtime(
+            format!("a board game takes at most {} cells", board::MAX_CELLS),
+            span,
+        ))
+    };
     match v {
+        Value::Board(_) if on_edges => Err(Error::runtime(
+            "a game on edges is played on a graph board",
+            span,
+        )
+        .hint("e.g. graph { a - b - c - a; cells [a, b, c] }")),
         Value::Board(b) => {
             let (rows, cols) = (b.rows, b.cols);
             let n = rows.checked_mul(cols).filter(|&n| n <= board::MAX_CELLS);
-            let Some(n) = n else {
-                return Err(Error::runtime(
-                    format!("a board game takes at most {} cells", board::MAX_CELLS),
-                    span,
-                ));
-            };
+            let Some(n) = n else { return too_big() };
             let pboard = if b.torus {
                 placement::Board::Torus { rows, cols }
             } else {
@@ -257,12 +485,14 @@ fn layout(v: &Value, pieces: &[Piece], span: Span) -> Result<Layout> {
             let syms = rect_symmetries(rows, cols)
                 .iter()
                 .map(|f| {
-                    (0..n)
-                        .map(|s| {
-                            let (r, c) = f(s / cols, s % cols);
-                            r * cols + c
-                        })
-                        .collect()
+                    Sym::map(
+                        (0..n)
+                            .map(|s| {
+                                let (r, c) = f(s / cols, s % cols);
+                                r * cols + c
+                            })
+                            .collect(),
+                    )
                 })
                 .collect();
             Ok(Layout {
@@ -270,33 +500,127 @@ fn layout(v: &Value, pieces: &[Piece], span: Span) -> Result<Layout> {
                     .map(|s| format!("({}, {})", s / cols + 1, s % cols + 1))
                     .collect(),
                 adj: board::grid_adjacency(rows, cols, b.torus),
+                steps: (0..n)
+                    .map(|s| {
+                        DIRECTIONS.map(|(_, dr, dc)| {
+                            let (mut r, mut c) = ((s / cols) as i64 + dr, (s % cols) as i64 + dc);
+                            if b.torus {
+                                (r, c) = (r.rem_euclid(rows as i64), c.rem_euclid(cols as i64));
+                            }
+                            ((0..rows as i64).contains(&r) && (0..cols as i64).contains(&c))
+                                .then(|| r as usize * cols + c as usize)
+                        })
+                    })
+                    .collect(),
                 attacks,
                 grid: Some((rows, cols)),
                 syms,
                 cols: (!b.torus).then_some(cols),
+                edges: None,
+            })
+        }
+        Value::Graph(_) if !pieces.is_empty() || directed => Err(Error::runtime(
+            if directed {
+                "up, down, left and right need a grid or torus board, not a graph"
+            } else {
+                "`attacks` needs a grid or torus board, not a graph"
+            },
+            span,
+        )),
+        Value::Graph(g) if on_edges => {
+            let m = g.edges.len();
+            if m == 0 {
+                return Err(Error::runtime("this graph has no edges to play on", span));
+            }
+            if m > board::MAX_CELLS {
+                return too_big();
+            }
+            let mut at = vec![vec![]; g.vertex_count()];
+            for (e, &(a, b)) in g.edges.iter().enumerate() {
+                at[a].push(e);
+                at[b].push(e);
+            }
+            let adj = (0..m)
+                .map(|e| {
+                    let (a, b) = g.edges[e];
+                    let mut v: Vec<usize> = at[a].iter().chain(&at[b]).copied().collect();
+                    v.sort_unstable();
+                    v.dedup();
+                    v.retain(|&d| d != e);
+                    v
+                })
+                .collect();
+            let mut faces = vec![];
+            for c in &g.cells {
+                let round: Vec<usize> = (0..c.len())
+                    .filter_map(|i| {
+                        let (a, b) = (c[i], c[(i + 1) % c.len()]);
+                        let e = g.edge(a, b)?;
+                        Some(2 * e + usize::from(g.edges[e].0 != a))
+                    })
+                    .collect();
+                faces.push(round.iter().map(|x| x ^ 1).collect());
+                faces.insert(faces.len() - 1, round);
+            }
+            // a map of the vertices carries edges to edges, turning those whose ends it
+            // swaps; each also with every edge turned. The engine keeps those that preserve
+            // the rules.
+            let mut syms = vec![];
+            for f in board::automorphisms(&g.adjacency()) {
+                let mut sym = Sym::default();
+                for (e, &(a, b)) in g.edges.iter().enumerate() {
+                    let Some(d) = g.edge(f[a], f[b]) else {
+                        continue;
+                    };
+                    sym.cells.push(d);
+                    if g.edges[d].0 != f[a] {
+                        sym.turned.push(e);
+                    }
+                }
+                let all: Vec<usize> = (0..m).filter(|e| !sym.turned.contains(e)).collect();
+                let back = Sym {
+                    cells: sym.cells.clone(),
+                    turned: all,
+                };
+                syms.extend([sym, back]);
+            }
+            Ok(Layout {
+                names: g
+                    .edges
+                    .iter()
+                    .map(|&(a, b)| format!("{}-{}", g.names[a], g.names[b]))
+                    .collect(),
+                adj,
+                steps: vec![],
+                attacks: vec![],
+                grid: None,
+                syms,
+                cols: None,
+                edges: Some(Edges {
+                    vertices: g.names.clone(),
+                    ends: g.edges.clone(),
+                    at,
+                    faces,
+                }),
             })
         }
         Value::Graph(g) => {
-            if !pieces.is_empty() {
-                return Err(Error::runtime(
-                    "`attacks` needs a grid or torus board, not a graph",
-                    span,
-                ));
-            }
             if g.vertex_count() > board::MAX_CELLS {
-                return Err(Error::runtime(
-                    format!("a board game takes at most {} cells", board::MAX_CELLS),
-                    span,
-                ));
+                return too_big();
             }
             let adj = g.adjacency();
             Ok(Layout {
                 names: g.names.clone(),
-                syms: board::automorphisms(&adj),
+                syms: board::automorphisms(&adj)
+                    .into_iter()
+                    .map(Sym::map)
+                    .collect(),
                 adj,
+                steps: vec![],
                 attacks: vec![],
                 grid: None,
                 cols: None,
+                edges: None,
             })
         }
         _ => Err(Error::runtime(
@@ -307,75 +631,97 @@ fn layout(v: &Value, pieces: &[Piece], span: Span) -> Result<Layout> {
     }
 }
 
-fn eval_cells(c: &Cells, l: &Layout, vars: &[usize], out: &mut Vec<usize>) {
+/// The values of a cell set for one binding (`faces`: which variables are faces).
+fn eval_cells(c: &Cells, l: &Layout, vars: &[usize], faces: &[bool], out: &mut Vec<usize>) {
+    let set = |x: &Cells| {
+        let mut v = vec![];
+        eval_cells(x, l, vars, faces, &mut v);
+        v
+    };
     match c {
-        Cells::Var(i) => out.push(vars[*i]),
-        Cells::Adjacent(x) | Cells::Attacks(_, x) => {
-            let mut xs = vec![];
-            eval_cells(x, l, vars, &mut xs);
-            for s in xs {
-                out.extend(match c {
-                    Cells::Attacks(p, _) => &l.attacks[*p][s],
-                    _ => &l.adj[s],
-                });
+        Cells::Var(i) => match &l.edges {
+            Some(g) if faces[*i] => out.extend(&g.faces[vars[*i]]),
+            _ => out.push(vars[*i]),
+        },
+        Cells::Adjacent(x) => {
+            for s in set(x) {
+                out.extend(l.adj[l.cell(s).0].iter().map(|&d| l.item(d)));
+            }
+        }
+        Cells::Attacks(p, x) => {
+            for s in set(x) {
+                out.extend(&l.attacks[*p][s]);
+            }
+        }
+        Cells::Step(k, x) => {
+            for s in set(x) {
+                out.extend(l.steps[s][*k]);
             }
         }
         Cells::Union(a, b) => {
-            eval_cells(a, l, vars, out);
-            eval_cells(b, l, vars, out);
+            out.extend(set(a));
+            out.extend(set(b));
+        }
+        Cells::Minus(a, b) => {
+            let gone: Vec<usize> = set(b).iter().map(|&x| l.cell(x).0).collect();
+            out.extend(set(a).into_iter().filter(|&x| !gone.contains(&l.cell(x).0)));
+        }
+        Cells::At { into, head, of } => {
+            let Some(g) = &l.edges else { return };
+            for s in set(of) {
+                let (t, h) = g.arc(s);
+                let v = if *head { h } else { t };
+                for &e in &g.at[v] {
+                    // the stored way points into v when v is the edge's second end
+                    let end = if *into { g.ends[e].1 } else { g.ends[e].0 };
+                    out.push(2 * e + usize::from(end != v));
+                }
+            }
         }
     }
 }
 
-/// Every binding of a line's variables to distinct cells, as moves labelled by the line and
-/// the cells.
-fn bind(line: &Line, k: usize, l: &Layout, vars: &mut Vec<usize>, out: &mut Vec<Move>) -> bool {
+impl Cells {
+    fn directed(&self) -> bool {
+        match self {
+            Cells::Var(_) => false,
+            Cells::Step(..) => true,
+            Cells::Adjacent(x) | Cells::Attacks(_, x) | Cells::At { of: x, .. } => x.directed(),
+            Cells::Union(a, b) | Cells::Minus(a, b) => a.directed() || b.directed(),
+        }
+    }
+}
+
+/// Every binding of a line's variables to distinct cells (faces to distinct faces).
+fn bind(line: &Line, l: &Layout, vars: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) -> bool {
     if out.len() > MAX_MOVES {
         return false;
     }
     if vars.len() == line.vars.len() {
-        let set = |c: &Cells| {
-            let mut v = vec![];
-            eval_cells(c, l, vars, &mut v);
-            v
-        };
-        let mut need: Vec<(Vec<usize>, u8)> = vec![];
-        for (i, s) in line.vars.iter().enumerate() {
-            if let Source::State(s) = s {
-                need.push((vec![vars[i]], 1 << s));
-            }
-        }
-        need.extend(line.conds.iter().map(|(c, t)| (set(c), *t)));
-        let change = line
-            .changes
-            .iter()
-            .map(|(cs, f, t)| (cs.iter().flat_map(set).collect(), *f, *t))
-            .collect();
-        let mut label = vec![k];
-        label.extend(vars.iter());
-        out.push(Move {
-            need,
-            change,
-            label,
-        });
+        out.push(vars.clone());
         return true;
     }
-    let cands = match &line.vars[vars.len()] {
+    let faces = line.faces();
+    let face = faces[vars.len()];
+    let cands: Vec<usize> = match &line.vars[vars.len()] {
         Source::Cells(c) => {
             let mut v = vec![];
-            eval_cells(c, l, vars, &mut v);
+            eval_cells(c, l, vars, &faces, &mut v);
             v.sort_unstable();
             v.dedup();
             v
         }
-        _ => (0..l.names.len()).collect(),
+        Source::Faces => (0..l.edges.as_ref().map_or(0, |g| g.faces.len())).collect(),
+        _ => (0..l.items()).collect(),
     };
+    let id = |x: usize, f: bool| if f { x >> 1 } else { l.cell(x).0 };
     for c in cands {
-        if vars.contains(&c) {
+        let taken = (0..vars.len()).any(|i| faces[i] == face && id(vars[i], face) == id(c, face));
+        if taken {
             continue;
         }
         vars.push(c);
-        let ok = bind(line, k, l, vars, out);
+        let ok = bind(line, l, vars, out);
         vars.pop();
         if !ok {
             return false;
@@ -384,50 +730,286 @@ fn bind(line: &Line, k: usize, l: &Layout, vars: &mut Vec<usize>, out: &mut Vec<
     true
 }
 
+impl Line {
+    fn directed(&self) -> bool {
+        let vars = self
+            .vars
+            .iter()
+            .any(|v| matches!(v, Source::Cells(c) if c.directed()));
+        vars || self.conds.iter().any(|c| c.cells.directed())
+            || self.changes.iter().flat_map(|c| &c.0).any(Cells::directed)
+    }
+    fn faces(&self) -> Vec<bool> {
+        self.vars
+            .iter()
+            .map(|v| matches!(v, Source::Faces))
+            .collect()
+    }
+}
+
+/// Turns the declared states of a line into the engine's, for one board.
+struct Compile<'a> {
+    l: &'a Layout,
+    /// the number of declared states
+    states: usize,
+}
+
+impl Compile<'_> {
+    /// The engine's state for declared state `d` on a cell reached against its stored way
+    /// (`rev`): on edges, each state but the first is two, one per direction.
+    fn state(&self, d: u8, rev: bool) -> u8 {
+        match &self.l.edges {
+            Some(_) if d > 0 => 2 * d - 1 + u8::from(rev),
+            _ => d,
+        }
+    }
+    /// All the engine's states, as a set.
+    fn all(&self) -> u8 {
+        let n = if self.l.edges.is_some() {
+            2 * self.states - 1
+        } else {
+            self.states
+        };
+        (1u8 << n) - 1
+    }
+    /// The values of a set, as cells by direction.
+    fn split(&self, items: &[usize]) -> [Vec<usize>; 2] {
+        let mut out = [vec![], vec![]];
+        for &x in items {
+            let (c, rev) = self.l.cell(x);
+            out[usize::from(rev)].push(c);
+        }
+        out
+    }
+    /// A condition as (cells, engine states) pairs: all must hold, or with `some` one.
+    fn cond(&self, c: &Cond, items: &[usize]) -> Vec<(Vec<usize>, u8)> {
+        let [fwd, back] = self.split(items);
+        [(fwd, false), (back, true)]
+            .into_iter()
+            .filter(|(cells, _)| !cells.is_empty())
+            .map(|(cells, rev)| {
+                let s = 1u8 << self.state(c.state, rev);
+                (cells, if c.negated { self.all() & !s } else { s })
+            })
+            .collect()
+    }
+    /// The conditions of a line for one binding: (every, some).
+    fn conds(&self, line: &Line, vars: &[usize]) -> (Vec<(Vec<usize>, u8)>, Vec<AnyOf>) {
+        let faces = line.faces();
+        let (mut need, mut some) = (vec![], vec![]);
+        for (i, s) in line.vars.iter().enumerate() {
+            if let Source::State(s) = s {
+                let (c, rev) = self.l.cell(vars[i]);
+                need.push((vec![c], 1 << self.state(*s, rev)));
+            }
+        }
+        for c in &line.conds {
+            let mut items = vec![];
+            eval_cells(&c.cells, self.l, vars, &faces, &mut items);
+            let sets = self.cond(c, &items);
+            if c.some {
+                some.push(sets);
+            } else {
+                need.extend(sets);
+            }
+        }
+        (need, some)
+    }
+    fn change(&self, line: &Line, vars: &[usize]) -> Vec<(Vec<usize>, u8, u8)> {
+        let faces = line.faces();
+        let mut out = vec![];
+        for (cs, from, to) in &line.changes {
+            let mut items = vec![];
+            for c in cs {
+                eval_cells(c, self.l, vars, &faces, &mut items);
+            }
+            let [fwd, back] = self.split(&items);
+            for (cells, rev) in [(fwd, false), (back, true)] {
+                if !cells.is_empty() {
+                    let from = from.map_or(self.all(), |f| 1 << self.state(f, rev));
+                    out.push((cells, from, self.state(*to, rev)));
+                }
+            }
+        }
+        out
+    }
+}
+
 impl BoardRules {
-    /// The start position on a board, compiling the rules for it the first time.
-    fn start(&self, board: &Value, span: Span) -> Result<Value> {
+    /// The position on a board, compiling the rules for it the first time: every cell in the
+    /// first state, or as drawn by `start`.
+    fn start(&self, board: &Value, span: Span, start: Option<(&str, Span)>) -> Result<Value> {
         let text = format!("{}({})", self.name, board.to_text());
         let known = self.bound.borrow().get(&text).cloned();
         let rs = match known {
             Some(rs) => rs,
             None => {
-                let l = layout(board, &self.pieces, span)?;
-                let mut moves = vec![];
-                for (k, line) in self.lines.iter().enumerate() {
-                    if !bind(line, k, &l, &mut vec![], &mut moves) {
-                        return Err(Error::runtime(
+                let l = layout(board, &self.pieces, self.edges, self.directed, span)?;
+                let cx = Compile {
+                    l: &l,
+                    states: self.states.len(),
+                };
+                let binds = |line: &Line| {
+                    let mut out = vec![];
+                    if bind(line, &l, &mut vec![], &mut out) {
+                        Ok(out)
+                    } else {
+                        Err(Error::runtime(
                             format!("the rules give more than {MAX_MOVES} moves on this board"),
                             line.span,
-                        ));
+                        ))
+                    }
+                };
+                let mut moves = vec![];
+                for (k, line) in self.lines.iter().enumerate() {
+                    for vars in binds(line)? {
+                        let (need, some) = cx.conds(line, &vars);
+                        let mut label = vec![k];
+                        label.extend(&vars);
+                        moves.push(Move {
+                            need,
+                            some,
+                            change: cx.change(line, &vars),
+                            label,
+                        });
                     }
                 }
-                let game = BoardGame::new(Rules {
-                    cells: l.names.len(),
-                    states: self.states.len(),
-                    moves,
-                    syms: l.syms.clone(),
-                    cols: l.cols,
-                })
-                .map_err(|e| Error::from(e).at(span))?;
-                let rs = Rc::new(Ruleset::new(
-                    text.clone(),
-                    OnBoard {
-                        states: self.states.clone(),
-                        lines: self.lines.len(),
-                        layout: l,
-                        game,
+                let mut ends = vec![];
+                for line in &self.ends {
+                    for vars in binds(line)? {
+                        let (need, some) = cx.conds(line, &vars);
+                        ends.push(End { need, some });
+                    }
+                }
+                let sides: Vec<u8> = moves.iter().map(|m| self.lines[m.label[0]].side).collect();
+                let game = BoardGame::with_sides(
+                    Rules {
+                        cells: l.names.len(),
+                        states: cx.all().count_ones() as usize,
+                        moves,
+                        ends,
+                        syms: l.syms.clone(),
+                        // on edges a symmetry may turn an edge: its two directions trade places
+                        swap: l.edges.as_ref().map(|_| (1, 2)),
+                        cols: l.cols,
                     },
-                ));
+                    &sides,
+                )
+                .map_err(|e| Error::from(e).at(span))?;
+                let b = OnBoard {
+                    states: self.states.clone(),
+                    faces: self.lines.iter().map(Line::faces).collect(),
+                    layout: l,
+                    game,
+                };
+                let rs = if b.game.is_partizan() {
+                    Ruleset::new(text.clone(), Partizan(Box::new(PartizanOnBoard(b))))
+                } else {
+                    Ruleset::new(text.clone(), b)
+                };
+                let rs = Rc::new(rs);
                 self.bound.borrow_mut().insert(text, rs.clone());
                 rs
             }
         };
-        let n = rs.family::<OnBoard>().map_or(0, |b| b.layout.names.len());
-        Ok(Value::Position(Rc::new(Position::single(
-            rs,
-            vec![0; n].into(),
-        ))))
+        let state = match start {
+            None => vec![0; cell_count(board, self.edges)],
+            Some((t, s)) => self.drawn(board, t, s)?,
+        };
+        Ok(Value::Position(Rc::new(Position::single(rs, state.into()))))
+    }
+
+    /// A position drawn as `show` draws it: rows split by `|` or new lines, a cell `.` in the
+    /// first state or the first letter of its state; spaces are ignored.
+    fn drawn(&self, board: &Value, text: &str, span: Span) -> Result<Vec<i64>> {
+        let Value::Board(b) = board else {
+            return Err(Error::runtime(
+                "a drawn start position needs a grid or torus board",
+                span,
+            ));
+        };
+        let letter = |s: &String| s.chars().next().unwrap_or('?');
+        let letters: Vec<String> = self.states[1..]
+            .iter()
+            .map(|s| letter(s).to_string())
+            .collect();
+        let hint = format!(
+            "{} rows of {} cells: . for {}, {}",
+            b.rows,
+            b.cols,
+            self.states[0],
+            self.states[1..]
+                .iter()
+                .map(|s| format!("{} for {s}", letter(s)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let rows: Vec<&str> = text
+            .split(['|', '\n'])
+            .filter(|r| !r.trim().is_empty())
+            .collect();
+        let mut out = vec![];
+        for r in &rows {
+            let cells: Vec<char> = r.chars().filter(|c| !c.is_whitespace()).collect();
+            if cells.len() != b.cols {
+                return Err(Error::runtime(
+                    format!(
+                        "the row {:?} has {} cells, not {}",
+                        r.trim(),
+                        cells.len(),
+                        b.cols
+                    ),
+                    span,
+                )
+                .hint(hint));
+            }
+            for c in cells {
+                let k = if c == '.' {
+                    0
+                } else {
+                    let mut at = (1..self.states.len()).filter(|&k| letter(&self.states[k]) == c);
+                    match (at.next(), at.next()) {
+                        (Some(k), None) => k,
+                        (Some(_), Some(_)) => {
+                            return Err(Error::runtime(
+                                format!("several states start with `{c}`"),
+                                span,
+                            )
+                            .hint("give the states different first letters to draw positions"));
+                        }
+                        _ => {
+                            return Err(Error::runtime(
+                                format!(
+                                    "`{c}` is not the first letter of a state ({})",
+                                    letters.join(", ")
+                                ),
+                                span,
+                            )
+                            .hint(hint));
+                        }
+                    }
+                };
+                out.push(k as i64);
+            }
+        }
+        if rows.len() != b.rows {
+            return Err(Error::runtime(
+                format!("the drawing has {} rows, not {}", rows.len(), b.rows),
+                span,
+            )
+            .hint(hint));
+        }
+        Ok(out)
+    }
+}
+
+/// The number of cells of a board a layout was made for (its edges when played on edges).
+fn cell_count(board: &Value, on_edges: bool) -> usize {
+    match board {
+        Value::Board(b) => b.rows * b.cols,
+        Value::Graph(g) if on_edges => g.edges.len(),
+        Value::Graph(g) => g.vertex_count(),
+        _ => 0,
     }
 }
 
@@ -439,13 +1021,25 @@ impl Family for BoardRules {
         ))
     }
     fn call(&self, _: &Rc<Ruleset>, args: &[(Value, Span)], span: Span) -> Option<Result<Value>> {
+        let example = if self.edges {
+            "graph { a - b - c - a; cells [a, b, c] }"
+        } else {
+            "grid(4, 4)"
+        };
         Some(match args {
-            [(b, s)] => self.start(b, *s),
+            [(b, s)] => self.start(b, *s, None),
+            [(b, s), (Value::Str(t), ts)] => self.start(b, *s, Some((t, *ts))),
             _ => Err(Error::runtime(
-                format!("`{}` takes one argument, the board", self.name),
+                format!(
+                    "`{}` takes the board and, if you like, the start drawn as a string",
+                    self.name
+                ),
                 span,
             )
-            .hint(format!("e.g. {}(grid(4, 4))", self.name))),
+            .hint(format!(
+                "e.g. {0}({example}) or {0}(grid(2, 2), \"x.|.x\")",
+                self.name
+            ))),
         })
     }
     fn as_any(&self) -> &dyn std::any::Any {
@@ -453,25 +1047,65 @@ impl Family for BoardRules {
     }
 }
 
-/// A ruleset compiled for one board; a state is the state of each cell.
+/// A ruleset compiled for one board; a state is the engine's state of each cell.
 pub struct OnBoard {
     states: Vec<String>,
-    lines: usize,
+    /// per move line, which variables are faces
+    faces: Vec<Vec<bool>>,
     layout: Layout,
     game: BoardGame,
+}
+
+/// The picture of a position of one board game by rules on cells (not edges); `None` when
+/// `v` is not one.
+pub fn picture(v: &Value) -> Option<Picture> {
+    let Value::Position(p) = v else { return None };
+    let [c] = p.comps.as_slice() else { return None };
+    if c.rs.family::<OnBoard>()?.layout.edges.is_some() {
+        return None;
+    }
+    let (rs, state) = (c.rs.clone(), c.args.clone());
+    Some(Picture {
+        title: rs.name.clone(),
+        formats: super::pictures::DRAWN_FORMATS,
+        draw: Box::new(move |path| {
+            let b = rs.family::<OnBoard>().expect("checked above");
+            let board = board::picture::Board {
+                names: &b.layout.names,
+                adj: &b.layout.adj,
+                grid: b.layout.grid,
+                states: &b.states,
+                cells: &cells_of(&state),
+            };
+            board::picture::picture(&board, &rs.name, path)
+        }),
+    })
 }
 
 fn cells_of(state: &[i64]) -> Vec<u8> {
     state.iter().map(|&s| s as u8).collect()
 }
 
+impl OnBoard {
+    /// The declared state of a cell and, on edges, its value (the arc it points along).
+    fn at(&self, state: &[i64], c: usize) -> (usize, usize) {
+        let s = state[c] as usize;
+        match self.layout.edges {
+            Some(_) if s > 0 => (s.div_ceil(2), 2 * c + 1 - s % 2),
+            Some(_) => (0, 2 * c),
+            None => (s, c),
+        }
+    }
+}
+
 impl Family for OnBoard {
     fn describe(&self, name: &str, state: &[i64]) -> String {
         let mut parts = vec![];
         for (k, s) in self.states.iter().enumerate().skip(1) {
-            let at: Vec<&str> = (0..state.len())
-                .filter(|&c| state[c] == k as i64)
-                .map(|c| self.layout.names[c].as_str())
+            let at: Vec<String> = (0..state.len())
+                .map(|c| self.at(state, c))
+                .filter(|&(d, _)| d == k)
+                .map(|(_, x)| self.layout.name(x, false))
                 .collect();
             if !at.is_empty() {
                 parts.push(format!("{s} {}", at.join(" ")));
@@ -494,6 +1128,10 @@ impl Family for OnBoard {
     fn grundy(&self, it: &mut Interp, _: &Ruleset, state: &[i64]) -> Result<Option<u32>> {
         Ok(Some(self.game.grundy(&cells_of(state), &it.ctl)?))
     }
+    /// A win/loss search, cheaper than the nimber.
+    fn next_wins(&self, it: &mut Interp, state: &[i64]) -> Result<Option<bool>> {
+        Ok(Some(!self.game.loses(&cells_of(state), &it.ctl)?))
+    }
     fn move_label(&self, state: &[i64], option: &[i64]) -> Option<String> {
         let want = cells_of(option);
         let (i, _) = self
@@ -503,11 +1141,13 @@ impl Family for OnBoard {
             .into_iter()
             .find(|(_, q)| *q == want)?;
         let label = &self.game.moves()[i].label;
-        let cells: Vec<&str> = label[1..]
+        let faces = &self.faces[label[0]];
+        let cells: Vec<String> = label[1..]
             .iter()
-            .map(|&c| self.layout.names[c].as_str())
+            .zip(faces)
+            .map(|(&x, &f)| self.layout.name(x, f))
             .collect();
-        Some(if self.lines > 1 {
+        Some(if self.faces.len() > 1 {
             format!("rule {} at {}", label[0] + 1, cells.join(" "))
         } else {
             cells.join(" ")
@@ -518,17 +1158,36 @@ impl Family for OnBoard {
             0 => '.',
             s => self.states[s as usize].chars().next().unwrap_or('?'),
         };
-        Some(match self.layout.grid {
-            Some((rows, cols)) => (0..rows)
+        Some(match (&self.layout.grid, &self.layout.edges) {
+            (Some((rows, cols)), _) => (0..*rows)
                 .map(|r| {
-                    (0..cols)
+                    (0..*cols)
                         .map(|c| mark(r * cols + c).to_string())
                         .collect::<Vec<_>>()
                         .join(" ")
                 })
                 .collect::<Vec<_>>()
                 .join("\n"),
-            None => (0..state.len())
+            // each edge: `a -- b` in the first state, else `a -> b` the way it points
+            (None, Some(g)) => (0..state.len())
+                .map(|c| match self.at(state, c) {
+                    (0, _) => {
+                        let (a, b) = g.ends[c];
+                        format!("{} -- {}", g.vertices[a], g.vertices[b])
+                    }
+                    (d, x) => {
+                        let (a, b) = g.arc(x);
+                        let s = if self.states.len() > 2 {
+                            format!(" {}", self.states[d])
+                        } else {
+                            String::new()
+                        };
+                        format!("{} ->{s} {}", g.vertices[a], g.vertices[b])
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("   "),
+            (None, None) => (0..state.len())
                 .map(|c| {
                     format!(
                         "{}: {}",
@@ -541,5 +1200,35 @@ impl Family for OnBoard {
     }
     fn as_any(&self) -> &dyn std::any::Any {
         self
+    }
+}
+
+/// A partizan ruleset compiled for one board.
+struct PartizanOnBoard(OnBoard);
+
+impl Sides for PartizanOnBoard {
+    fn value(&self, it: &mut Interp, state: &[i64]) -> Result<Game> {
+        let ctl = it.ctl.clone();
+        Ok(self.0.game.value(&cells_of(state), store(it)?, &ctl)?)
+    }
+    fn options(&self, _: &mut Interp, state: &[i64], side: Side) -> Result<Options> {
+        let side = if side == Side::Left {
+            board::LEFT
+        } else {
+            board::RIGHT
+        };
+        Ok(self
+            .0
+            .game
+            .side_options(&cells_of(state), side)?
+            .into_iter()
+            .map(|(_, q)| vec![q.iter().map(|&x| x as i64).collect()])
+            .collect())
+    }
+    fn describe(&self, name: &str, state: &[i64]) -> String {
+        self.0.describe(name, state)
+    }
+    fn show(&self, state: &[i64]) -> Option<String> {
+        self.0.show(state)
     }
 }

@@ -630,6 +630,10 @@ pub trait Sides {
     fn arity(&self) -> Option<usize> {
         None
     }
+    /// A text drawing for `show`.
+    fn show(&self, _state: &[i64]) -> Option<String> {
+        None
+    }
 }
 
 /// The family of every partizan ruleset.
@@ -644,6 +648,9 @@ impl Family for Partizan {
     }
     fn describe(&self, name: &str, state: &[i64]) -> String {
         self.0.describe(name, state)
+    }
+    fn show(&self, state: &[i64]) -> Option<String> {
+        self.0.show(state)
     }
     fn options(&self, _: &mut Interp, _: &Ruleset, _: &[i64]) -> Result<Options> {
         Err(Error::plain("a partizan position has options for Left and for Right").hint(HINT))

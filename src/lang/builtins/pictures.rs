@@ -28,7 +28,7 @@ pub fn register(it: &mut Interp) {
     it.add_builtin(
         "export",
         "export(x) or export(x, file, size: px)",
-        "a picture of x, shown inline in notebooks; with a file, write it there (.svg, .png, .dot as the picture allows) and return \"wrote FILE\". x: a group (its Cayley graph; to a file also GAP .g or twsearch .tws), orbit(G, X) (its sub-game graph), walks(G, n) (the walk matrix coloured by distance), a Game of Cycles position (cells, arrows, the sink/source rule, a legend), or a picture",
+        "a picture of x, shown inline in notebooks; with a file, write it there (.svg, .png, .dot as the picture allows) and return \"wrote FILE\". x: a group (its Cayley graph; to a file also GAP .g or twsearch .tws), orbit(G, X) (its sub-game graph), walks(G, n) (the walk matrix coloured by distance), a Game of Cycles position (cells, arrows, the sink/source rule, a legend), a position of a board game by rules (cells shaded and lettered by state), or a picture",
         export,
     );
     it.add_builtin(
@@ -304,7 +304,7 @@ fn extension(path: &str) -> String {
 /// What Graphviz pictures save as: rendered through Graphviz, or its DOT text.
 const GRAPH_FORMATS: &[&str] = &["svg", "png", "dot"];
 /// What charts drawn by gamut itself save as.
-const DRAWN_FORMATS: &[&str] = &["svg", "png"];
+pub(crate) const DRAWN_FORMATS: &[&str] = &["svg", "png"];
 /// A walk matrix is shown as PNG in notebooks: its SVG holds an element per entry.
 const MATRIX_FORMATS: &[&str] = &["png", "svg"];
 
@@ -390,6 +390,10 @@ fn picture_of(
         )),
         _ => Ok(()),
     };
+    if let Some(p) = super::boardrules::picture(a.get(0)) {
+        accept("a board game position", DRAWN_FORMATS, ".svg or .png")?;
+        return Ok(p);
+    }
     match a.get(0).clone() {
         Value::Group(g) => {
             accept(
@@ -441,7 +445,7 @@ fn picture_of(
         }
         _ => Err(a.type_error(
             0,
-            "a group, an orbit(G, X) record, a walks(G, n) record, a Game of Cycles position or a picture",
+            "a group, an orbit(G, X) record, a walks(G, n) record, a Game of Cycles or board game position, or a picture",
         )),
     }
 }

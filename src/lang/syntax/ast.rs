@@ -75,15 +75,30 @@ pub struct MoveRule {
 #[derive(Debug)]
 pub struct BoardGameDef {
     pub name: Ident,
+    /// `on edges`: the cells are the edges of a graph board
+    pub on_edges: bool,
     /// the cell states, the first the state of every cell at the start
     pub states: Vec<Ident>,
     pub rules: Vec<BoardMove>,
+    /// `end for f in faces if f is marked`: positions where play is over
+    pub ends: Vec<BoardEnd>,
+}
+
+/// `end for f in faces if f is marked`: a position where the conditions hold for some binding
+/// of the variables has no moves.
+#[derive(Debug)]
+pub struct BoardEnd {
+    pub bindings: Vec<(Ident, Expr)>,
+    pub conds: Vec<Cond>,
+    pub span: Span,
 }
 
 /// `move c, d to filled for c in empty, d in adjacent(c) if d is empty`: one move per binding
 /// of the variables to cells.
 #[derive(Debug)]
 pub struct BoardMove {
+    /// `left move` / `right move`: a move for one player only (the game is then partizan)
+    pub side: Option<Side>,
     pub changes: Vec<Change>,
     pub bindings: Vec<(Ident, Expr)>,
     pub conds: Vec<Cond>,
@@ -99,9 +114,11 @@ pub struct Change {
     pub to: Ident,
 }
 
-/// `adjacent(c) is not filled`: every cell of the set is (or is not) in the state.
+/// `adjacent(c) is not filled`: every cell of the set is (or is not) in the state; with
+/// `some`, one cell of the set is.
 #[derive(Debug)]
 pub struct Cond {
+    pub some: bool,
     pub cells: Expr,
     pub negated: bool,
     pub state: Ident,

@@ -270,6 +270,7 @@ fn rule_word(r: &Rule) -> Option<&'static str> {
         Rule::index => "an index `[...]`",
         Rule::field => "a field `.name`",
         Rule::move_rule | Rule::board_move => "a `move` line",
+        Rule::board_end => "an `end` line",
         Rule::cells_decl => "`cells`",
         Rule::change => "a change `cells to state`",
         Rule::is_kw => "`is` (a condition is `cells is state`)",
@@ -455,6 +456,8 @@ fn convert_error(e: pest::error::Error<Rule>, src: &str, src_id: u32) -> ParseEr
                 {
                     "two values stand side by side: is an operator, a comma or a bracket missing?"
                         .into()
+                } else if first == "end" {
+                    "an `end` line binds cells first: end for f in faces if f is marked".into()
                 } else {
                     format!(
                         "to call a function put its arguments in parentheses: {}(...); statements are let, fn, for, if, gen, group, board, game, use",
@@ -701,13 +704,31 @@ impl Builder {
                 let name = self.ident(it.next().unwrap());
                 let mut def = BoardGameDef {
                     name,
+                    on_edges: false,
                     states: vec![],
                     rules: vec![],
+                    ends: vec![],
                 };
                 for part in it {
                     match part.as_rule() {
+                        Rule::on_edges => def.on_edges = true,
                         Rule::cells_decl => {
                             def.states = part.into_inner().map(|i| self.ident(i)).collect()
+                        }
+                        Rule::board_end => {
+                            let span = self.span(&part);
+                            let (mut bindings, mut conds) = (vec![], vec![]);
+                            for x in part.into_inner() {
+                                match x.as_rule() {
+                                    Rule::for_clauses => bindings = self.bindings(x),
+                                    _ => conds = self.board_conds(x),
+                                }
+                            }
+                            def.ends.push(BoardEnd {
+                                bindings,
+                                conds,
+                                span,
+                            });
                         }
                         _ => def.rules.push(self.board_move(part)),
                     }
@@ -734,6 +755,7 @@ impl Builder {
 
     fn board_move(&self, p: Pair<Rule>) -> BoardMove {
         let mut rule = BoardMove {
+            side: None,
             changes: vec![],
             bindings: vec![],
             conds: vec![],
@@ -757,26 +779,39 @@ impl Builder {
                     });
                 }
                 Rule::for_clauses => rule.bindings = self.bindings(part),
-                Rule::board_if => {
-                    for c in part.into_inner().filter(|c| c.as_rule() == Rule::cond) {
-                        let mut ci = c.into_inner().filter(|x| x.as_rule() != Rule::is_kw);
-                        let cells = self.expr(ci.next().unwrap());
-                        let mut next = ci.next().unwrap();
-                        let negated = next.as_rule() == Rule::is_not;
-                        if negated {
-                            next = ci.next().unwrap();
-                        }
-                        rule.conds.push(Cond {
-                            cells,
-                            negated,
-                            state: self.ident(next),
-                        });
-                    }
-                }
+                Rule::board_if => rule.conds = self.board_conds(part),
+                Rule::side => rule.side = Some(side(&part)),
                 r => unreachable!("board move part {r:?}"),
             }
         }
         rule
+    }
+
+    /// `if [some] cells is [not] state and ...`
+    fn board_conds(&self, p: Pair<Rule>) -> Vec<Cond> {
+        p.into_inner()
+            .filter(|c| c.as_rule() == Rule::cond)
+            .map(|c| {
+                let mut ci = c.into_inner().filter(|x| x.as_rule() != Rule::is_kw);
+                let mut next = ci.next().unwrap();
+                let some = next.as_rule() == Rule::some_kw;
+                if some {
+                    next = ci.next().unwrap();
+                }
+                let cells = self.expr(next);
+                let mut next = ci.next().unwrap();
+                let negated = next.as_rule() == Rule::is_not;
+                if negated {
+                    next = ci.next().unwrap();
+                }
+                Cond {
+                    some,
+                    cells,
+                    negated,
+                    state: self.ident(next),
+                }
+            })
+            .collect()
     }
 
     fn move_rule(&self, p: Pair<Rule>) -> MoveRule {
@@ -799,13 +834,7 @@ impl Builder {
                 }
                 Rule::for_clauses => rule.bindings = self.bindings(part),
                 Rule::if_clause => rule.cond = Some(self.expr(part.into_inner().next().unwrap())),
-                Rule::side => {
-                    rule.side = Some(if part.as_str() == "left" {
-                        Side::Left
-                    } else {
-                        Side::Right
-                    })
-                }
+                Rule::side => rule.side = Some(side(&part)),
                 r => unreachable!("move part {r:?}"),
             }
         }
@@ -1009,6 +1038,15 @@ impl Builder {
             r => unreachable!("primary {r:?}"),
         };
         Expr { kind, span }
+    }
+}
+
+/// `left` or `right` before `move`.
+fn side(p: &Pair<Rule>) -> Side {
+    if p.as_str() == "left" {
+        Side::Left
+    } else {
+        Side::Right
     }
 }
 

@@ -1,0 +1,115 @@
+//! Partizan games on a board by rules: each compiled move is for Left, Right or both, and a
+//! position's value is its canonical form from the generic partizan search
+//! (`engine::partizan::value`), over the components and symmetry keys of the board engine.
+//! The symmetries used are those that carry each player's moves onto that player's moves.
+use super::solve::{Game, Pos};
+use super::{BoardGame, Inner};
+use crate::engine::control::over_budget;
+use crate::engine::partizan::{self as cg, Store};
+use crate::engine::placement::bits::{Bits, with_wide};
+use crate::engine::{Ctl, Error, Result};
+
+/// A move for Left.
+pub const LEFT: u8 = 1;
+/// A move for Right.
+pub const RIGHT: u8 = 2;
+/// A move for both players.
+pub const BOTH: u8 = LEFT | RIGHT;
+
+/// Bytes a memo entry takes, with the hash map's overhead.
+fn entry_bytes<B>() -> u64 {
+    2 * (std::mem::size_of::<Pos<B>>() as u64 + 8)
+}
+
+/// The partizan search's view of the compiled moves.
+struct Sided<'a, B> {
+    game: &'a Game<B>,
+    sides: &'a [u8],
+    ctl: &'a Ctl,
+    /// memo entries so far, for the memory budget (one per position expanded)
+    entries: u64,
+}
+
+impl<B: Bits> Sided<'_, B> {
+    fn options(&self, p: &Pos<B>, side: u8) -> Vec<Pos<B>> {
+        let g = self.game;
+        // a position where an end condition holds has no moves
+        if g.over(p) {
+            return vec![];
+        }
+        let present = g.present(p);
+        g.moves
+            .iter()
+            .zip(self.sides)
+            .filter(|(m, s)| *s & side != 0 && m.reads.andnot(present).is_empty() && g.holds(p, m))
+            .map(|(m, _)| g.apply(p, m))
+            .filter(|q| q != p)
+            .collect()
+    }
+}
+
+impl<B: Bits> cg::Rules for Sided<'_, B> {
+    type Pos = Pos<B>;
+    type Error = Error;
+    fn left(&mut self, p: &Pos<B>) -> Result<Vec<Pos<B>>> {
+        // the search asks Left's options once per position it expands; the memo takes at most
+        // half the budget (the store of canonical forms keeps to the budget too)
+        self.entries += 1;
+        if self.entries.is_multiple_of(1024) {
+            let bytes = self.entries.saturating_mul(entry_bytes::<B>());
+            let have = self.ctl.memory() / 2;
+            if bytes > have {
+                return Err(over_budget(bytes, have, "the board game's memo"));
+            }
+        }
+        Ok(self.options(p, LEFT))
+    }
+    fn right(&mut self, p: &Pos<B>) -> Result<Vec<Pos<B>>> {
+        Ok(self.options(p, RIGHT))
+    }
+    fn components(&mut self, p: &Pos<B>) -> Vec<Pos<B>> {
+        let g = self.game;
+        g.components(p).iter().map(|c| g.canon(c)).collect()
+    }
+    fn describe(&self, _: &Pos<B>) -> String {
+        "a position of the board game".into()
+    }
+}
+
+impl<B: Bits> Inner<B> {
+    fn sided<'a>(&'a self, sides: &'a [u8], ctl: &'a Ctl, entries: usize) -> Sided<'a, B> {
+        Sided {
+            game: &self.game,
+            sides,
+            ctl,
+            entries: entries as u64,
+        }
+    }
+}
+
+impl BoardGame {
+    /// Whether some move is for one player only.
+    pub fn is_partizan(&self) -> bool {
+        self.sides.iter().any(|&s| s != BOTH)
+    }
+
+    /// The options of `p` for `side` ([`LEFT`] or [`RIGHT`]) with the index of the move to each.
+    pub fn side_options(&self, p: &[u8], side: u8) -> Result<Vec<(usize, Vec<u8>)>> {
+        Ok(self
+            .options(p)?
+            .into_iter()
+            .filter(|(i, _)| self.sides[*i] & side != 0)
+            .collect())
+    }
+
+    /// The canonical form of `p` (a state per cell) in `store`. The values of components are
+    /// kept between calls as ids of `store`, so every call must pass the same store.
+    pub fn value(&self, p: &[u8], store: &mut Store, ctl: &Ctl) -> Result<cg::Game> {
+        self.check(p)?;
+        with_wide!(&self.engine, e => {
+            let mut memo = e.values.lock().unwrap();
+            let mut rules = e.sided(&self.sides, ctl, memo.len());
+            cg::value(&mut rules, store, &mut memo, &e.pos(p), ctl)
+        })
+    }
+}

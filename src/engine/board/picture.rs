@@ -1,0 +1,162 @@
+//! A position of a board game by rules drawn for a paper (SVG or PNG). A grid board is drawn
+//! as its squares, each shaded by its state and lettered with the state's initial (the first
+//! state, the start, is left blank as in `show`); a graph board is laid out as the Game of
+//! Cycles pictures are and its vertices shaded and lettered the same way. A legend names the
+//! states.
+use super::MAX_STATES;
+use crate::engine::cycles::picture::layout;
+use crate::engine::graph::Graph;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+const W: u32 = 760;
+const H: u32 = 560;
+/// the drawing's square, left of the legend
+const SIDE: f64 = 480.0;
+const TOP: f64 = 50.0;
+const LEFT: f64 = 30.0;
+const LEGEND_X: i32 = 560;
+
+/// The shade of each state, the start state white.
+pub const SHADES: [RGBColor; MAX_STATES] = [
+    RGBColor(0xff, 0xff, 0xff),
+    RGBColor(0x8e, 0xb8, 0xe5),
+    RGBColor(0xf6, 0xd9, 0x8b),
+    RGBColor(0xe8, 0x8e, 0x84),
+];
+
+/// What to draw: the board's cells (names and neighbours), its rows and columns when it is a
+/// grid, the state names and the state of each cell.
+pub struct Board<'a> {
+    pub names: &'a [String],
+    pub adj: &'a [Vec<usize>],
+    pub grid: Option<(usize, usize)>,
+    pub states: &'a [String],
+    pub cells: &'a [u8],
+}
+
+/// The letter drawn on a cell in state `s`.
+fn letter(states: &[String], s: u8) -> String {
+    states[s as usize].chars().take(1).collect()
+}
+
+/// Draw the position to `path` (.svg or .png) under `title`.
+pub fn picture(b: &Board, title: &str, path: &str) -> Result<(), String> {
+    crate::engine::plot::register_font();
+    let err = |e: String| format!("cannot draw {path}: {e}");
+    if path.to_ascii_lowercase().ends_with(".svg") {
+        let root = SVGBackend::new(path, (W, H)).into_drawing_area();
+        draw(&root, b, title).map_err(err)?;
+        root.present().map_err(|e| err(e.to_string()))
+    } else {
+        let root = BitMapBackend::new(path, (W, H)).into_drawing_area();
+        draw(&root, b, title).map_err(err)?;
+        root.present().map_err(|e| err(e.to_string()))
+    }
+}
+
+fn draw<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    b: &Board,
+    title: &str,
+) -> Result<(), String> {
+    let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
+    root.fill(&WHITE).map_err(e)?;
+    let font = ("sans-serif", 17).into_font();
+    root.draw_text(title, &font.color(&BLACK), (LEFT as i32, 14))
+        .map_err(e)?;
+    let centred = |size: f64| {
+        ("sans-serif", size)
+            .into_font()
+            .color(&BLACK)
+            .pos(Pos::new(HPos::Center, VPos::Center))
+    };
+    match b.grid {
+        Some((rows, cols)) => {
+            let side = (SIDE / rows.max(cols) as f64).floor();
+            let text = centred((side * 0.45).clamp(8.0, 40.0));
+            for (i, &s) in b.cells.iter().enumerate() {
+                let (x, y) = (
+                    (LEFT + side * (i % cols) as f64) as i32,
+                    (TOP + side * (i / cols) as f64) as i32,
+                );
+                let corners = [(x, y), (x + side as i32, y + side as i32)];
+                root.draw(&Rectangle::new(corners, SHADES[s as usize].filled()))
+                    .map_err(e)?;
+                root.draw(&Rectangle::new(corners, BLACK.stroke_width(1)))
+                    .map_err(e)?;
+                if s != 0 {
+                    let mid = (x + side as i32 / 2, y + side as i32 / 2);
+                    root.draw_text(&letter(b.states, s), &text, mid)
+                        .map_err(e)?;
+                }
+            }
+        }
+        None => {
+            let edges: Vec<(usize, usize)> = (0..b.adj.len())
+                .flat_map(|v| {
+                    b.adj[v]
+                        .iter()
+                        .filter(move |&&w| v < w)
+                        .map(move |&w| (v, w))
+                })
+                .collect();
+            let g = Graph::new(b.names.to_vec(), &edges).map_err(|x| x.to_string())?;
+            let pos: Vec<(i32, i32)> = layout(&g)
+                .iter()
+                .map(|&(x, y)| {
+                    (
+                        (LEFT + 30.0 + x * (SIDE - 60.0)) as i32,
+                        (TOP + 30.0 + y * (SIDE - 60.0)) as i32,
+                    )
+                })
+                .collect();
+            for &(v, w) in &edges {
+                root.draw(&PathElement::new(
+                    vec![pos[v], pos[w]],
+                    RGBColor(0x66, 0x66, 0x66).stroke_width(2),
+                ))
+                .map_err(e)?;
+            }
+            let text = centred(13.0);
+            for (v, &s) in b.cells.iter().enumerate() {
+                root.draw(&Circle::new(pos[v], 17, SHADES[s as usize].filled()))
+                    .map_err(e)?;
+                root.draw(&Circle::new(pos[v], 17, BLACK.stroke_width(1)))
+                    .map_err(e)?;
+                root.draw_text(&b.names[v], &text, pos[v]).map_err(e)?;
+                if s != 0 {
+                    let at = (pos[v].0 + 20, pos[v].1 - 18);
+                    root.draw_text(&letter(b.states, s), &text, at).map_err(e)?;
+                }
+            }
+        }
+    }
+    // the legend: one swatch per state, with its letter (none for the start state) and how
+    // many cells are in it
+    let small = ("sans-serif", 14).into_font();
+    let mut y = TOP as i32 + 10;
+    for (s, name) in b.states.iter().enumerate() {
+        let corners = [(LEGEND_X, y - 11), (LEGEND_X + 22, y + 11)];
+        root.draw(&Rectangle::new(corners, SHADES[s].filled()))
+            .map_err(e)?;
+        root.draw(&Rectangle::new(corners, BLACK.stroke_width(1)))
+            .map_err(e)?;
+        root.draw_text(
+            &letter(b.states, s as u8),
+            &centred(13.0),
+            (LEGEND_X + 11, y),
+        )
+        .map_err(e)?;
+        let count = b.cells.iter().filter(|&&c| c as usize == s).count();
+        root.draw_text(
+            &format!("{name} ({count})"),
+            &small.color(&BLACK),
+            (LEGEND_X + 32, y - 8),
+        )
+        .map_err(e)?;
+        y += 32;
+    }
+    Ok(())
+}
