@@ -48,15 +48,23 @@ pub mod picture;
 mod search;
 
 use std::fmt;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
 use crate::engine::graph::Graph;
+use crate::engine::winloss::{self, Table};
 use crate::engine::{Ctl, Error, Result};
 use board::{Board, Kind};
-use search::{Opts, Solver, Table};
+use search::{Opts, Quiet};
+
+/// The transposition table, made at the first query (within the memory budget then) and shared
+/// by the clones of a game.
+type Shared = Arc<Mutex<Option<Arc<Table<u128>>>>>;
+
+/// Upper bound on the transposition table unless the memory budget is smaller.
+const TABLE_CAP: u64 = 1 << 30;
 
 /// Which rule set a game follows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -159,7 +167,7 @@ pub struct Cycles {
     graph: Graph,
     rule: Rule,
     board: Arc<Board>,
-    table: Arc<Table>,
+    table: Shared,
     opts: Opts,
 }
 
@@ -185,7 +193,7 @@ impl Cycles {
             graph,
             rule,
             board: Arc::new(board),
-            table: Arc::new(Table::new()),
+            table: Shared::default(),
             opts: Opts {
                 symmetry: true,
                 split: true,
@@ -198,7 +206,7 @@ impl Cycles {
     pub fn with_reductions(&self, symmetry: bool, split: bool) -> Cycles {
         Cycles {
             opts: Opts { symmetry, split },
-            table: Arc::new(Table::new()),
+            table: Shared::default(),
             ..self.clone()
         }
     }
@@ -224,14 +232,31 @@ impl Cycles {
         self.board.syms.len()
     }
 
-    /// Number of positions in the transposition table.
+    /// Number of components with an exact value in the transposition table.
     pub fn table_len(&self) -> usize {
-        self.table.len()
+        self.table
+            .lock()
+            .unwrap()
+            .as_ref()
+            .map_or(0, |t| t.entries())
     }
 
     /// Empties the transposition table.
     pub fn clear_table(&self) {
-        self.table.clear()
+        *self.table.lock().unwrap() = None;
+    }
+
+    fn table(&self, ctl: &Ctl) -> Result<Arc<Table<u128>>> {
+        let mut t = self.table.lock().unwrap();
+        if let Some(t) = &*t {
+            return Ok(t.clone());
+        }
+        // the table grows as needed up to a quarter of the budget, at most 1 GB
+        let bytes = TABLE_CAP.min(ctl.memory() / 4);
+        ctl.reserve(bytes, "the Game of Cycles table")?;
+        let table = Arc::new(Table::new(bytes));
+        *t = Some(table.clone());
+        Ok(table)
     }
 
     /// The empty board.
@@ -401,15 +426,20 @@ impl Cycles {
         self.moves(p).iter().map(|m| self.play(p, m)).collect()
     }
 
-    fn solver<'a>(&'a self, ctl: &'a Ctl) -> Solver<'a> {
-        Solver::new(&self.board, &self.table, ctl, self.opts)
+    fn quiet(&self) -> Quiet<'_> {
+        Quiet {
+            b: &self.board,
+            opts: self.opts,
+        }
     }
 
     /// Value of each root move for the player who made it: `true` if the move wins.
     fn root_values(&self, p: &Position, ctl: &Ctl, stop_at_win: bool) -> Result<Vec<(Move, bool)>> {
         ctl.check()?;
         let moves = self.root_moves(p);
-        let task = ctl.task("game of cycles", Some(moves.len() as u64));
+        let (quiet, table) = (self.quiet(), self.table(ctl)?);
+        // one counter for the root moves and the searches' first levels
+        let task = ctl.task("game of cycles", None);
         let found = AtomicBool::new(false);
         let vals: Vec<Result<bool>> = moves
             .par_iter()
@@ -421,8 +451,8 @@ impl Cycles {
                     Kind::Complete => true,
                     Kind::Death => false,
                     Kind::Quiet => {
-                        let mut s = self.solver(ctl);
-                        !s.wins(p.marked | 1 << e, p.dir | d << e)?
+                        let after = (p.marked | 1 << e, p.dir | d << e);
+                        winloss::loses(&quiet, &table, after, ctl, &task)?
                     }
                 };
                 if win {
@@ -471,12 +501,17 @@ impl Cycles {
         self.need_normal("a nimber")?;
         ctl.check()?;
         let moves = self.root_moves(p);
-        let task = ctl.task("game of cycles", Some(moves.len() as u64));
+        let (quiet, table) = (self.quiet(), self.table(ctl)?);
+        // one counter for the root moves and the searches' first levels
+        let task = ctl.task("game of cycles", None);
         let vals: Vec<Result<u32>> = moves
             .par_iter()
             .map(|&(e, d, kind)| {
                 let g = match kind {
-                    Kind::Quiet => self.solver(ctl).grundy(p.marked | 1 << e, p.dir | d << e)?,
+                    Kind::Quiet => {
+                        let after = (p.marked | 1 << e, p.dir | d << e);
+                        winloss::value(&quiet, &table, after, ctl, &task)?
+                    }
                     _ => 0, // a completing move ends the game
                 };
                 task.tick(1)?;

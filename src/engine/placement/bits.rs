@@ -85,6 +85,8 @@ pub trait Bits: Copy + Eq + Ord + Hash + Send + Sync + Default + Debug + 'static
     fn word0(self) -> u64;
     /// The largest member (the set must not be empty).
     fn highest(self) -> usize;
+    /// The set as four words, least significant first.
+    fn words(self) -> [u64; 4];
     /// The members in increasing order.
     fn ones(self) -> Ones<Self> {
         Ones(self)
@@ -184,6 +186,11 @@ macro_rules! int_bits {
             #[inline]
             fn highest(self) -> usize {
                 <$t>::BITS as usize - 1 - self.leading_zeros() as usize
+            }
+            #[inline]
+            fn words(self) -> [u64; 4] {
+                let x = self as u128;
+                [x as u64, (x >> 64) as u64, 0, 0]
             }
         }
     };
@@ -301,6 +308,10 @@ impl Bits for B256 {
             }
         }
         0
+    }
+    #[inline]
+    fn words(self) -> [u64; 4] {
+        self.0
     }
 }
 

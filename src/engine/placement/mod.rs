@@ -245,6 +245,7 @@ impl<B: Bits> Inner<B> {
                 syms,
                 stride,
                 bytes,
+                id: solve::game_id(),
             }),
             blocking: None,
             table: Mutex::new(None),

@@ -14,6 +14,7 @@
 use super::bits::{Bits, MAX_SQUARES, bounding_box};
 use crate::engine::winloss::{Sums, mark, mex};
 use crate::engine::{Ctl, Error, Result};
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 /// The static description of a non-blocking game.
@@ -30,11 +31,59 @@ pub(crate) struct Game<B> {
     pub stride: Option<usize>,
     /// per symmetry (non-identity), per byte of a set: the image of each byte value
     pub bytes: Vec<Vec<[B; 256]>>,
+    /// distinct for every game built, so the per-thread cache of small values (shared by the
+    /// games a thread searches) never mixes two games
+    pub id: u64,
 }
 
-/// Components of at most this many squares are keyed by translation alone: their images
-/// under the other symmetries cost more to compute than the table entries they save.
-const SYM_MIN: u32 = 12;
+/// A fresh [`Game::id`].
+pub(crate) fn game_id() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Components of at most this many squares are valued by [`Game::small_value`].
+const SMALL: usize = 16;
+
+/// A per-thread cache of small values: (game id, the component's words, its value), by hash.
+type SmallCache = Vec<(u64, [u64; 4], u8)>;
+
+thread_local! {
+    /// Per-thread memo of [`SmallMoves::mex`], one byte per subset (`u8::MAX` = unknown).
+    static SMALL_MEMO: RefCell<Vec<u8>> = RefCell::new(vec![u8::MAX; 1 << SMALL]);
+    static SMALL_CACHE: RefCell<SmallCache> = RefCell::new(vec![(u64::MAX, [0; 4], 0); 1 << 12]);
+}
+
+/// The moves of a small component, by local square (see [`Game::small_value`]).
+struct SmallMoves<'a> {
+    removes: &'a [u32],
+    start: &'a [u8],
+}
+
+impl SmallMoves<'_> {
+    /// The nimber of the subset `s` of the component.
+    fn mex(&self, s: u32, memo: &mut [u8]) -> u8 {
+        if s & s.wrapping_sub(1) == 0 {
+            return (s != 0) as u8;
+        }
+        let m = memo[s as usize];
+        if m != u8::MAX {
+            return m;
+        }
+        let mut seen = 0u64;
+        let mut rest = s;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            for &r in &self.removes[self.start[i] as usize..self.start[i + 1] as usize] {
+                seen |= 1 << self.mex(s & !r, memo);
+            }
+        }
+        let g = (!seen).trailing_zeros() as u8;
+        memo[s as usize] = g;
+        g
+    }
+}
 
 /// Per-thread search context: polls cancellation every few thousand nodes.
 pub(crate) struct Cx<'a> {
@@ -138,9 +187,6 @@ impl<B: Bits> Game<B> {
         };
         let (minr, maxr, minc, maxc) = bounding_box(c, stride);
         let mut best = c.shr(minr * stride + minc);
-        if c.count() <= SYM_MIN {
-            return best;
-        }
         let (a, b) = (minr * stride + minc, maxr * stride + maxc);
         for (k, p) in self.syms.iter().enumerate() {
             let (pa, pb) = (p[a] as usize, p[b] as usize);
@@ -154,7 +200,8 @@ impl<B: Bits> Game<B> {
         best
     }
 
-    /// A value known without search, for tiny components and cliques of Node-Kayles.
+    /// A value known without search: tiny components, cliques of Node-Kayles, and any
+    /// component of at most [`SMALL`] squares (by [`Game::small_value`]).
     #[inline]
     fn trivial(&self, c: B) -> Option<u32> {
         let k = c.count();
@@ -164,7 +211,57 @@ impl<B: Bits> Game<B> {
         if self.single && (k == 2 || c.ones().all(|v| c.andnot(self.adj[v]).is_empty())) {
             return Some(1);
         }
+        if k as usize <= SMALL {
+            return self.small_value(c);
+        }
         None
+    }
+
+    /// The value of a component of at most [`SMALL`] squares by a plain mex over the subsets
+    /// of its squares, relabelled `0..k`: a few thousand word operations, cheaper than the
+    /// table probes (each a cache miss) and searches that the heap-sum rounds spend on it.
+    /// `None` when it has too many moves for the 64-bit mex.
+    fn small_value(&self, c: B) -> Option<u32> {
+        let words = c.words();
+        let slot = (c.hash64() >> 52) as usize;
+        if let Some(v) = SMALL_CACHE.with(|t| {
+            let (id, w, v) = t.borrow()[slot];
+            (id == self.id && w == words).then_some(v)
+        }) {
+            return Some(v as u32);
+        }
+        // local square numbers
+        let mut local = [0u8; MAX_SQUARES];
+        let mut k = 0;
+        for v in c.ones() {
+            local[v] = k as u8;
+            k += 1;
+        }
+        // the moves on local square `i` remove `removes[start[i]..start[i + 1]]`
+        let mut removes = [0u32; 64];
+        let mut start = [0u8; SMALL + 1];
+        let mut nm = 0;
+        for (i, v) in c.ones().enumerate() {
+            for &m in &self.masks[v] {
+                if nm == removes.len() {
+                    return None;
+                }
+                removes[nm] = m.and(c).ones().fold(0, |a, t| a | 1 << local[t]);
+                nm += 1;
+            }
+            start[i + 1] = nm as u8;
+        }
+        let g = SMALL_MEMO.with(|memo| {
+            let mut memo = memo.borrow_mut();
+            memo[..1 << k].fill(u8::MAX);
+            let moves = SmallMoves {
+                removes: &removes[..nm],
+                start: &start[..=k],
+            };
+            moves.mex((1u32 << k) - 1, &mut memo)
+        });
+        SMALL_CACHE.with(|t| t.borrow_mut()[slot] = (self.id, words, g));
+        Some(g as u32)
     }
 
     /// Node-Kayles: drops every square whose closed neighbourhood within `c` equals that of a
@@ -351,11 +448,13 @@ impl<B: Bits> Sums for Game<B> {
         }
         let c = self.component(*p);
         *p = p.andnot(c);
-        Some(if self.single && self.trivial(c).is_none() {
-            self.twin_reduce(c)
-        } else {
-            c
-        })
+        Some(
+            if self.single && c.count() as usize > SMALL && self.trivial(c).is_none() {
+                self.twin_reduce(c)
+            } else {
+                c
+            },
+        )
     }
 
     #[inline]
