@@ -816,3 +816,29 @@ let q = options(node_kayles(graph { a - b - c - d - a, a - c }))[0]
     .unwrap_err();
     assert!(e.contains("at most 6 states"), "{e}");
 }
+
+#[test]
+fn a_dots_and_boxes_picture_draws_the_lines_and_shades_the_complete_boxes() {
+    let d = dir("dots");
+    let svg_path = path(&d, "d.svg");
+    // Sam Loyd's puzzle with one more line: no box is complete; then every line around two boxes
+    for drawn in [
+        "AB BC CD FG KL NO OP AE EI FJ IM JN EF",
+        "AB BC AE BF CG EF FG IJ",
+    ] {
+        let pos = format!("dots(3, 3, drawn: \"{drawn}\")");
+        let shown = run(&format!("show({pos})\nexport({pos}, \"{svg_path}\")")).unwrap();
+        let text = shown[0].as_str().unwrap();
+        let boxes = text.matches('#').count();
+        let lines = drawn.split_whitespace().count();
+        let svg = std::fs::read_to_string(&svg_path).unwrap();
+        let doc = parse_svg(&svg);
+        assert_eq!(svg_count(&doc, "rect", "fill", "#8EB8E5"), boxes, "{text}");
+        assert_eq!(svg_count(&doc, "polyline", "stroke-width", "5"), lines);
+        assert_eq!(svg_count(&doc, "polyline", "stroke-width", "1"), 24 - lines);
+        assert_eq!(svg_count(&doc, "circle", "fill", "#000000"), 16, "the dots");
+        if drawn.len() < 30 {
+            assert_eq!(boxes, 2, "{text}");
+        }
+    }
+}

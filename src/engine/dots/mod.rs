@@ -21,6 +21,7 @@
 //! assert_eq!(board.line_name(0), "AB");
 //! assert_eq!(pos.count(), 2);
 //! ```
+mod picture;
 mod search;
 
 pub use search::{MoveValue, Solver, Stats};

@@ -4,7 +4,7 @@ use crate::lang::error::{Error, Result};
 use crate::lang::eval::{Args, Interp};
 use crate::lang::game::{Family, Options};
 use crate::lang::rules::Ruleset;
-use crate::lang::value::Value;
+use crate::lang::value::{Picture, Value};
 use std::rc::Rc;
 
 /// Dots-and-Boxes, a scoring game; a state is the bitset of drawn lines.
@@ -75,6 +75,20 @@ impl Family for DotsGame {
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }
+}
+
+/// A Dots-and-Boxes position as a picture, drawn as `show` draws it.
+pub fn picture(v: &Value) -> Option<Picture> {
+    let Value::Position(p) = v else { return None };
+    let c = p.the_one()?;
+    let DotsGame(g) = c.rs.family::<DotsGame>()?;
+    let pos = g.position(c.args[0] as u64).ok()?;
+    let (g, title) = (g.clone(), v.to_text());
+    Some(Picture {
+        title: title.clone(),
+        formats: super::pictures::DRAWN_FORMATS,
+        draw: Box::new(move |path| g.picture(&pos, &title, path)),
+    })
 }
 
 pub fn register(it: &mut Interp) {

@@ -28,7 +28,7 @@ pub fn register(it: &mut Interp) {
     it.add_builtin(
         "export",
         "export(x) or export(x, file, size: px)",
-        "a picture of x, shown inline in notebooks; with a file, write it there (.svg, .png, .dot as the picture allows) and return \"wrote FILE\". x: a group (its Cayley graph; to a file also GAP .g or twsearch .tws), orbit(G, X) (its sub-game graph), walks(G, n) (the walk matrix coloured by distance), a Game of Cycles position (cells, arrows, the sink/source rule, a legend), a position of a board game by rules (cells shaded and lettered by state), a placement or Node-Kayles position (pieces, attacked and free squares), or a picture",
+        "a picture of x, shown inline in notebooks; with a file, write it there (.svg, .png, .dot as the picture allows) and return \"wrote FILE\". x: a group (its Cayley graph; to a file also GAP .g or twsearch .tws), orbit(G, X) (its sub-game graph), walks(G, n) (the walk matrix coloured by distance), a Game of Cycles position (cells, arrows, the sink/source rule, a legend), a position of a board game by rules (cells shaded and lettered by state), a placement or Node-Kayles position (pieces, attacked and free squares), a Dots-and-Boxes position (drawn lines, complete boxes), or a picture",
         export,
     );
     it.add_builtin(
@@ -390,8 +390,10 @@ fn picture_of(
         )),
         _ => Ok(()),
     };
-    if let Some(p) =
-        super::boardrules::picture(a.get(0)).or_else(|| super::placement::picture(a.get(0)))
+    let v = a.get(0);
+    if let Some(p) = super::boardrules::picture(v)
+        .or_else(|| super::placement::picture(v))
+        .or_else(|| super::dots::picture(v))
     {
         accept("a board game position", DRAWN_FORMATS, ".svg or .png")?;
         return Ok(p);
