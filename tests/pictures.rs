@@ -197,6 +197,21 @@ fn sub_game_pictures_keep_the_board_shape() {
 }
 
 /// Elements of an SVG with the given tag and attribute value.
+/// The fill of the board pictures' state `s`, as the SVG writes it.
+fn hex(s: usize) -> String {
+    let c = gamut::engine::board::picture::SHADES[s];
+    format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2)
+}
+
+/// The texts of an SVG, trimmed.
+fn svg_texts<'a>(doc: &'a roxmltree::Document) -> Vec<&'a str> {
+    doc.descendants()
+        .filter(|n| n.tag_name().name() == "text")
+        .filter_map(|n| n.text())
+        .map(str::trim)
+        .collect()
+}
+
 fn svg_count(doc: &roxmltree::Document, tag: &str, attr: &str, value: &str) -> usize {
     doc.descendants()
         .filter(|n| n.tag_name().name() == tag && n.attribute(attr) == Some(value))
@@ -690,7 +705,6 @@ fn pictures_are_values_that_export_saves() {
 
 #[test]
 fn a_board_game_picture_shades_and_letters_each_cell_by_its_state() {
-    use gamut::engine::board::picture::SHADES;
     let d = dir("board");
     let (grid_svg, graph_svg, png) = (path(&d, "k.svg"), path(&d, "g.svg"), path(&d, "k.png"));
     let rules = "game knights on board {
@@ -706,10 +720,6 @@ let q = options(nk(graph { a - b - c - d, b - e }))[0]
         "{rules}export(p, \"{grid_svg}\")\nexport(p, \"{png}\")\nexport(q, \"{graph_svg}\")"
     ))
     .unwrap();
-    let hex = |s: usize| {
-        let c = SHADES[s];
-        format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2)
-    };
     // the cells in each state, read from the text drawing: ". k a" by rows
     let text = shown[0].as_str().unwrap();
     let count = |ch: char| {
@@ -726,19 +736,14 @@ let q = options(nk(graph { a - b - c - d, b - e }))[0]
     assert_eq!(svg_count(&doc, "rect", "fill", &hex(0)), empty + 1 + 1);
     assert_eq!(svg_count(&doc, "rect", "fill", &hex(1)), knight + 1);
     assert_eq!(svg_count(&doc, "rect", "fill", &hex(2)), attacked + 1);
-    let texts: Vec<&str> = doc
-        .descendants()
-        .filter(|n| n.tag_name().name() == "text")
-        .filter_map(|n| n.text())
-        .map(str::trim)
-        .collect();
+    let texts = svg_texts(&doc);
     assert_eq!(texts.iter().filter(|t| **t == "k").count(), knight + 1);
     assert_eq!(texts.iter().filter(|t| **t == "a").count(), attacked + 1);
     assert!(texts.iter().any(|t| t.contains("knights(grid(4, 5))")));
     assert!(texts.contains(&&*format!("attacked ({attacked})")));
     let img = Image::open(&png);
     assert_eq!((img.w, img.h), (760, 560));
-    let k = SHADES[1];
+    let k = gamut::engine::board::picture::SHADES[1];
     assert!(
         img.count([k.0, k.1, k.2]) > 2 * 80 * 80,
         "the two knights' squares"
@@ -761,7 +766,6 @@ let q = options(nk(graph { a - b - c - d, b - e }))[0]
 
 #[test]
 fn a_placement_picture_shades_pieces_attacked_and_free_squares_as_show_draws_them() {
-    use gamut::engine::board::picture::SHADES;
     let d = dir("placement");
     let (svg_path, graph_path) = (path(&d, "p.svg"), path(&d, "n.svg"));
     let setup = "let p = options(options(placement(grid(4, 4), [knight, queen]))[3])[10]
@@ -772,10 +776,6 @@ let q = options(node_kayles(graph { a - b - c - d - a, a - c }))[0]
         "{setup}export(p, \"{svg_path}\")\nexport(q, \"{graph_path}\")"
     ))
     .unwrap();
-    let hex = |s: usize| {
-        let c = SHADES[s];
-        format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2)
-    };
     // `show` draws `.` free, `x` attacked, N and Q the pieces
     let text = shown[0].as_str().unwrap();
     let count = |t: &str| text.split_whitespace().filter(|w| *w == t).count();
@@ -789,12 +789,7 @@ let q = options(node_kayles(graph { a - b - c - d - a, a - c }))[0]
     assert_eq!(svg_count(&doc, "rect", "fill", &hex(1)), knights + 1);
     assert_eq!(svg_count(&doc, "rect", "fill", &hex(2)), queens + 1);
     assert_eq!(svg_count(&doc, "rect", "fill", &hex(3)), attacked + 1);
-    let texts: Vec<&str> = doc
-        .descendants()
-        .filter(|n| n.tag_name().name() == "text")
-        .filter_map(|n| n.text())
-        .map(str::trim)
-        .collect();
+    let texts = svg_texts(&doc);
     assert_eq!(texts.iter().filter(|t| **t == "x").count(), attacked + 1);
     assert!(
         texts.contains(&&*format!("attacked ({attacked})")),
