@@ -14,10 +14,19 @@ import sys
 import time
 
 k = int(sys.argv[1]) if len(sys.argv) > 1 else 0
-seed = sys.argv[2] if len(sys.argv) > 2 else os.path.join(
-    os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "seeds",
-    "003_67c41a74215349f3.txt")
 
+def zandee():
+    """The seed that holds Zandee's thesis, found by its title."""
+    seeds = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "seeds")
+    for name in sorted(os.listdir(seeds)):
+        path = os.path.join(seeds, name)
+        text = open(path, encoding="utf-8").read()
+        if "The Game of Cycles" in text and "Python script" in text:
+            return path
+    sys.exit("Zandee's thesis is not among " + seeds)
+
+
+seed = sys.argv[2] if len(sys.argv) > 2 else zandee()
 text = open(seed, encoding="utf-8").read()
 body = text[text.rindex("Python script"):text.rindex("Bibliography")]
 blocks = []
