@@ -51,20 +51,36 @@ const COLOURS: [(u8, u8, u8); 8] = [
 /// Left and top margins of the plotting area inside the picture, for tests that read pixels.
 pub const MARGIN: u32 = 16;
 
-pub fn draw(c: &Chart, path: &str) -> Result<(), String> {
+/// A picture drawn by plotters, on whichever backend its file needs.
+pub trait Drawing {
+    fn draw_on<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String>;
+}
+
+/// Draw `d` on a `size` canvas to `path`: SVG for a `.svg` name, PNG otherwise.
+pub fn save(d: &impl Drawing, size: (u32, u32), path: &str) -> Result<(), String> {
     register_font();
     let err = |e: String| format!("cannot draw {path}: {e}");
+    if path.to_ascii_lowercase().ends_with(".svg") {
+        let root = SVGBackend::new(path, size).into_drawing_area();
+        d.draw_on(&root).map_err(err)?;
+        root.present().map_err(|e| err(e.to_string()))
+    } else {
+        let root = BitMapBackend::new(path, size).into_drawing_area();
+        d.draw_on(&root).map_err(err)?;
+        root.present().map_err(|e| err(e.to_string()))
+    }
+}
+
+pub fn draw(c: &Chart, path: &str) -> Result<(), String> {
     if c.series.iter().all(|s| s.points.is_empty()) {
         return Err("nothing to plot: the sequence is empty".into());
     }
-    if path.to_ascii_lowercase().ends_with(".svg") {
-        let root = SVGBackend::new(path, c.size).into_drawing_area();
-        draw_on(&root, c).map_err(err)?;
-        root.present().map_err(|e| err(e.to_string()))
-    } else {
-        let root = BitMapBackend::new(path, c.size).into_drawing_area();
-        draw_on(&root, c).map_err(err)?;
-        root.present().map_err(|e| err(e.to_string()))
+    save(c, c.size, path)
+}
+
+impl Drawing for Chart {
+    fn draw_on<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        draw_on(root, self)
     }
 }
 
@@ -207,16 +223,12 @@ pub struct Thermograph {
 }
 
 pub fn draw_thermograph(t: &Thermograph, path: &str) -> Result<(), String> {
-    register_font();
-    let err = |e: String| format!("cannot draw {path}: {e}");
-    if path.to_ascii_lowercase().ends_with(".svg") {
-        let root = SVGBackend::new(path, t.size).into_drawing_area();
-        thermograph_on(&root, t).map_err(err)?;
-        root.present().map_err(|e| err(e.to_string()))
-    } else {
-        let root = BitMapBackend::new(path, t.size).into_drawing_area();
-        thermograph_on(&root, t).map_err(err)?;
-        root.present().map_err(|e| err(e.to_string()))
+    save(t, t.size, path)
+}
+
+impl Drawing for Thermograph {
+    fn draw_on<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        thermograph_on(root, self)
     }
 }
 

@@ -5,6 +5,7 @@
 //! states. Placement games are drawn the same way, with their pieces as the states.
 use crate::engine::cycles::picture::layout;
 use crate::engine::graph::Graph;
+use crate::engine::plot::Drawing;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -47,16 +48,12 @@ pub fn picture(b: &Board, title: &str, path: &str) -> Result<(), String> {
             b.states.len()
         ));
     }
-    crate::engine::plot::register_font();
-    let err = |e: String| format!("cannot draw {path}: {e}");
-    if path.to_ascii_lowercase().ends_with(".svg") {
-        let root = SVGBackend::new(path, (W, H)).into_drawing_area();
-        draw(&root, b, title).map_err(err)?;
-        root.present().map_err(|e| err(e.to_string()))
-    } else {
-        let root = BitMapBackend::new(path, (W, H)).into_drawing_area();
-        draw(&root, b, title).map_err(err)?;
-        root.present().map_err(|e| err(e.to_string()))
+    crate::engine::plot::save(&(b, title), (W, H), path)
+}
+
+impl Drawing for (&Board<'_>, &str) {
+    fn draw_on<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        draw(root, self.0, self.1)
     }
 }
 

@@ -8,6 +8,7 @@
 //! on a circle, and the remaining vertices placed by a force-directed relaxation.
 use super::{Cycles, Position};
 use crate::engine::graph::Graph;
+use crate::engine::plot::Drawing;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -51,6 +52,12 @@ pub struct Marks {
     pub edges: Vec<EdgeKind>,
     pub forced: Vec<bool>,
     pub complete: Vec<bool>,
+}
+
+impl Drawing for (&Cycles, &Position, &str) {
+    fn draw_on<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        self.0.draw(root, self.1, self.2)
+    }
 }
 
 impl Cycles {
@@ -97,17 +104,7 @@ impl Cycles {
 
     /// Draw position `p` to `path` (.svg or .png) under `title`.
     pub fn picture(&self, p: &Position, title: &str, path: &str) -> Result<(), String> {
-        crate::engine::plot::register_font();
-        let err = |e: String| format!("cannot draw {path}: {e}");
-        if path.to_ascii_lowercase().ends_with(".svg") {
-            let root = SVGBackend::new(path, (W, H)).into_drawing_area();
-            self.draw(&root, p, title).map_err(err)?;
-            root.present().map_err(|e| err(e.to_string()))
-        } else {
-            let root = BitMapBackend::new(path, (W, H)).into_drawing_area();
-            self.draw(&root, p, title).map_err(err)?;
-            root.present().map_err(|e| err(e.to_string()))
-        }
+        crate::engine::plot::save(&(self, p, title), (W, H), path)
     }
 
     fn draw<DB: DrawingBackend>(

@@ -1,6 +1,7 @@
 //! A Dots-and-Boxes position drawn for a paper (SVG or PNG), as `show` draws it: the dots with
 //! their letters, drawn lines in black, undrawn ones faint, complete boxes shaded.
 use super::{Dots, Position, dot_name};
+use crate::engine::plot::Drawing;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -10,25 +11,21 @@ const MARGIN: f64 = 50.0;
 const BOX: RGBColor = RGBColor(0x8e, 0xb8, 0xe5);
 const FAINT: RGBColor = RGBColor(0xcc, 0xcc, 0xcc);
 
+impl Drawing for (&Dots, &Position, &str, f64) {
+    fn draw_on<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        self.0.draw(root, self.1, self.2, self.3)
+    }
+}
+
 impl Dots {
     /// Draw `pos` to `path` (.svg or .png) under `title`.
     pub fn picture(&self, pos: &Position, title: &str, path: &str) -> Result<(), String> {
-        crate::engine::plot::register_font();
         let step = (SIDE / self.rows.max(self.cols) as f64).floor();
         let size = (
             (2.0 * MARGIN + step * self.cols as f64) as u32,
             (2.0 * MARGIN + step * self.rows as f64) as u32 + 20,
         );
-        let err = |e: String| format!("cannot draw {path}: {e}");
-        if path.to_ascii_lowercase().ends_with(".svg") {
-            let root = SVGBackend::new(path, size).into_drawing_area();
-            self.draw(&root, pos, title, step).map_err(err)?;
-            root.present().map_err(|e| err(e.to_string()))
-        } else {
-            let root = BitMapBackend::new(path, size).into_drawing_area();
-            self.draw(&root, pos, title, step).map_err(err)?;
-            root.present().map_err(|e| err(e.to_string()))
-        }
+        crate::engine::plot::save(&(self, pos, title, step), size, path)
     }
 
     fn draw<DB: DrawingBackend>(

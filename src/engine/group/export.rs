@@ -400,7 +400,6 @@ pub fn default_side(n: usize) -> u32 {
 
 /// Write the walk picture to `path` (.png or .svg).
 pub fn walk_picture(p: &WalkPicture, path: &str) -> std::result::Result<(), String> {
-    crate::engine::plot::register_font();
     let n = p.hops.len();
     let side = p.side.max(1);
     let (cells, cell) = if n as u32 <= side {
@@ -411,15 +410,15 @@ pub fn walk_picture(p: &WalkPicture, path: &str) -> std::result::Result<(), Stri
     let msize = cells * cell;
     let w = WALK_LEFT + msize + WALK_LEGEND;
     let h = (WALK_TOP + msize + WALK_BOTTOM).max(WALK_TOP + 24 * (p.n + 3) + WALK_BOTTOM);
-    let err = |e: String| format!("cannot draw {path}: {e}");
-    if path.to_ascii_lowercase().ends_with(".svg") {
-        let root = SVGBackend::new(path, (w, h)).into_drawing_area();
-        draw_walk(&root, p, cells, cell).map_err(err)?;
-        root.present().map_err(|e| err(e.to_string()))
-    } else {
-        let root = BitMapBackend::new(path, (w, h)).into_drawing_area();
-        draw_walk(&root, p, cells, cell).map_err(err)?;
-        root.present().map_err(|e| err(e.to_string()))
+    crate::engine::plot::save(&(p, cells, cell), (w, h), path)
+}
+
+impl crate::engine::plot::Drawing for (&WalkPicture<'_>, u32, u32) {
+    fn draw_on<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+    ) -> std::result::Result<(), String> {
+        draw_walk(root, self.0, self.1, self.2)
     }
 }
 

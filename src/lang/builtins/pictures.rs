@@ -449,7 +449,7 @@ fn picture_of(
         }
         _ => Err(a.type_error(
             0,
-            "a group, an orbit(G, X) record, a walks(G, n) record, a Game of Cycles or board game position, or a picture",
+            "a group, an orbit(G, X) record, a walks(G, n) record, a Game of Cycles, placement, Dots-and-Boxes or board game position, or a picture",
         )),
     }
 }
