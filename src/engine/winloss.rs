@@ -50,11 +50,20 @@ pub trait Sums: Sync {
 }
 
 /// A table entry: 0 = nothing known; `EXACT | g` = the value is `g`; otherwise bit `h` set
-/// means `C + *h` wins, that is the value is not `h`.
+/// means `C + *h` wins, that is the value is not `h`. Stored entries also carry, in the bits
+/// of [`WORK`], the work class of the searches behind them (see [`work_class`]).
 const EXACT: u64 = 1 << 63;
+const WORK_SHIFT: u32 = 56;
+const WORK: u64 = 0x7f << WORK_SHIFT;
 /// Heaps up to this size are searched by the heap-sum reduction; a component whose value
 /// passes it (only possible with many kinds of move) is valued by mex instead.
-const MAX_HEAP: u32 = 62;
+const MAX_HEAP: u32 = WORK_SHIFT - 1;
+
+/// The work class of a search of `nodes` nodes: one more than the bit length of `nodes`, so
+/// every stored entry has a class of at least 1 and an empty slot is 0.
+fn work_class(nodes: u64) -> u64 {
+    (65 - nodes.leading_zeros()) as u64
+}
 
 #[derive(Clone, Copy, Default)]
 struct Slot<K> {
@@ -63,6 +72,8 @@ struct Slot<K> {
 }
 
 const SHARDS: usize = 64;
+/// Slots per bucket: a key lives in one bucket, in any of its slots.
+const WAYS: usize = 4;
 
 struct Shard<K> {
     slots: Vec<Slot<K>>,
@@ -70,9 +81,11 @@ struct Shard<K> {
 }
 
 /// A bounded transposition table, in shards behind locks. Each shard starts small and doubles
-/// while it is three-quarters full, up to its share of the budget; from then on a new entry goes
-/// to the front of its two-slot bucket and pushes the older one out. A fact about a key already
-/// there is merged into its entry.
+/// while it is three-quarters full, up to its share of the budget. A key lives in a bucket of
+/// [`WAYS`] slots; a new key takes a free slot, else the slot whose entry cost the least work
+/// to find, so the facts behind large searches stay while the cheap ones near the leaves churn
+/// through the rest (a full table keeps working and loses only what is cheap to recompute).
+/// A fact about a key already there is merged into its entry.
 pub(crate) struct Table<K> {
     shards: Vec<Mutex<Shard<K>>>,
     max_per: usize,
@@ -82,10 +95,7 @@ impl<K: Key> Table<K> {
     /// A table of at most `bytes` bytes.
     pub fn new(bytes: u64) -> Table<K> {
         let slot = std::mem::size_of::<Slot<K>>() as u64;
-        let mut max_per = 2u64;
-        while max_per * 2 * slot * SHARDS as u64 <= bytes {
-            max_per *= 2;
-        }
+        let max_per = (bytes / slot / SHARDS as u64 / WAYS as u64).max(1) * WAYS as u64;
         let start = max_per.min(1 << 10) as usize;
         Table {
             shards: (0..SHARDS)
@@ -100,56 +110,70 @@ impl<K: Key> Table<K> {
         }
     }
 
+    /// The shard of a key (by the low bits of its hash) and the hash.
     #[inline]
     fn place(key: K) -> (usize, u64) {
         let h = key.hash64();
-        ((h as usize) % SHARDS, h >> 8)
+        ((h as usize) % SHARDS, h)
     }
 
-    /// What is known of `key` (0 for nothing).
+    /// The slots of the bucket of hash `h` (by its high bits: shards need not be powers of two).
+    #[inline]
+    fn bucket(t: &Shard<K>, h: u64) -> std::ops::Range<usize> {
+        let buckets = (t.slots.len() / WAYS) as u128;
+        let i = ((h as u128 * buckets) >> 64) as usize * WAYS;
+        i..i + WAYS
+    }
+
+    /// What is known of `key` (0 for nothing), without its work class.
     fn get(&self, key: K) -> u64 {
         let (s, h) = Self::place(key);
         let t = self.shards[s].lock().unwrap();
-        let i = (h as usize) & (t.slots.len() - 1) & !1;
-        for j in [i, i + 1] {
-            let e = t.slots[j];
+        for e in &t.slots[Self::bucket(&t, h)] {
             if e.val != 0 && e.key == key {
-                return e.val;
+                return e.val & !WORK;
             }
         }
         0
     }
 
     fn insert(t: &mut Shard<K>, key: K, val: u64, h: u64) {
-        let i = (h as usize) & (t.slots.len() - 1) & !1;
-        for j in [i, i + 1] {
-            let e = &mut t.slots[j];
+        let b = Self::bucket(t, h);
+        for e in &mut t.slots[b.clone()] {
             if e.val != 0 && e.key == key {
-                if e.val & EXACT == 0 {
-                    e.val = if val & EXACT != 0 { val } else { e.val | val };
-                }
+                let work = (e.val & WORK).max(val & WORK);
+                let facts = if e.val & EXACT != 0 {
+                    e.val
+                } else if val & EXACT != 0 {
+                    val
+                } else {
+                    e.val | val
+                };
+                e.val = facts & !WORK | work;
                 return;
             }
         }
-        if t.slots[i + 1].val == 0 {
+        // the slot of least work (an empty one has none)
+        let j = b.min_by_key(|&j| t.slots[j].val & WORK).unwrap();
+        if t.slots[j].val == 0 {
             t.count += 1;
         }
-        t.slots[i + 1] = t.slots[i];
-        t.slots[i] = Slot { key, val };
+        t.slots[j] = Slot { key, val };
     }
 
-    /// Records a fact (an entry as described at [`EXACT`]).
-    fn put(&self, key: K, val: u64) {
+    /// Records a fact (an entry as described at [`EXACT`]) found by a search of `nodes` nodes.
+    fn put(&self, key: K, val: u64, nodes: u64) {
         if val == 0 {
             return;
         }
+        let val = val | work_class(nodes) << WORK_SHIFT;
         let (s, h) = Self::place(key);
         let mut t = self.shards[s].lock().unwrap();
         if t.count * 4 >= t.slots.len() * 3 && t.slots.len() < self.max_per {
-            let len = t.slots.len() * 2;
+            let len = (t.slots.len() * 2).min(self.max_per);
             let old = std::mem::replace(&mut t.slots, vec![Slot::default(); len]);
             t.count = 0;
-            for e in old.into_iter().rev() {
+            for e in old {
                 if e.val != 0 {
                     let (_, h2) = Self::place(e.key);
                     Self::insert(&mut t, e.key, e.val, h2);
@@ -276,6 +300,7 @@ impl<'a, G: Sums> Search<'a, G> {
     }
 
     fn mex(&mut self, c: G::Pos, key: G::Key) -> Result<u32> {
+        let n0 = self.nodes;
         self.tick()?;
         let opts = self.options(c);
         let mut seen = 0u128;
@@ -286,7 +311,7 @@ impl<'a, G: Sums> Search<'a, G> {
         }
         self.bufs.push(opts);
         let g = mex(seen, &big);
-        self.t.put(key, EXACT | g as u64);
+        self.t.put(key, EXACT | g as u64, self.nodes - n0);
         Ok(g)
     }
 
@@ -305,6 +330,7 @@ impl<'a, G: Sums> Search<'a, G> {
         if excluded(e, h) {
             return Ok(false);
         }
+        let n0 = self.nodes;
         self.tick()?;
         // moves in `C` first: a heap move wins only when `G(C) < h`, which takes a search of
         // `C` against every smaller heap to find out
@@ -312,7 +338,8 @@ impl<'a, G: Sums> Search<'a, G> {
         let r = self.some_option_loses(&opts, h);
         self.bufs.push(opts);
         let win = r? || self.heap_wins(c, key, h, e)?;
-        self.t.put(key, if win { not(h) } else { EXACT | h as u64 });
+        let fact = if win { not(h) } else { EXACT | h as u64 };
+        self.t.put(key, fact, self.nodes - n0);
         Ok(!win)
     }
 
@@ -482,7 +509,8 @@ fn loses_par<G: Sums>(
         Some(r) => r?,
         None => Search::new(g, t, ctl).heap_wins(c, key, h, e)?,
     };
-    t.put(key, if win { not(h) } else { EXACT | h as u64 });
+    // the first level's facts are the most expensive of all
+    t.put(key, if win { not(h) } else { EXACT | h as u64 }, u64::MAX);
     Ok(!win)
 }
 
@@ -586,7 +614,9 @@ mod tests {
                 adj,
                 alone: round % 2 == 1,
             };
-            let t = Table::new(1 << 16);
+            // every third graph on a table of 64 buckets, full from the start: its entries
+            // are replaced all the time, which may cost work but never a wrong answer
+            let t = Table::new(if round % 3 == 0 { 0 } else { 1 << 16 });
             let task = ctl.task("test", None);
             let mut memo = std::collections::HashMap::new();
             let all = (1u64 << n) - 1;

@@ -237,6 +237,7 @@ impl<B: Bits> Inner<B> {
             .collect();
         let single = masks.iter().all(|m| m.len() == 1);
         let bytes = Game::<B>::byte_tables(n, &syms);
+        let mirrors = Game::mirror_syms(&masks, &syms);
         Inner {
             game: Some(Game {
                 masks,
@@ -245,6 +246,7 @@ impl<B: Bits> Inner<B> {
                 syms,
                 stride,
                 bytes,
+                mirrors,
                 id: solve::game_id(),
             }),
             blocking: None,

@@ -31,6 +31,9 @@ pub(crate) struct Game<B> {
     pub stride: Option<usize>,
     /// per symmetry (non-identity), per byte of a set: the image of each byte value
     pub bytes: Vec<Vec<[B; 256]>>,
+    /// the involutions among `syms` that can mirror moves, each (its index, the squares it
+    /// fixes or carries into a mask of their own): see [`Game::mirrored`]
+    pub mirrors: Vec<(usize, B)>,
     /// distinct for every game built, so the per-thread cache of small values (shared by the
     /// games a thread searches) never mixes two games
     pub id: u64,
@@ -61,22 +64,25 @@ struct SmallMoves<'a> {
 }
 
 impl SmallMoves<'_> {
-    /// The nimber of the subset `s` of the component.
+    /// The nimber of the subset `s` of the component (of at least two squares, not in `memo`).
     fn mex(&self, s: u32, memo: &mut [u8]) -> u8 {
-        if s & s.wrapping_sub(1) == 0 {
-            return (s != 0) as u8;
-        }
-        let m = memo[s as usize];
-        if m != u8::MAX {
-            return m;
-        }
         let mut seen = 0u64;
         let mut rest = s;
         while rest != 0 {
             let i = rest.trailing_zeros() as usize;
             rest &= rest - 1;
             for &r in &self.removes[self.start[i] as usize..self.start[i + 1] as usize] {
-                seen |= 1 << self.mex(s & !r, memo);
+                // the cheap cases here, not behind a call
+                let t = s & !r;
+                let v = if t & t.wrapping_sub(1) == 0 {
+                    (t != 0) as u8
+                } else {
+                    match memo[t as usize] {
+                        u8::MAX => self.mex(t, memo),
+                        m => m,
+                    }
+                };
+                seen |= 1 << v;
             }
         }
         let g = (!seen).trailing_zeros() as u8;
@@ -200,8 +206,39 @@ impl<B: Bits> Game<B> {
         best
     }
 
-    /// A value known without search: tiny components, cliques of Node-Kayles, and any
-    /// component of at most [`SMALL`] squares (by [`Game::small_value`]).
+    /// The involutions among `syms` under which a symmetric position is a second-player win,
+    /// each with the squares where the mirror move fails (see [`Game::mirrored`]).
+    pub fn mirror_syms(masks: &[Vec<B>], syms: &[Vec<u16>]) -> Vec<(usize, B)> {
+        let n = masks.len();
+        syms.iter()
+            .enumerate()
+            .filter(|(_, p)| (0..n).all(|i| p[p[i] as usize] as usize == i))
+            .filter_map(|(k, p)| {
+                let mut bad = B::default();
+                for (s, ms) in masks.iter().enumerate() {
+                    let t = p[s] as usize;
+                    if t == s || ms.iter().any(|m| m.test(t)) {
+                        bad.set(s);
+                    }
+                }
+                (bad.count() < n as u32).then_some((k, bad))
+            })
+            .collect()
+    }
+
+    /// Whether `c` is a second-player win by the mirror strategy (Tweedledum and Tweedledee):
+    /// some involution `σ` maps `c` onto itself, fixes none of its squares, and no move on a
+    /// square `s` removes `σ(s)`. Then every move on `s` with mask `m` is answered on `σ(s)`
+    /// with `σ(m)` (a mask there, as `σ` is a symmetry of the game), which restores a
+    /// symmetric position, so the second player never runs out of moves first: the value is 0.
+    fn mirrored(&self, c: B) -> bool {
+        self.mirrors
+            .iter()
+            .any(|&(k, bad)| c.and(bad).is_empty() && self.image(c, k) == c)
+    }
+
+    /// A value known without search: tiny components, cliques of Node-Kayles, any component
+    /// of at most [`SMALL`] squares (by [`Game::small_value`]), and mirrored ones (0).
     #[inline]
     fn trivial(&self, c: B) -> Option<u32> {
         let k = c.count();
@@ -214,7 +251,7 @@ impl<B: Bits> Game<B> {
         if k as usize <= SMALL {
             return self.small_value(c);
         }
-        None
+        self.mirrored(c).then_some(0)
     }
 
     /// The value of a component of at most [`SMALL`] squares by a plain mex over the subsets
@@ -258,7 +295,12 @@ impl<B: Bits> Game<B> {
                 removes: &removes[..nm],
                 start: &start[..=k],
             };
-            moves.mex((1u32 << k) - 1, &mut memo)
+            let all = (1u32 << k) - 1;
+            if k < 2 {
+                all as u8
+            } else {
+                moves.mex(all, &mut memo)
+            }
         });
         SMALL_CACHE.with(|t| t.borrow_mut()[slot] = (self.id, words, g));
         Some(g as u32)
