@@ -1,7 +1,10 @@
 #!/bin/sh
 # Timed runs of the placement engine: sh bench/placement-run.sh "queens 11" "grid 3 16" ...
 # Specs: "queens N" (the nimber, checked against OEIS A344227 and Rudd's a(14..16)),
+# "queens N MB" (the same under a memory budget of MB megabytes: the table gets a quarter),
 # "queens-outcome N", "grid M N" (Node-Kayles), "table PIECES M N".
+# The issue-22 runs: sh bench/placement-run.sh "queens 13" "queens 14" "queens 13 64" "queens 15"
+# (niced: nice -n 5 sh bench/placement-run.sh ...).
 # Each argument is one run (see bench_one in tests/engine_placement.rs).
 set -e
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-target}

@@ -1237,11 +1237,31 @@ fn bench_one() {
     let (label, g) = match w[0] {
         "queens" => {
             let n: usize = w[1].parse().unwrap();
-            let g = queens(n);
+            // an optional memory budget in MB: the table gets a quarter of it
+            let g = match w.get(2) {
+                None => queens(n),
+                Some(mb) => {
+                    let ctl = ctl().with_memory(mb.parse::<u64>().unwrap() << 20);
+                    let g = Placement::new(
+                        Board::Grid { rows: n, cols: n },
+                        vec![Piece::queen()],
+                        false,
+                    );
+                    let g = g.unwrap();
+                    g.grundy(&g.start(), &ctl).unwrap()
+                }
+            };
             if let Some(&want) = A344227.get(n - 1).or(RUDD_14_TO_16.get(n.wrapping_sub(14))) {
                 assert_eq!(g, want, "queens {n}x{n}");
             }
-            (format!("queens {n}x{n}"), g)
+            (
+                format!(
+                    "queens {n}x{n} {}",
+                    w.get(2)
+                        .map_or(String::new(), |m| format!("(budget {m} MB)"))
+                ),
+                g,
+            )
         }
         "queens-outcome" => {
             let n: usize = w[1].parse().unwrap();
