@@ -614,7 +614,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
         }
         let sacr = sc.sacr;
         if sacr != 0 {
-            skip |= self.isolated_skips(sc);
+            skip |= self.chain_skips(sc);
         }
         let mut n = 0;
         let cand = free & !skip;
@@ -633,11 +633,17 @@ impl<'s, 'a> Searcher<'s, 'a> {
         n
     }
 
-    /// Sacrifices not worth trying: in a chain of boxes with two free sides that touches only
-    /// the border (an isolated chain), opening it at one end (a chain of three or more) or in the
-    /// middle (a chain of two) leaves the opponent the fewest options, so the other lines of
-    /// that chain are skipped; in an isolated loop all lines are alike, one is kept.
-    fn isolated_skips(&self, sc: &Scan) -> u64 {
+    /// Sacrifices not worth trying, in each chain of boxes with two free sides whose ends are the
+    /// border or boxes with three or more free sides (junctions). Opened anywhere, a chain of
+    /// three or more lets the receiver reach, by captures alone, the position after opening it
+    /// at an end and taking all but the last two (the value of which he is held to there), so an
+    /// end is best for the opener; both ends are alike (the positions after the receiver's two
+    /// options agree up to where the last two boxes lie). A chain of two opened in the middle
+    /// leaves only the captures (each box hangs off the border or a junction), which the receiver
+    /// could also make after an end is opened; not when both ends are the same junction, whose
+    /// degree the first capture lowers. The two lines of a single box lead to the same position
+    /// after the forced capture. In an isolated loop all lines are alike, one is kept.
+    fn chain_skips(&self, sc: &Scan) -> u64 {
         let bm = &self.s.board.box_mask;
         let free = sc.free;
         let mut skip = 0u64;
@@ -653,8 +659,8 @@ impl<'s, 'a> Searcher<'s, 'a> {
             seen |= 1 << start;
             let mut lines = bm[start as usize] & free;
             let mut boxes = 1;
-            let mut ground_ends = [NONE; 2];
-            let mut isolated = true;
+            // per side: the line to the end and the box there (NONE: the border)
+            let mut ends = [(0u64, NONE); 2];
             let mut is_loop = false;
             let f0 = lines;
             for (side, l0) in [f0.trailing_zeros() as u64, 63 - f0.leading_zeros() as u64]
@@ -665,16 +671,12 @@ impl<'s, 'a> Searcher<'s, 'a> {
                 loop {
                     let [x, y] = self.s.lb[l as usize];
                     let nxt = if x == cur { y } else { x };
-                    if nxt == NONE {
-                        ground_ends[side] = l as u8;
-                        break;
-                    }
                     if nxt == start {
                         is_loop = true;
                         break;
                     }
-                    if sc.deg[nxt as usize] != 2 {
-                        isolated = false;
+                    if nxt == NONE || sc.deg[nxt as usize] != 2 {
+                        ends[side] = (l, nxt);
                         break;
                     }
                     seen |= 1 << nxt;
@@ -687,16 +689,22 @@ impl<'s, 'a> Searcher<'s, 'a> {
                     break;
                 }
             }
-            if !isolated {
-                continue;
-            }
+            let [(e0, x0), (e1, x1)] = ends;
             let keep = if is_loop {
                 1u64 << lines.trailing_zeros()
+            } else if [x0, x1].iter().any(|&x| x != NONE && sc.deg[x as usize] < 3) {
+                // an end at a capturable box
+                continue;
             } else if boxes == 2 {
-                // the line between the two boxes
-                lines & !(1u64 << ground_ends[0]) & !(1u64 << ground_ends[1])
+                // the line between the two boxes, and an end if both ends are the same junction
+                let mid = lines & !(1u64 << e0) & !(1u64 << e1);
+                if x0 == x1 && x0 != NONE {
+                    mid | 1 << e0
+                } else {
+                    mid
+                }
             } else {
-                1u64 << ground_ends[0]
+                1u64 << e0
             };
             skip |= lines & !keep;
         }
