@@ -613,21 +613,22 @@ impl<'s, 'a> Searcher<'s, 'a> {
             skip |= u & (u.wrapping_sub(1) & u); // all but the lowest
         }
         let sacr = sc.sacr;
+        let mut long = 0;
         if sacr != 0 {
-            skip |= self.chain_skips(sc);
+            let (s, l) = self.chain_skips(sc);
+            skip |= s;
+            long = l;
         }
         let mut n = 0;
         let cand = free & !skip;
-        for &l in &board.order {
-            if cand >> l & 1 == 1 && sacr >> l & 1 == 0 {
-                buf[n] = l;
-                n += 1;
-            }
-        }
-        for &l in &board.order {
-            if cand >> l & 1 == 1 && sacr >> l & 1 == 1 {
-                buf[n] = l;
-                n += 1;
+        // safe moves, then sacrifices of short chains, then of long chains and loops
+        for class in [!sacr, sacr & !long, long] {
+            let c = cand & class;
+            for &l in &board.order {
+                if c >> l & 1 == 1 {
+                    buf[n] = l;
+                    n += 1;
+                }
             }
         }
         n
@@ -643,10 +644,11 @@ impl<'s, 'a> Searcher<'s, 'a> {
     /// could also make after an end is opened; not when both ends are the same junction, whose
     /// degree the first capture lowers. The two lines of a single box lead to the same position
     /// after the forced capture. In an isolated loop all lines are alike, one is kept.
-    fn chain_skips(&self, sc: &Scan) -> u64 {
+    fn chain_skips(&self, sc: &Scan) -> (u64, u64) {
         let bm = &self.s.board.box_mask;
         let free = sc.free;
         let mut skip = 0u64;
+        let mut long = 0u64;
         let mut seen = 0u32;
         let mut twos = 0u32;
         for b in 0..bm.len() {
@@ -707,8 +709,11 @@ impl<'s, 'a> Searcher<'s, 'a> {
                 1u64 << e0
             };
             skip |= lines & !keep;
+            if is_loop || boxes >= 3 {
+                long |= lines;
+            }
         }
-        skip
+        (skip, long)
     }
 
     /// The value for the mover at `pos` of drawing `l`, searched with window (alpha, beta),
