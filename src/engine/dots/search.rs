@@ -623,12 +623,11 @@ impl<'s, 'a> Searcher<'s, 'a> {
         let cand = free & !skip;
         // safe moves, then sacrifices of short chains, then of long chains and loops
         for class in [!sacr, sacr & !long, long] {
-            let c = cand & class;
-            for &l in &board.order {
-                if c >> l & 1 == 1 {
-                    buf[n] = l;
-                    n += 1;
-                }
+            let mut c = board.ranks(cand & class);
+            while c != 0 {
+                buf[n] = board.order[c.trailing_zeros() as usize];
+                n += 1;
+                c &= c - 1;
             }
         }
         n
