@@ -640,9 +640,9 @@ impl<'s, 'a> Searcher<'s, 'a> {
     /// end is best for the opener; both ends are alike (the positions after the receiver's two
     /// options agree up to where the last two boxes lie). A chain of two opened in the middle
     /// leaves only the captures (each box hangs off the border or a junction), which the receiver
-    /// could also make after an end is opened; not when both ends are the same junction, whose
-    /// degree the first capture lowers. The two lines of a single box lead to the same position
-    /// after the forced capture. In an isolated loop all lines are alike, one is kept.
+    /// could also make after an end is opened (its ends are two different junctions: the grid has
+    /// no triangles). The two lines of a single box lead to the same position after the forced
+    /// capture. In an isolated loop all lines are alike, one is kept.
     fn chain_skips(&self, sc: &Scan) -> (u64, u64) {
         let bm = &self.s.board.box_mask;
         let free = sc.free;
@@ -697,13 +697,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
                 // an end at a capturable box
                 continue;
             } else if boxes == 2 {
-                // the line between the two boxes, and an end if both ends are the same junction
-                let mid = lines & !(1u64 << e0) & !(1u64 << e1);
-                if x0 == x1 && x0 != NONE {
-                    mid | 1 << e0
-                } else {
-                    mid
-                }
+                lines & !(1u64 << e0) & !(1u64 << e1)
             } else {
                 1u64 << e0
             };
