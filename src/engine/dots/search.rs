@@ -13,6 +13,8 @@
 //! - a position with such a choice is worth at least 0 to the mover (both options end in the
 //!   same position with the other player to move, the boxes between them going to one side or
 //!   the other), a bound that refutes most loony moves without search;
+//! - only one sacrifice per chain of boxes with two free sides is searched (an end of a long
+//!   chain, the middle of a chain of two), see [`Searcher::chain_skips`];
 //! - a box's border sides are interchangeable, so only one of them is tried, and positions are
 //!   keyed on the number of border sides drawn per box (with the corner boxes this is the corner
 //!   equivalence of Barker and Korf), then canonicalised under the board's symmetries.
@@ -693,7 +695,10 @@ impl<'s, 'a> Searcher<'s, 'a> {
             let [(e0, x0), (e1, x1)] = ends;
             let keep = if is_loop {
                 1u64 << lines.trailing_zeros()
-            } else if [x0, x1].iter().any(|&x| x != NONE && sc.deg[x as usize] < 3) {
+            } else if [x0, x1]
+                .iter()
+                .any(|&x| x != NONE && sc.deg[x as usize] < 3)
+            {
                 // an end at a capturable box
                 continue;
             } else if boxes == 2 {
