@@ -855,7 +855,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
 
     /// Stores the result of a searched node in the table; returns its value.
     #[inline]
-    fn finish(&self, node: &Node, best: i32, best_move: u8) -> i32 {
+    fn finish(&self, node: &Node, best: i32, best_move: u8, work: u64) -> i32 {
         if let Some((key, g)) = node.key {
             let (lower, upper) = if best <= node.a0 {
                 (node.lo, best)
@@ -865,7 +865,8 @@ impl<'s, 'a> Searcher<'s, 'a> {
                 (best, best)
             };
             let mv = self.s.board.syms[g][best_move as usize];
-            let depth = node.nfree;
+            // the bits of the number of nodes the result cost: the costliest results are kept
+            let depth = 64 - work.leading_zeros();
             self.s.table.store(
                 key,
                 Entry {
@@ -881,6 +882,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
 
     /// Negamax alpha-beta, fail-soft: the value for the mover of the boxes not yet taken.
     fn search(&mut self, pos: u64, alpha: i32, beta: i32) -> std::result::Result<i32, Stop> {
+        let start = self.nodes;
         self.nodes += 1;
         if self.nodes & 0xfff == 0 && (self.stop.any() || self.ctl.cancelled()) {
             return Err(Stop);
@@ -905,7 +907,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
                 }
             }
         }
-        Ok(self.finish(&node, best, best_move))
+        Ok(self.finish(&node, best, best_move, self.nodes - start))
     }
 
     /// [`Searcher::search`] with the first levels in parallel: the first move alone (searched the
@@ -989,6 +991,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
                 return Err(Stop);
             }
         }
-        Ok(self.finish(&node, best, best_move))
+        // the other threads' nodes are not counted here: these few results are kept first
+        Ok(self.finish(&node, best, best_move, u64::MAX))
     }
 }
