@@ -241,3 +241,29 @@ fn stalks_by_berlekamps_rule() {
         assert_eq!(stalk(x), s);
     }
 }
+
+/// A search past the memory budget stops with the budget in the message.
+#[test]
+fn the_search_keeps_to_the_memory_budget() {
+    // a ladder of 8 squares on the ground: 24 edges, one block
+    let mut edges = vec![];
+    for k in 0..8 {
+        let (below, a) = (if k == 0 { (0, 0) } else { (2 * k - 1, 2 * k) }, 2 * k + 1);
+        edges.push((below.0, a, Colour::Blue));
+        edges.push((below.1, a + 1, Colour::Red));
+        edges.push((
+            a,
+            a + 1,
+            if k % 2 == 0 {
+                Colour::Red
+            } else {
+                Colour::Blue
+            },
+        ));
+    }
+    let ctl = Ctl::default().with_memory(1 << 20);
+    let mut store = Store::new(&Ctl::default());
+    let p = Picture { edges };
+    let err = value(&mut Hackenbush, &mut store, &mut HashMap::new(), &p, &ctl).unwrap_err();
+    assert!(err.message.contains("needs about"), "{}", err.message);
+}
