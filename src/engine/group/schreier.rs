@@ -323,6 +323,9 @@ impl StabChain {
             if k == u32::MAX {
                 return i;
             }
+            if k == 0 {
+                continue;
+            }
             let inv = l.inv[k as usize].images();
             h.iter_mut().for_each(|x| *x = inv[*x as usize]);
         }
@@ -342,6 +345,10 @@ impl StabChain {
             let k = l.pos[h[l.point] as usize];
             if k == u32::MAX {
                 return i;
+            }
+            if k == 0 {
+                // h fixes the base point: its transversal element is the identity
+                continue;
             }
             let inv = l.inv[k as usize].images();
             tmp.clear();
@@ -383,16 +390,24 @@ impl StabChain {
 
     /// Sims' test: every Schreier generator of every level, deepest level first, must sift to
     /// the identity through the levels below; one that does not is added, and the levels it
-    /// changed are tested again. The generators of a level are sifted in parallel; the first
-    /// failure in their order is the one kept, so the chain does not depend on thread count.
+    /// changed are tested again, on their new Schreier generators only: one that sifted through
+    /// still does, since levels only grow and keep their transversal elements. The generators
+    /// of a level are sifted in parallel; the first failure in their order is the one kept, so
+    /// the chain does not depend on thread count.
     fn complete(&mut self, task: &Task, budget: u64) -> Result<()> {
+        // per level, the orbit points and generators whose Schreier generators all sift
+        let mut tested = vec![(0, 0); self.levels.len()];
         let mut i = self.levels.len();
         while i > 0 {
             let lvl = i - 1;
             let l = &self.levels[lvl];
+            let (done_k, done_s) = tested[lvl];
             let pairs: Vec<(usize, usize)> = (0..l.orbit.len())
                 .flat_map(|k| (0..l.gens.len()).map(move |s| (k, s)))
                 .filter(|&(k, s)| {
+                    if k < done_k && s < done_s {
+                        return false;
+                    }
                     // a tree edge gives the identity
                     let gamma = l.gens[s].apply(l.orbit[k]);
                     l.tree[l.pos[gamma] as usize] != (k as u32, s as u32)
@@ -436,10 +451,14 @@ impl StabChain {
                 Some(r) => {
                     let (res, j) = r?;
                     self.add_strong_generator(res, lvl + 1, j, budget)?;
+                    tested.resize(self.levels.len(), (0, 0));
                     // recheck from the deepest level that changed
                     i = j + 1;
                 }
-                None => i -= 1,
+                None => {
+                    tested[lvl] = (l.orbit.len(), l.gens.len());
+                    i -= 1;
+                }
             }
         }
         Ok(())
