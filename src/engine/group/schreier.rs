@@ -7,6 +7,7 @@
 //! test: every Schreier generator of every level sifts through the levels below it (Sims).
 //! Only a known order (`build_known`) may stop before that test: a chain whose orbit lengths
 //! multiply to |G| is complete.
+use super::bound::{order_bound, root};
 use super::perm::Perm;
 use crate::engine::control::{Task, over_budget};
 use crate::engine::{Ctl, Result};
@@ -236,6 +237,14 @@ impl StabChain {
             }
         }
         if known.is_some_and(|o| chain.order() == *o) {
+            return Ok(chain);
+        }
+        // the random chain's order is a lower bound (its levels are nested subgroups of G);
+        // meeting a proven upper bound, it is the order and the chain is complete
+        if random
+            && known.is_none()
+            && order_bound(degree, &gens, ctl)?.is_some_and(|b| chain.order() == b)
+        {
             return Ok(chain);
         }
         if random {
@@ -487,15 +496,6 @@ impl StabChain {
     pub fn base(&self) -> Vec<usize> {
         self.levels.iter().map(|l| l.point).collect()
     }
-}
-
-/// The root of x's tree in a union-find forest, halving the path on the way.
-fn root(parent: &mut [usize], mut x: usize) -> usize {
-    while parent[x] != x {
-        parent[x] = parent[parent[x]];
-        x = parent[x];
-    }
-    x
 }
 
 /// Each point's G-orbit, numbered by the orbits' least points.
