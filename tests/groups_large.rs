@@ -2,6 +2,7 @@
 //! deterministic one, and puzzle groups against published orders and GAP.
 use gamut::engine::Ctl;
 use gamut::engine::group::GroupVal;
+use gamut::engine::group::bound::order_bound;
 use gamut::engine::group::perm::Perm;
 use gamut::engine::group::schreier::StabChain;
 use num_bigint::BigUint;
@@ -246,6 +247,9 @@ proptest! {
         let want = want.unwrap();
         let chain = StabChain::build(n, &gens, &Ctl::default()).unwrap();
         prop_assert_eq!(chain.order(), BigUint::from(want));
+        if let Some(b) = order_bound(n, &gens, &Ctl::default()).unwrap() {
+            prop_assert!(b >= BigUint::from(want), "bound {} below {}", b, want);
+        }
         prop_assert_eq!(group(gens.clone()).order(), BigUint::from(want));
     }
 }
@@ -283,6 +287,70 @@ fn wreath_and_direct_products_of_large_degree_have_their_orders() {
     assert_eq!(group(gens.clone()).order(), want);
     let det = StabChain::deterministic(n, &gens, &Ctl::default()).unwrap();
     assert_eq!(det.order(), want);
+}
+
+/// S_a acting on b blocks of a points at once, the blocks permuted by S_b: an imprimitive
+/// group of order a!·b! whose kernel on the blocks is diagonal, so the bound from the blocks,
+/// (a!)^b·b!, is not reached and the order needs Sims' test.
+fn diagonal_wreath(a: usize, b: usize) -> Vec<Perm> {
+    let n = a * b;
+    let on_each = |f: &dyn Fn(usize) -> usize| {
+        Perm::from_images((0..n).map(|x| (x / a * a + f(x % a)) as u16).collect())
+    };
+    let t = on_each(&|x| [1, 0].get(x).copied().unwrap_or(x));
+    let c = on_each(&|x| (x + 1) % a);
+    let shift = Perm::from_images((0..n).map(|x| ((x + a) % n) as u16).collect());
+    let swap = Perm::from_images(
+        (0..n)
+            .map(|x| if x < 2 * a { (x + a) % (2 * a) } else { x } as u16)
+            .collect(),
+    );
+    vec![t, c, shift, swap]
+}
+
+#[test]
+fn block_systems_bound_the_order() {
+    let ctl = Ctl::default();
+    let mut rng = common::Rng(23);
+    for (a, b) in [(6, 50), (2, 150), (3, 4), (5, 20)] {
+        // a wreath product reaches the bound: random Schreier–Sims stops there
+        let (gens, order) = shaped_group(1, a, b);
+        let gens = relabel(&gens, &mut rng);
+        let order = order.unwrap();
+        assert_eq!(
+            order_bound(a * b, &gens, &ctl).unwrap(),
+            Some(order.clone())
+        );
+        assert_eq!(group(gens).order(), order, "S_{a} wr S_{b}");
+        // the diagonal one does not
+        let gens = relabel(&diagonal_wreath(a, b), &mut rng);
+        let bound = fact(a).pow(b as u32) * fact(b);
+        assert_eq!(order_bound(a * b, &gens, &ctl).unwrap(), Some(bound));
+        assert_eq!(
+            group(gens).order(),
+            fact(a) * fact(b),
+            "diagonal S_{a} by S_{b}"
+        );
+    }
+    // S_5 x A_6 on 11 points: the product of the constituents; a primitive group: no bound
+    let gens = vec![
+        cyc(11, [0, 1]),
+        cyc(11, 0..5),
+        cyc(11, 5..8),
+        cyc(11, 6..11),
+    ];
+    assert_eq!(
+        order_bound(11, &gens, &ctl).unwrap(),
+        Some(fact(5) * fact(6) / 2u32)
+    );
+    let (gens, _) = shaped_group(3, 7, 0);
+    assert_eq!(order_bound(21, &gens, &ctl).unwrap(), None);
+    // the diagonal S_3 by S_4 against the number of its elements found by search
+    let gens = diagonal_wreath(3, 4);
+    assert_eq!(
+        BigUint::from(closure(&gens, 50_000).unwrap()),
+        group(gens).order()
+    );
 }
 
 /// Random groups of degree 50-300 written by `bench/puzzles.py` (tests/data/groups: the
