@@ -3,7 +3,8 @@
 # the puzzle groups of bench/puzzles.py (cubes 3, 4, 5, 7 and the Megaminx, on their moving
 # stickers; Rubik's Slide groups up to 17 x 17), symmetric and alternating groups by two
 # generators, and random groups of degree 50-300: primitive (pairs*, power*), imprimitive
-# (wreath*) and intransitive (diagonal*, product*, blocks*).
+# (wreath*; S_a x S_b on blocks, diagonal*by*; even elements of wreath products, even*; an
+# iterated wreath product, iterated*) and intransitive (diagonal3x40, product*, blocks*).
 #
 # Usage: bench/gap-orders.sh SCRATCH [RUNS] [NAME ...]
 # SCRATCH is a folder outside the repository. For each group, gamut's whole process
@@ -21,7 +22,7 @@ REPO=$(cd "$(dirname "$0")/.." && pwd)
 (cd "$REPO" && cargo build -q --release)
 G=${CARGO_TARGET_DIR:-$REPO/target}/release/gamut
 python3 "$REPO/bench/puzzles.py" "$SCRATCH" --more
-NAMES=${*:-"cube3 cube4 megaminx cube5 cube7 slide4hard slide6hard slide10hard slide17hard sym50 sym100 alt101 wreath5x20 diagonal3x40 product30x5 pairs12 pairs20 pairs24 power8 power12 power17 wreath5by10 wreath4by25 wreath10by10 wreath3by60 wreath6by50 wreath2by150 blocks20_30 blocks25_25_25_25 blocks40_60_80 blocks10_20_30_40_50_60 blocks30_30_30_30_30_30"}
+NAMES=${*:-"cube3 cube4 megaminx cube5 cube7 slide4hard slide6hard slide10hard slide17hard sym50 sym100 alt101 wreath5x20 diagonal3x40 product30x5 pairs12 pairs20 pairs24 power8 power12 power17 wreath5by10 wreath4by25 wreath10by10 wreath3by60 wreath6by50 wreath2by150 blocks20_30 blocks25_25_25_25 blocks40_60_80 blocks10_20_30_40_50_60 blocks30_30_30_30_30_30 diagonal10by20 diagonal6by50 even4by50 even2by100 iterated3by4by10"}
 cd "$SCRATCH"
 printf '| group | degree | order | gamut CPU s (median) | GAP Size CPU ms (median) | gamut / GAP |\n|---|---|---|---|---|---|\n'
 for n in $NAMES; do

@@ -434,3 +434,57 @@ fn orbits_of_giants_are_refused_at_once_when_too_big() {
         vec![serde_json::json!(255), serde_json::json!(255 * 254 / 2)]
     );
 }
+
+#[test]
+fn antipodes_are_the_least_of_the_last_layer_whatever_the_chain() {
+    use gamut::engine::group::Board;
+    use gamut::engine::group::ranked::{self, KEEP_ANTIPODES, Ranker};
+    use std::collections::HashMap;
+    // the 3x3 Rubik's Slide, hard mode: 181,440 elements
+    let b = Board {
+        rows: 3,
+        cols: 3,
+        torus: false,
+    };
+    let gens = vec![
+        b.shift("right", None).unwrap(),
+        b.shift("up", None).unwrap(),
+        b.ring_rotate(),
+    ];
+    let moves: Vec<Perm> = gens.iter().flat_map(|g| [g.clone(), g.inverse()]).collect();
+    // the last layer by plain breadth-first search, least first
+    let mut dist = HashMap::from([(Perm::identity(9), 0)]);
+    let mut layer = vec![Perm::identity(9)];
+    let mut last = vec![];
+    while !layer.is_empty() {
+        last = layer.clone();
+        let d = dist[&layer[0]] + 1;
+        layer = layer
+            .iter()
+            .flat_map(|g| moves.iter().map(move |s| g.then(s)))
+            .filter(|h| {
+                if dist.contains_key(h) {
+                    return false;
+                }
+                dist.insert(h.clone(), d);
+                true
+            })
+            .collect();
+    }
+    last.sort();
+    last.truncate(KEEP_ANTIPODES);
+    // two chains that rank the elements differently: the random one and the deterministic one
+    let ctl = Ctl::default();
+    let rks: Vec<Ranker> = [
+        StabChain::build(9, &gens, &ctl).unwrap(),
+        StabChain::deterministic(9, &gens, &ctl).unwrap(),
+    ]
+    .iter()
+    .map(|c| Ranker::new(c, &moves).unwrap())
+    .collect();
+    assert!(last.iter().any(|g| rks[0].rank(g) != rks[1].rank(g)));
+    for rk in &rks {
+        let layers = ranked::bfs(rk, &ctl, None, |_, _, _| {}).unwrap();
+        assert_eq!(layers.antipodes, last);
+    }
+}
