@@ -8,8 +8,8 @@
 #
 # Usage: bench/gap-orders.sh SCRATCH [RUNS] [NAME ...]
 # SCRATCH is a folder outside the repository. For each group, gamut's whole process
-# (`gamut order-NAME.game`) is timed by farm-bench, RUNS runs (default 3), CPU seconds (user +
-# system); GAP's own Runtime() (CPU) around Size(Group(generators)) is read inside one GAP
+# (`gamut order-NAME.game`) is timed by /usr/bin/time, RUNS runs (default 3), the median of
+# the CPU seconds (user + system); GAP's own Runtime() (CPU) around Size(Group(generators)) is read inside one GAP
 # session, RUNS times on a fresh group each (GAP's start-up, about a second, is left out in
 # GAP's favour; a GAP session has 30 minutes). The orders printed by both must be equal; a
 # line per group gives the medians and the ratio gamut / GAP.
@@ -27,10 +27,13 @@ cd "$SCRATCH"
 printf '| group | degree | order | gamut CPU s (median) | GAP Size CPU ms (median) | gamut / GAP |\n|---|---|---|---|---|---|\n'
 for n in $NAMES; do
     printf 'use "./%s.game"\norder(%s)\n' "$n" "$n" > "order-$n.game"
-    rm -f "gamut-$n.out"
-    farm-bench -n "$RUNS" --timeout 3600 -- sh -c "exec $G order-$n.game >> gamut-$n.out 2>&1" > "bench-$n.txt"
+    rm -f "cpu-$n.txt"
+    for _ in $(seq "$RUNS"); do
+        /usr/bin/time -f '%U %S' -o "time-$n.txt" "$G" "order-$n.game" > "gamut-$n.out" 2> /dev/null
+        awk '{ print $1 + $2 }' "time-$n.txt" >> "cpu-$n.txt"
+    done
     ours=$(tail -n 1 "gamut-$n.out" | tr -d '_')
-    cpu=$(awk '/^A cpu s/ {print $5}' "bench-$n.txt")
+    cpu=$(sort -n "cpu-$n.txt" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
     cat > "gap-$n.g" <<EOF
 Read("$n.g");
 times := [];;
