@@ -312,7 +312,8 @@ fn diagonal_wreath(a: usize, b: usize) -> Vec<Perm> {
 fn block_systems_bound_the_order() {
     let ctl = Ctl::default();
     let mut rng = common::Rng(23);
-    for (a, b) in [(6, 50), (2, 150), (3, 4), (5, 20)] {
+    // `even`: the diagonal group's generators are even permutations, and S_a is not
+    for (a, b, even) in [(6, 50, true), (2, 150, true), (3, 4, false), (5, 20, false)] {
         // a wreath product reaches the bound: random Schreier–Sims stops there
         let (gens, order) = shaped_group(1, a, b);
         let gens = relabel(&gens, &mut rng);
@@ -322,9 +323,9 @@ fn block_systems_bound_the_order() {
             Some(order.clone())
         );
         assert_eq!(group(gens).order(), order, "S_{a} wr S_{b}");
-        // the diagonal one does not
+        // the diagonal one does not; with even generators, the bound is halved
         let gens = relabel(&diagonal_wreath(a, b), &mut rng);
-        let bound = fact(a).pow(b as u32) * fact(b);
+        let bound = fact(a).pow(b as u32) * fact(b) / if even { 2u32 } else { 1 };
         assert_eq!(order_bound(a * b, &gens, &ctl).unwrap(), Some(bound));
         assert_eq!(
             group(gens).order(),
@@ -342,6 +343,16 @@ fn block_systems_bound_the_order() {
     assert_eq!(
         order_bound(11, &gens, &ctl).unwrap(),
         Some(fact(5) * fact(6) / 2u32)
+    );
+    // S_5 on two orbits at once: the two signs are equal, so a half of S_5 x S_5
+    let d = |p: &[usize]| {
+        let q: Vec<usize> = p.iter().map(|x| x + 5).collect();
+        Perm::from_cycles(10, &[p.to_vec(), q]).unwrap()
+    };
+    let gens = vec![d(&[0, 1]), d(&[0, 1, 2, 3, 4])];
+    assert_eq!(
+        order_bound(10, &gens, &ctl).unwrap(),
+        Some(fact(5) * fact(5) / 2u32)
     );
     let (gens, _) = shaped_group(3, 7, 0);
     assert_eq!(order_bound(21, &gens, &ctl).unwrap(), None);

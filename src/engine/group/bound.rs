@@ -6,9 +6,12 @@
 //! blocks are conjugate, so |G| ≤ |G^B| · |G_Δ^Δ|^b. Each factor is the exact order of a group
 //! of smaller degree (found the same way), on generators that are exact: the images of G's
 //! generators, and for G_Δ the Schreier generators of the action on the blocks (Schreier's
-//! lemma). The bound is reached by direct and wreath products, where random Schreier–Sims
-//! then needs no further test.
-use super::giant::Giant;
+//! lemma). Signs cut it further: the signs of an element on the orbits whose constituents hold
+//! odd permutations take every value in the product, and G's take only the values spanned by
+//! its generators'; in the block case, even generators and an odd element of G_Δ^Δ halve it.
+//! The bound is reached by direct and wreath products and their even parts, where random
+//! Schreier–Sims then needs no further test.
+use super::giant::{Giant, is_even};
 use super::perm::Perm;
 use super::schreier::StabChain;
 use crate::engine::{Ctl, Result};
@@ -25,10 +28,22 @@ pub fn order_bound(degree: usize, gens: &[Perm], ctl: &Ctl) -> Result<Option<Big
         }
         _ => {
             let mut bound = BigUint::from(1u32);
-            for o in &orbits {
-                bound *= order(o.len(), &restricted(gens, o), ctl)?;
+            // each generator's signs on the orbits, one bit an orbit (1: odd)
+            let mut signs = vec![vec![0u64; orbits.len().div_ceil(64)]; gens.len()];
+            let mut odd_orbits = 0;
+            for (i, o) in orbits.iter().enumerate() {
+                let on_o = restricted(gens, o);
+                bound *= order(o.len(), &on_o, ctl)?;
+                let mut odd = false;
+                for (s, g) in signs.iter_mut().zip(&on_o) {
+                    if !is_even(g) {
+                        s[i / 64] |= 1 << (i % 64);
+                        odd = true;
+                    }
+                }
+                odd_orbits += usize::from(odd);
             }
-            Ok(Some(bound))
+            Ok(Some(bound >> (odd_orbits - rank(signs))))
         }
     }
 }
@@ -103,7 +118,31 @@ fn transitive_bound(n: usize, gens: &[Perm], ctl: &Ctl) -> Result<Option<BigUint
     } else {
         order(delta.len(), &local, ctl)?
     };
-    Ok(Some(top * inside.pow(b as u32)))
+    let bound = top * inside.pow(b as u32);
+    // an odd element of G_Δ^Δ, on one block alone, is an odd element of the bounding group
+    let halved = gens.iter().all(is_even) && !local.iter().all(is_even);
+    Ok(Some(bound >> usize::from(halved)))
+}
+
+/// The rank over GF(2) of bit vectors.
+fn rank(mut rows: Vec<Vec<u64>>) -> usize {
+    let mut r = 0;
+    let words = rows.first().map_or(0, Vec::len);
+    for bit in 0..words * 64 {
+        let (w, m) = (bit / 64, 1u64 << (bit % 64));
+        let Some(p) = (r..rows.len()).find(|&i| rows[i][w] & m != 0) else {
+            continue;
+        };
+        rows.swap(r, p);
+        for i in 0..rows.len() {
+            if i != r && rows[i][w] & m != 0 {
+                let pivot = rows[r].clone();
+                rows[i].iter_mut().zip(&pivot).for_each(|(a, b)| *a ^= b);
+            }
+        }
+        r += 1;
+    }
+    r
 }
 
 /// The smallest nontrivial block system of a transitive group on 0..n, each point's block
