@@ -127,7 +127,7 @@ impl Store {
         self.nodes.is_empty()
     }
 
-    fn tick(&mut self) -> Result<()> {
+    pub(super) fn tick(&mut self) -> Result<()> {
         self.steps += 1;
         if self.steps.is_multiple_of(1024) {
             self.ctl.check()?;
