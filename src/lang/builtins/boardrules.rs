@@ -1008,8 +1008,8 @@ impl BoardRules {
 
 impl BoardRules {
     /// A position on edges written as `show` writes it: `a -- b` for an edge in the first
-    /// state, `a -> b` for one marked from a to b (`a -> NAME b` with more than one marked
-    /// state); edges not listed are in the first state.
+    /// state, `a -> b` for one marked from a to b (games on edges have at most two states);
+    /// edges not listed are in the first state.
     fn drawn_edges(&self, g: &Graph, text: &str, span: Span) -> Result<Vec<i64>> {
         let hint = || {
             format!(
@@ -1020,7 +1020,7 @@ impl BoardRules {
             )
         };
         let spaced = text.replace("->", " -> ").replace("--", " -- ");
-        let mut words = spaced.split_whitespace().peekable();
+        let mut words = spaced.split_whitespace();
         let vertex = |w: Option<&str>| -> Result<usize> {
             let w = w.ok_or_else(|| {
                 Error::runtime("the drawing ends in the middle of an edge", span).hint(hint())
@@ -1035,15 +1035,7 @@ impl BoardRules {
             let a = vertex(Some(w))?;
             let state = match words.next() {
                 Some("--") => 0,
-                Some("->") => match words.peek() {
-                    Some(&n)
-                        if self.states.len() > 2 && self.states[1..].iter().any(|s| s == n) =>
-                    {
-                        words.next();
-                        self.states.iter().position(|s| s == n).unwrap_or(1)
-                    }
-                    _ => 1,
-                },
+                Some("->") => 1,
                 other => {
                     return Err(Error::runtime(
                         format!(
@@ -1070,13 +1062,14 @@ impl BoardRules {
                 return Err(Error::runtime(
                     format!("the edge {} - {} is listed twice", g.names[a], g.names[b]),
                     span,
-                ));
+                )
+                .hint("list each edge once, `a -- b` unmarked or `a -> b` marked"));
             }
-            // a marked edge's state says which way it points: 2d - 1 the stored way, 2d back
+            // a marked edge's state says which way it points: 1 the stored way, 2 back
             out[e] = match state {
                 0 => 0,
-                d if g.edges[e].0 == a => 2 * d as i64 - 1,
-                d => 2 * d as i64,
+                _ if g.edges[e].0 == a => 1,
+                _ => 2,
             };
         }
         Ok(out)
