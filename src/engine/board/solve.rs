@@ -15,7 +15,9 @@
 //! When every condition asks for cells in one state that no cell comes back to (the cell is
 //! empty), and every move surely takes one of the cells it reads out of that state, a
 //! component is the set of its empty cells, and one of at most [`SMALL`] cells is valued
-//! directly by a mex over the subsets of its cells ([`Game::small_value`]).
+//! directly by a mex over the subsets of its cells ([`Game::small_value`]). Otherwise, when
+//! the rules have no end conditions, a component with one live move is valued by playing it
+//! out ([`Game::one_move`]).
 use crate::engine::placement::bits::{Bits, bounding_box};
 use crate::engine::winloss::{Key, Sums};
 use std::cell::RefCell;
@@ -251,6 +253,33 @@ impl<B: Bits> Game<B> {
         Some(first)
     }
 
+    /// The value of a component with one live move: no other move can ever be made, so play is
+    /// that move made while it holds (without end conditions, which could stop it sooner).
+    fn one_move(&self, c: &Pos<B>) -> Option<u32> {
+        let present = self.present(c);
+        let sets = self.sets(c);
+        let (mut one, mut count) = (None, 0);
+        self.candidates(present, |m| {
+            if self.meets(&sets, &m.need, &m.some, true) {
+                one = Some(m);
+                count += 1;
+            }
+        });
+        let m = match (one, count) {
+            (Some(m), 1) => m,
+            _ => return None,
+        };
+        let (mut q, mut plays) = (*c, 0);
+        while self.holds(&q, m) {
+            let r = self.apply(&q, m);
+            if r == q {
+                break;
+            }
+            (q, plays) = (r, plays + 1);
+        }
+        Some(plays % 2)
+    }
+
     /// The value of a component of at most [`SMALL`] cells when positions are sets of empty
     /// cells: a plain mex over the subsets of its cells, relabelled `0..k`, a few thousand
     /// word operations where the heap-sum rounds would spend symmetry keys and table probes.
@@ -393,7 +422,11 @@ impl<B: Bits> Sums for Game<B> {
     }
 
     fn known(&self, c: Pos<B>) -> Option<u32> {
-        self.small_value(&c)
+        match self.empty {
+            Some(_) => self.small_value(&c),
+            None if self.ends.is_empty() => self.one_move(&c),
+            None => None,
+        }
     }
 
     fn key(&self, p: Pos<B>) -> Pos<B> {
