@@ -127,12 +127,17 @@ impl Store {
         self.nodes.is_empty()
     }
 
+    /// The estimated bytes the store holds.
+    pub fn bytes(&self) -> u64 {
+        let entries = self.nodes.len() + self.sums.len() + self.leq.len() / 2;
+        entries as u64 * NODE_BYTES
+    }
+
     fn tick(&mut self) -> Result<()> {
         self.steps += 1;
         if self.steps.is_multiple_of(1024) {
             self.ctl.check()?;
-            let entries = self.nodes.len() + self.sums.len() + self.leq.len() / 2;
-            let bytes = entries as u64 * NODE_BYTES;
+            let bytes = self.bytes();
             if bytes > self.budget {
                 return Err(over_budget(bytes, self.budget, "the canonical-form store"));
             }
@@ -402,6 +407,16 @@ impl Store {
     /// G ≤ H.
     pub fn leq(&mut self, g: Game, h: Game) -> Result<bool> {
         if g == h {
+            return Ok(true);
+        }
+        // stops keep the order, and a number between L(G) < R(H) puts G below it and H above
+        // (Siegel, Combinatorial Game Theory, II.6)
+        let (lg, rg) = (self.left_stop(g), self.right_stop(g));
+        let (lh, rh) = (self.left_stop(h), self.right_stop(h));
+        if lg > lh || rg > rh {
+            return Ok(false);
+        }
+        if lg < rh {
             return Ok(true);
         }
         if let Some(&b) = self.leq.get(&(g, h)) {
