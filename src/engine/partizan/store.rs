@@ -69,6 +69,9 @@ struct Node {
 /// Bytes a node takes with its share of the tables (the memory estimate).
 const NODE_BYTES: u64 = 160;
 
+/// The most slots of the comparison cache (16 bytes each).
+const LEQ_SLOTS: usize = 1 << 23;
+
 /// The arena of canonical forms and the memo tables of the operations on them (`Send`, so a
 /// store can move to a worker thread).
 pub struct Store {
@@ -77,7 +80,10 @@ pub struct Store {
     numbers: Map<Dyadic, Game>,
     neg: Map<Game, Game>,
     sums: Map<(Game, Game), Game>,
-    leq: Map<(Game, Game), bool>,
+    /// A lossy cache of comparisons `(G, H) → G ≤ H`, a slot per hash of the pair: a later
+    /// result overwrites an earlier one and a lost one is recomputed, so the cache's memory
+    /// follows the store's size up to [`LEQ_SLOTS`] instead of the number of comparisons.
+    leq: Vec<(u64, bool)>,
     pub(super) thermo: Map<Game, Arc<Thermograph>>,
     pub(super) cooled: Map<(Game, Dyadic), Game>,
     pub(super) heated: Map<(Game, Dyadic), Game>,
@@ -101,7 +107,7 @@ impl Store {
             numbers: Map::default(),
             neg: Map::default(),
             sums: Map::default(),
-            leq: Map::default(),
+            leq: vec![(0, false); 1 << 12],
             thermo: Map::default(),
             cooled: Map::default(),
             heated: Map::default(),
@@ -129,8 +135,8 @@ impl Store {
 
     /// The estimated bytes the store holds.
     pub fn bytes(&self) -> u64 {
-        let entries = self.nodes.len() + self.sums.len() + self.leq.len() / 2;
-        entries as u64 * NODE_BYTES
+        let entries = self.nodes.len() + self.sums.len();
+        entries as u64 * NODE_BYTES + self.leq.len() as u64 * 16
     }
 
     fn tick(&mut self) -> Result<()> {
@@ -419,11 +425,20 @@ impl Store {
         if lg < rh {
             return Ok(true);
         }
-        if let Some(&b) = self.leq.get(&(g, h)) {
+        // (0, 0) never reaches the cache, so it marks an empty slot
+        let key = (g.0 as u64) << 32 | h.0 as u64;
+        let slot = |len: usize| (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as usize & (len - 1);
+        let (k, b) = self.leq[slot(self.leq.len())];
+        if k == key {
             return Ok(b);
         }
         let b = stacker::maybe_grow(64 * 1024, 4 << 20, || self.leq_fresh(g, h))?;
-        self.leq.insert((g, h), b);
+        let len = self.leq.len();
+        if len < LEQ_SLOTS && self.nodes.len() * 4 > len {
+            self.leq = vec![(0, false); len * 2];
+        }
+        let i = slot(self.leq.len());
+        self.leq[i] = (key, b);
         Ok(b)
     }
 
