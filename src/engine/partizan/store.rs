@@ -69,8 +69,8 @@ struct Node {
 /// Bytes a node takes with its share of the tables (the memory estimate).
 const NODE_BYTES: u64 = 160;
 
-/// The most slots of the comparison cache (16 bytes each).
-const LEQ_SLOTS: usize = 1 << 23;
+/// The most slots of the comparison cache (8 bytes each).
+const LEQ_SLOTS: usize = 1 << 20;
 
 /// The arena of canonical forms and the memo tables of the operations on them (`Send`, so a
 /// store can move to a worker thread).
@@ -82,8 +82,9 @@ pub struct Store {
     sums: Map<(Game, Game), Game>,
     /// A lossy cache of comparisons `(G, H) → G ≤ H`, a slot per hash of the pair: a later
     /// result overwrites an earlier one and a lost one is recomputed, so the cache's memory
-    /// follows the store's size up to [`LEQ_SLOTS`] instead of the number of comparisons.
-    leq: Vec<(u64, bool)>,
+    /// follows the store's size up to [`LEQ_SLOTS`] instead of the number of comparisons
+    /// (and a small table stays in the processor's cache).
+    leq: Vec<u64>,
     pub(super) thermo: Map<Game, Arc<Thermograph>>,
     pub(super) cooled: Map<(Game, Dyadic), Game>,
     pub(super) heated: Map<(Game, Dyadic), Game>,
@@ -107,7 +108,7 @@ impl Store {
             numbers: Map::default(),
             neg: Map::default(),
             sums: Map::default(),
-            leq: vec![(0, false); 1 << 12],
+            leq: vec![0; 1 << 12],
             thermo: Map::default(),
             cooled: Map::default(),
             heated: Map::default(),
@@ -136,7 +137,7 @@ impl Store {
     /// The estimated bytes the store holds.
     pub fn bytes(&self) -> u64 {
         let entries = self.nodes.len() + self.sums.len();
-        entries as u64 * NODE_BYTES + self.leq.len() as u64 * 16
+        entries as u64 * NODE_BYTES + self.leq.len() as u64 * 8
     }
 
     fn tick(&mut self) -> Result<()> {
@@ -425,20 +426,25 @@ impl Store {
         if lg < rh {
             return Ok(true);
         }
-        // (0, 0) never reaches the cache, so it marks an empty slot
-        let key = (g.0 as u64) << 32 | h.0 as u64;
-        let slot = |len: usize| (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as usize & (len - 1);
-        let (k, b) = self.leq[slot(self.leq.len())];
-        if k == key {
-            return Ok(b);
+        // a slot holds the pair and the answer in its last bit; the pair (0, 0) never comes here,
+        // so 0 marks an empty slot (pairs whose second id needs 32 bits are not cached)
+        let tag = (g.0 as u64) << 31 | h.0 as u64;
+        let cacheable = h.0 >> 31 == 0;
+        let slot =
+            |len: usize| (tag.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as usize & (len - 1);
+        let cached = self.leq[slot(self.leq.len())];
+        if cacheable && cached >> 1 == tag {
+            return Ok(cached & 1 == 1);
         }
         let b = stacker::maybe_grow(64 * 1024, 4 << 20, || self.leq_fresh(g, h))?;
         let len = self.leq.len();
         if len < LEQ_SLOTS && self.nodes.len() * 4 > len {
-            self.leq = vec![(0, false); len * 2];
+            self.leq = vec![0; len * 2];
         }
-        let i = slot(self.leq.len());
-        self.leq[i] = (key, b);
+        if cacheable {
+            let i = slot(self.leq.len());
+            self.leq[i] = tag << 1 | b as u64;
+        }
         Ok(b)
     }
 
