@@ -34,9 +34,65 @@ fn prints_known_forms() {
         ("{1|1}", "1*"),
         ("{1|1*}", "1^"),
         ("{3|1}", "{3|1}"),
-        ("{0||0|-2}", "2.Tiny"),
-        ("{2|0||0}", "2.Miny"),
-        ("{1||1|-1}", "1+2.Tiny"),
+        ("{0||0|-2}", "Tiny(2)"),
+        ("{2|0||0}", "Miny(2)"),
+        ("{1||1|-1}", "1Tiny(2)"),
+        ("{1*|-1*}", "±(1*)"),
+    ] {
+        let g = p(&mut s, input);
+        assert_eq!(show(&mut s, g), want, "{input}");
+        let back = p(&mut s, want);
+        assert_eq!(back, g, "round trip of {want}");
+    }
+}
+
+/// Inputs and the strings CGSuite prints for them, from CGSuite's own test suite (Aaron Siegel,
+/// CGSuite: `CanonicalShortGameTestCase`, `EvalTest` "game specifiers" and "infix ops", and
+/// `GameGridTest`/`GameStripTest`/`GameGraphTest`, whose positions are checked in
+/// tests/partizan_lang.rs). CGSuite writes `+-` where gamut writes `±`.
+#[test]
+fn prints_as_cgsuite_prints() {
+    let mut s = Store::default();
+    for (input, want) in [
+        ("9/8+*", "9/8*"),
+        ("6+^*", "6^*"),
+        ("73/16+v9*8", "73/16v9*8"),
+        ("^^^^^^+vvv*+^19*3+v14", "^8*2"),
+        ("{0|^*5}", "^^*4"),
+        ("{0|*||*|||*||||*}", "^[4]"),
+        ("{0||0|v*}", "{0|^<2>}"),
+        ("{0|v*}", "^<2>"),
+        ("{0,*|v}", "^<2>*"),
+        ("{^|*}", "^[2]"),
+        ("{0,^*|0}", "^[2]*"),
+        ("{0||0|vvv}", "{0||0|v3}"),
+        ("{^^^|vv}", "{^3|vv}"),
+        ("{1|^^^||^}", "{1|^3||^}"),
+        (
+            "{0||0,v*|vv|||{0||0,v*|vv|||vv,{0,v*|vv}},{0||0,v*|vv}|{0||0,v*|vv|||vv,{0,v*|vv}||||vv}}",
+            "{0||0,v*|vv|||{0||0,v*|vv|||vv,{0,v*|vv}},{0||0,v*|vv}|{0||0,v*|vv|||vv,{0,v*|vv}||||vv}}",
+        ),
+        ("{0||0|-3/2}", "Tiny(3/2)"),
+        ("{0|||0||-1|-3}", "Tiny({3|1})"),
+        ("{5||3|1|||0||||0}", "Miny({5||3|1})"),
+        ("{0||0|-1/4}", "Tiny(1/4)"),
+        ("{1|0||0}", "Miny(1)"),
+        ("{3||2+*|1+*}", "{3||2*|1*}"),
+        (
+            "{3/2+*|1/2||{0|-3},{-1+*,{-1/2|-1+*}|-5/2}}",
+            "{3/2*|1/2||{0|-3},{-1*,{-1/2|-1*}|-5/2}}",
+        ),
+        ("{3|||2||1|0,*||||-1/2}", "{3|||2||1|0,*||||-1/2}"),
+        ("+-{1,1+*}", "±{1,1*}"),
+        ("+-(1/2)", "±1/2"),
+        ("3+-1", "{4|2}"),
+        ("+-1+-2+-3+-4", "±{10|8||6|4|||4|2||0|-2}"),
+        (
+            "{12|||11||10,{11|10}|9Tiny({2|1})}",
+            "{12|||11||10,{11|10}|9Tiny({2|1})}",
+        ),
+        ("{2||0,+-2|-4}", "{2||0,±2|-4}"),
+        ("{2,{4|0}|-2}", "{2,{4|0}|-2}"),
     ] {
         let g = p(&mut s, input);
         assert_eq!(show(&mut s, g), want, "{input}");
@@ -151,7 +207,17 @@ fn number_up_star_forms() {
 fn random_games(seed: u64, n: usize) -> (Store, Vec<Game>) {
     let mut s = Store::default();
     let mut pool = vec![s.zero()];
-    for t in ["1", "-1", "*", "1/2", "^", "{1|-1}", "{2|1/2||-1}"] {
+    for t in [
+        "1",
+        "-1",
+        "*",
+        "1/2",
+        "^",
+        "{1|-1}",
+        "{2|1/2||-1}",
+        "^<2>",
+        "v[3]*",
+    ] {
         pool.push(s.parse(t).unwrap());
     }
     let mut x = seed | 1;

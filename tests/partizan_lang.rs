@@ -131,6 +131,40 @@ fn published_values() {
     }
 }
 
+/// Positions from CGSuite's own test suite (Aaron Siegel, CGSuite: `GameGridTest`,
+/// `GameStripTest`, `GameGraphTest`), as CGSuite prints their canonical forms (`+-` there is `±`).
+#[test]
+fn cgsuite_test_suite_positions() {
+    let cases = [
+        (
+            "value(domineering(4, 4))",
+            "±{0,{{2|0},2Tiny(2)|{2|0},Miny(2)}}",
+        ),
+        ("value(domineering(2, 4))", "Miny(2)"),
+        (
+            "value(toads_frogs(\"TTTTT..FFFFF\"))",
+            "±{{2|*},{5/2||2|{0||||{0||v<2>|-1},{0||||0||Miny(1/32)|-2|||-1/2*}|||v<2>|-1/2||-1*}|||0}}",
+        ),
+        ("value(clobber(\"xox|ox.\"))", "{^^*|*,v}"),
+        ("value(hackenbush(\"BRBRRBBR\"))", "77/128"),
+        ("value(hackenbush(\"BRBGRRR\"))", "3/4v[3]*"),
+        (
+            "value(hackenbush([[0, 1, \"B\"], [1, 2, \"B\"], [1, 3, \"R\"], [3, 4, \"B\"]]))",
+            "3/2",
+        ),
+        (
+            "value(hackenbush([[0, 1, \"G\"], [1, 2, \"G\"], [2, 3, \"G\"], [3, 4, \"G\"], \
+             [3, 5, \"G\"], [1, 6, \"G\"], [6, 7, \"G\"], [7, 8, \"G\"], [8, 9, \"G\"], \
+             [6, 10, \"G\"], [10, 11, \"G\"], [1, 12, \"G\"], [12, 13, \"G\"], \
+             [13, 14, \"G\"], [12, 15, \"G\"]]))",
+            "*5",
+        ),
+    ];
+    for (src, want) in cases {
+        assert_eq!(value(src), json!(want), "{src}");
+    }
+}
+
 /// Every position of the stored cgt-tools table, through the language.
 #[test]
 fn agrees_with_cgt_tools() {

@@ -1,35 +1,212 @@
 //! CGSuite's notation: printing canonical forms as CGSuite prints them (plain text, with `±`),
 //! and reading them back.
 //!
-//! Printing follows CGSuite's rules: numbers `3`, `-3/4`; `x ↑n *m` as `x^n*m` with `^`, `^^`,
-//! `^3`, `v`, `vv`, `v3`, `*`, `*3` (`1/2^*`); a switch G = −G as `±` and its Left option(s)
-//! (`±1`, `±(1*)`, `±{2,*}`); `{0||0|−x}` as `x.Tiny` (and `Miny`, with a number in front:
-//! `1+2.Tiny`); other games as `{L|R}` where a lone option that is itself a braced game drops its
-//! braces and the bar grows instead: `{2|1/2||-1}`, up to four bars.
+//! Printing follows CGSuite's rules: numbers `3`, `-3/4`; uptimals `x + a1·↑ + a2·↑² + … + *m`
+//! as `x^n*m` when only ↑ occurs (`^`, `^^`, `^3`, `v`, `vv`, `v3`, `*`, `*3`, `1/2^*`), `^<n>`
+//! for a lone ↑ⁿ and `^[n]` for ↑ + ↑² + … + ↑ⁿ (and `v<n>`, `v[n]`); a switch G = −G as `±` and
+//! its Left option(s) (`±1`, `±(1*)`, `±{2,*}`); x + {0 || 0 | −s} as `xTiny(s)` (and `Miny`:
+//! `Tiny(2)`, `2Tiny(2)`, `Miny({5||3|1})`); other games as `{L|R}` where a lone option that is
+//! itself a braced game drops its braces and the bar grows instead: `{2|1/2||-1}`, up to four
+//! bars. Options are listed in CGSuite's order: numbers, nimbers, uptimals (by their expansion),
+//! then the rest by their own options.
 use super::dyadic::Dyadic;
-use super::store::{Game, Nus, Store};
+use super::store::{Game, Map, Nus, Store};
 use crate::engine::{Error, Result};
 use std::cmp::Ordering;
 
 const MAX_SLASHES: usize = 4;
 
+/// An uptimal `number + Σ coeffs[i-1]·↑^i + *nim` (↑^i the i-th up power, ↑¹ = ↑), its last
+/// coefficient nonzero (Conway and Norton's uptimal notation, as in Siegel, *Combinatorial Game
+/// Theory*, ch. II.7).
+#[derive(Clone, PartialEq, Eq, Debug)]
+struct Uptimal {
+    number: Dyadic,
+    coeffs: Vec<i64>,
+    nim: u32,
+}
+
+impl Uptimal {
+    fn from_nus(v: Nus) -> Uptimal {
+        Uptimal {
+            number: v.number,
+            coeffs: if v.ups == 0 { vec![] } else { vec![v.ups] },
+            nim: v.nim,
+        }
+    }
+
+    fn neg(&self) -> Result<Uptimal> {
+        Ok(Uptimal {
+            number: self.number.neg()?,
+            coeffs: self.coeffs.iter().map(|c| -c).collect(),
+            nim: self.nim,
+        })
+    }
+
+    /// Plus ↑ + ↑² + … + ↑ⁿ + *.
+    fn plus_unit_sum_star(&self, n: usize) -> Uptimal {
+        let mut coeffs = self.coeffs.clone();
+        coeffs.resize(coeffs.len().max(n), 0);
+        for c in &mut coeffs[..n] {
+            *c += 1;
+        }
+        while coeffs.last() == Some(&0) {
+            coeffs.pop();
+        }
+        Uptimal {
+            number: self.number,
+            coeffs,
+            nim: self.nim ^ 1,
+        }
+    }
+
+    /// `Some((n, sign, true))` for ±↑ⁿ alone, `Some((n, sign, false))` for ±(↑ + … + ↑ⁿ).
+    fn unit(&self) -> Option<(usize, i64, bool)> {
+        let n = self.coeffs.len();
+        let last = *self.coeffs.last()?;
+        if last.abs() != 1 {
+            return None;
+        }
+        if self.coeffs[..n - 1].iter().all(|&c| c == 0) {
+            Some((n, last, true))
+        } else if self.coeffs.iter().all(|&c| c == last) {
+            Some((n, last, false))
+        } else {
+            None
+        }
+    }
+
+    /// CGSuite's order of uptimals: number, then coefficients, then length, then nimber.
+    fn cmp(&self, o: &Uptimal) -> Ordering {
+        self.number
+            .cmp(&o.number)
+            .then_with(|| {
+                self.coeffs
+                    .iter()
+                    .zip(&o.coeffs)
+                    .map(|(a, b)| a.cmp(b))
+                    .find(|c| c.is_ne())
+                    .unwrap_or(Ordering::Equal)
+            })
+            .then(self.coeffs.len().cmp(&o.coeffs.len()))
+            .then(self.nim.cmp(&o.nim))
+    }
+}
+
+/// Writes games, remembering which are uptimals.
+struct Printer<'a> {
+    st: &'a mut Store,
+    uptimals: Map<Game, Option<Uptimal>>,
+}
+
 impl Store {
     /// `g` in CGSuite notation.
     pub fn show(&mut self, g: Game) -> Result<String> {
         let mut out = String::new();
-        self.write(g, &mut out, true, false)?;
+        Printer {
+            st: self,
+            uptimals: Map::default(),
+        }
+        .write(g, &mut out, true, false)?;
         Ok(out)
+    }
+
+    /// ↑ⁿ (n ≥ 1): ↑^[n] − ↑^[n−1], where ↑^[0] = 0 and ↑^[k] = {↑^[k−1] | *}.
+    fn up_power(&mut self, n: usize) -> Result<Game> {
+        let star = self.nimber(1)?;
+        let (mut prev, mut cur) = (self.zero(), self.zero());
+        for _ in 0..n {
+            self.tick()?;
+            prev = cur;
+            cur = self.canonical(vec![cur], vec![star])?;
+        }
+        self.sub(cur, prev)
+    }
+
+    /// The canonical form of an uptimal.
+    fn uptimal_game(&mut self, u: &Uptimal) -> Result<Game> {
+        let first = u.coeffs.first().copied().unwrap_or(0);
+        let mut g = self.nus_game(Nus {
+            number: u.number,
+            ups: first,
+            nim: u.nim,
+        })?;
+        for (i, &c) in u.coeffs.iter().enumerate().skip(1) {
+            if c == 0 {
+                continue;
+            }
+            let mut p = self.up_power(i + 1)?;
+            if c < 0 {
+                p = self.neg(p)?;
+            }
+            for _ in 0..c.unsigned_abs() {
+                self.tick()?;
+                g = self.add(g, p)?;
+            }
+        }
+        Ok(g)
+    }
+}
+
+impl Printer<'_> {
+    /// The uptimal expansion of `g`, if it has one. An uptimal whose last coefficient is positive
+    /// has one Right option G^R, and G = G^R + ↑^[n] + * for some n up to one past the longest
+    /// expansion among its options; each candidate is built and compared (so a wrong guess is
+    /// never printed). A negative last coefficient is found through −G.
+    fn uptimal(&mut self, g: Game) -> Result<Option<Uptimal>> {
+        if let Some(v) = self.st.nus(g) {
+            return Ok(Some(Uptimal::from_nus(v)));
+        }
+        if let Some(u) = self.uptimals.get(&g) {
+            return Ok(u.clone());
+        }
+        let mut u = self.uptimal_positive(g)?;
+        if u.is_none() {
+            let n = self.st.neg(g)?;
+            if let Some(v) = self.uptimal_positive(n)? {
+                u = Some(v.neg()?);
+            }
+        }
+        self.uptimals.insert(g, u.clone());
+        Ok(u)
+    }
+
+    fn uptimal_positive(&mut self, g: Game) -> Result<Option<Uptimal>> {
+        let ro = self.st.right(g)?;
+        let [r] = ro[..] else { return Ok(None) };
+        let Some(ru) = self.uptimal(r)? else {
+            return Ok(None);
+        };
+        let mut longest = ru.coeffs.len();
+        for &l in self.st.left(g)?.iter() {
+            match self.uptimal(l)? {
+                Some(lu) if lu.number == ru.number => longest = longest.max(lu.coeffs.len()),
+                _ => return Ok(None),
+            }
+        }
+        for n in 1..=longest + 1 {
+            let cand = ru.plus_unit_sum_star(n);
+            if cand.coeffs.len() >= 2 && self.st.uptimal_game(&cand)? == g {
+                return Ok(Some(cand));
+            }
+        }
+        Ok(None)
     }
 
     /// Appends `g`; returns the bars it used when written without braces (0 when braced or
     /// written as a symbol).
     fn write(&mut self, g: Game, out: &mut String, brackets: bool, parens: bool) -> Result<usize> {
-        if let Some(v) = self.nus(g) {
-            let wrap = parens && !(v.ups == 0 || (v.number == Dyadic::ZERO && v.nim == 0));
+        if let Some(u) = self.uptimal(g)?
+            && let Some(symbol) = uptimal_symbol(&u)
+        {
+            // CGSuite brackets a lone switch option unless it is a number, a nimber or ±↑s
+            let zero = u.number == Dyadic::ZERO;
+            let compact = (u.coeffs.is_empty() && (u.nim == 0 || zero)) || (zero && u.nim == 0);
+            let wrap = parens && !compact;
             if wrap {
                 out.push('(');
             }
-            write_nus(v, out);
+            out.push_str(&symbol);
             if wrap {
                 out.push(')');
             }
@@ -37,7 +214,7 @@ impl Store {
         }
         let lo = self.sorted_options(g, true)?;
         let ro = self.sorted_options(g, false)?;
-        if self.neg(g)? == g {
+        if self.st.neg(g)? == g {
             out.push('±');
             if lo.len() > 1 {
                 out.push('{');
@@ -57,20 +234,13 @@ impl Store {
             if parens {
                 out.push('(');
             }
-            if translate != self.zero() {
+            if translate != self.st.zero() {
                 self.write(translate, out, false, false)?;
-                out.push('+');
             }
-            let fraction = self.as_number(sub).is_some_and(|x| !x.is_integer());
-            if fraction {
-                out.push('(');
-            }
-            self.write(sub, out, true, true)?;
-            if fraction {
-                out.push(')');
-            }
-            out.push('.');
             out.push_str(name);
+            out.push('(');
+            self.write(sub, out, true, false)?;
+            out.push(')');
             if parens {
                 out.push(')');
             }
@@ -109,64 +279,70 @@ impl Store {
         lo: &[Game],
         ro: &[Game],
     ) -> Result<Option<(Game, Game, &'static str)>> {
+        let st = &mut *self.st;
         let ([l], [r]) = (lo, ro) else {
             return Ok(None);
         };
         let (l, r) = (*l, *r);
-        if self.is_number(l) {
-            let (rl, rr) = (self.left(r)?, self.right(r)?);
+        if st.is_number(l) {
+            let (rl, rr) = (st.left(r)?, st.right(r)?);
             if let ([a], [b]) = (&rl[..], &rr[..])
                 && *a == l
-                && self.mean(*b)? < self.as_number(l).unwrap()
+                && st.mean(*b)? < st.as_number(l).unwrap()
             {
-                let nb = self.neg(*b)?;
-                return Ok(Some((l, self.add(nb, l)?, "Tiny")));
+                let nb = st.neg(*b)?;
+                return Ok(Some((l, st.add(nb, l)?, "Tiny")));
             }
         }
-        if self.is_number(r) {
-            let (ll, lr) = (self.left(l)?, self.right(l)?);
+        if st.is_number(r) {
+            let (ll, lr) = (st.left(l)?, st.right(l)?);
             if let ([a], [b]) = (&ll[..], &lr[..])
                 && *b == r
-                && self.mean(*a)? > self.as_number(r).unwrap()
+                && st.mean(*a)? > st.as_number(r).unwrap()
             {
-                let nr = self.neg(r)?;
-                return Ok(Some((r, self.add(*a, nr)?, "Miny")));
+                let nr = st.neg(r)?;
+                return Ok(Some((r, st.add(*a, nr)?, "Miny")));
             }
         }
         Ok(None)
     }
 
-    /// Options in CGSuite's display order: numbers, nimbers, other x↑n*m, then the rest
-    /// lexicographically by their own sorted options.
+    /// Options in CGSuite's display order.
     fn sorted_options(&mut self, g: Game, left: bool) -> Result<Vec<Game>> {
-        let mut v = if left { self.left(g)? } else { self.right(g)? }.to_vec();
-        let mut err = None;
-        v.sort_by(|&a, &b| {
-            self.display_cmp(a, b).unwrap_or_else(|e| {
-                err = Some(e);
-                Ordering::Equal
-            })
-        });
-        err.map_or(Ok(v), Err)
+        let mut v = if left {
+            self.st.left(g)?
+        } else {
+            self.st.right(g)?
+        }
+        .to_vec();
+        // insertion sort: the comparison is fallible and option lists are short
+        for i in 1..v.len() {
+            let mut j = i;
+            while j > 0 && self.display_cmp(v[j - 1], v[j])? == Ordering::Greater {
+                v.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        Ok(v)
     }
 
     fn display_cmp(&mut self, a: Game, b: Game) -> Result<Ordering> {
         if a == b {
             return Ok(Ordering::Equal);
         }
-        let rank = |v: Option<Nus>| match v {
-            Some(n) if n.ups == 0 && n.nim == 0 => 0,
-            Some(n) if n.ups == 0 && n.number == Dyadic::ZERO => 1,
+        let (ua, ub) = (self.uptimal(a)?, self.uptimal(b)?);
+        let rank = |u: &Option<Uptimal>| match u {
+            Some(u) if u.coeffs.is_empty() && u.nim == 0 => 0,
+            Some(u) if u.coeffs.is_empty() && u.number == Dyadic::ZERO => 1,
             Some(_) => 2,
             None => 3,
         };
-        let (na, nb) = (self.nus(a), self.nus(b));
-        let by_rank = rank(na).cmp(&rank(nb));
+        let by_rank = rank(&ua).cmp(&rank(&ub));
         if by_rank != Ordering::Equal {
             return Ok(by_rank);
         }
-        if let (Some(x), Some(y)) = (na, nb) {
-            return Ok((x.number, x.ups, x.nim).cmp(&(y.number, y.ups, y.nim)));
+        if let (Some(x), Some(y)) = (&ua, &ub) {
+            return Ok(x.cmp(y));
         }
         for left in [true, false] {
             let la = self.sorted_options(a, left)?;
@@ -183,9 +359,11 @@ impl Store {
         }
         Ok(Ordering::Equal)
     }
+}
 
+impl Store {
     /// Reads a game in CGSuite notation: `{1|*}`, `{2|1/2||-1}`, `±1`, `+-1`, `^*`, `*3`,
-    /// `3/8`, `1^`, `vv*`, `2.Tiny`, sums and differences `1+2.Tiny`, `^-*`.
+    /// `3/8`, `1^`, `vv*`, `^<2>`, `Tiny(2)`, `2Tiny(2)`, sums and differences `1+Tiny(2)`, `^-*`.
     pub fn parse(&mut self, text: &str) -> Result<Game> {
         let mut p = Parser {
             s: text.chars().filter(|c| !c.is_whitespace()).collect(),
@@ -199,24 +377,39 @@ impl Store {
     }
 }
 
-fn write_nus(v: Nus, out: &mut String) {
-    if v.number != Dyadic::ZERO || (v.ups == 0 && v.nim == 0) {
-        out.push_str(&v.number.to_string());
+/// An uptimal as CGSuite writes it in one piece (`1/2^*`, `v3`, `^<2>*`, `v[3]`), or `None`
+/// when it is written with braces.
+fn uptimal_symbol(u: &Uptimal) -> Option<String> {
+    let mut out = String::new();
+    if u.number != Dyadic::ZERO || (u.coeffs.is_empty() && u.nim == 0) {
+        out.push_str(&u.number.to_string());
     }
-    match v.ups {
-        0 => {}
-        1 => out.push('^'),
-        2 => out.push_str("^^"),
-        -1 => out.push('v'),
-        -2 => out.push_str("vv"),
-        n if n > 0 => out.push_str(&format!("^{n}")),
-        n => out.push_str(&format!("v{}", -n)),
+    match (u.coeffs.len(), u.unit()) {
+        (0, _) => {}
+        (1, _) => match u.coeffs[0] {
+            1 => out.push('^'),
+            2 => out.push_str("^^"),
+            -1 => out.push('v'),
+            -2 => out.push_str("vv"),
+            n if n > 0 => out.push_str(&format!("^{n}")),
+            n => out.push_str(&format!("v{}", -n)),
+        },
+        (_, Some((n, sign, alone))) => {
+            out.push(if sign > 0 { '^' } else { 'v' });
+            out.push_str(&if alone {
+                format!("<{n}>")
+            } else {
+                format!("[{n}]")
+            });
+        }
+        _ => return None,
     }
-    match v.nim {
+    match u.nim {
         0 => {}
         1 => out.push('*'),
         m => out.push_str(&format!("*{m}")),
     }
+    Some(out)
 }
 
 struct Parser {
@@ -254,45 +447,20 @@ impl Parser {
     }
 
     fn sum(&mut self, st: &mut Store) -> Result<Game> {
-        let mut acc = self.term(st)?;
+        let mut acc = self.atom(st)?;
         loop {
-            if self.peek() == Some('+') && self.s.get(self.i + 1) != Some(&'-') {
-                self.i += 1;
-                let t = self.term(st)?;
+            // `3+-1` is 3 ± 1, as in CGSuite: the `+-` starts a switch
+            let switch = self.peek() == Some('±') || self.s[self.i..].starts_with(&['+', '-']);
+            if switch || self.eat('+') {
+                let t = self.atom(st)?;
                 acc = st.add(acc, t)?;
             } else if self.eat('-') {
-                let t = self.term(st)?;
+                let t = self.atom(st)?;
                 acc = st.sub(acc, t)?;
             } else {
                 return Ok(acc);
             }
         }
-    }
-
-    fn term(&mut self, st: &mut Store) -> Result<Game> {
-        let g = self.atom(st)?;
-        if self.eat('.') {
-            let rest: String = self.s[self.i..].iter().take(4).collect();
-            self.i += 4;
-            let zero = st.zero();
-            let n = st.neg(g)?;
-            return match rest.as_str() {
-                // Tiny(g) = {0 || 0 | −g}, Miny(g) = {g | 0 || 0}
-                "Tiny" => {
-                    let r = st.canonical(vec![zero], vec![n])?;
-                    st.canonical(vec![zero], vec![r])
-                }
-                "Miny" => {
-                    let l = st.canonical(vec![g], vec![zero])?;
-                    st.canonical(vec![l], vec![zero])
-                }
-                _ => {
-                    self.i -= 4;
-                    Err(self.err("expected Tiny or Miny"))
-                }
-            };
-        }
-        Ok(g)
     }
 
     fn atom(&mut self, st: &mut Store) -> Result<Game> {
@@ -304,7 +472,7 @@ impl Parser {
             }
             Some('-') => {
                 self.i += 1;
-                let g = self.term(st)?;
+                let g = self.atom(st)?;
                 st.neg(g)
             }
             Some('±') => {
@@ -331,14 +499,15 @@ impl Parser {
                 }
                 Ok(g)
             }
-            Some(c) if c.is_ascii_digit() || "^v*↑↓⇑⇓".contains(c) => self.nus(st, false),
+            Some(c) if c.is_ascii_digit() || "^v*↑↓⇑⇓TM".contains(c) => self.nus(st, false),
             _ => Err(self.err("expected a game")),
         }
     }
 
     /// `±G` = {G | −G}; `±{a,b}` = {a,b | −a,−b}.
     fn switch(&mut self, st: &mut Store) -> Result<Game> {
-        let opts = if self.eat('{') {
+        let opts = if self.peek() == Some('{') && !self.braces_have_bar() {
+            self.i += 1;
             let v = self.list(st)?;
             if !self.eat('}') {
                 return Err(self.err("expected `}`"));
@@ -352,6 +521,25 @@ impl Parser {
             .map(|&g| st.neg(g))
             .collect::<Result<Vec<_>>>()?;
         st.canonical(opts, negs)
+    }
+
+    /// Whether the braces opening here hold a game (`{1|0}`) rather than a list (`{1,1*}`).
+    fn braces_have_bar(&self) -> bool {
+        let mut depth = 0;
+        for &c in &self.s[self.i..] {
+            match c {
+                '{' | '(' => depth += 1,
+                '}' | ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return false;
+                    }
+                }
+                '|' if depth == 1 => return true,
+                _ => {}
+            }
+        }
+        false
     }
 
     fn digits(&mut self) -> Option<i64> {
@@ -371,7 +559,8 @@ impl Parser {
             .or(Some(-1))
     }
 
-    /// A number, ↑s and a star in that order: `3/8`, `1^*`, `vv`, `^3*2`, `*`.
+    /// A number, ↑s and a star in that order (`3/8`, `1^*`, `vv`, `^3*2`, `*`, `^<2>*`, `v[3]`),
+    /// or a number and `Tiny(G)` / `Miny(G)`.
     fn nus(&mut self, st: &mut Store, negative: bool) -> Result<Game> {
         let mut number = Dyadic::ZERO;
         if self.peek().is_some_and(|c| c.is_ascii_digit()) {
@@ -394,20 +583,47 @@ impl Parser {
         if negative {
             number = number.neg()?;
         }
-        let mut ups: i64 = 0;
+        for name in ["Tiny", "Miny"] {
+            if self.s[self.i..].starts_with(&name.chars().collect::<Vec<_>>()) {
+                self.i += name.len();
+                return self.tiny(st, number, name == "Tiny");
+            }
+        }
+        let mut coeffs = vec![];
         if let Some(c @ ('^' | 'v' | '↑' | '↓' | '⇑' | '⇓')) = self.peek() {
             self.i += 1;
             let sign = if "^↑⇑".contains(c) { 1 } else { -1 };
-            let mut n = if "⇑⇓".contains(c) { 2 } else { 1 };
-            if n == 1 && self.eat(c) {
-                n = 2;
-            } else if self.peek().is_some_and(|c| c.is_ascii_digit()) {
-                n = self
+            let close = if self.eat('<') {
+                Some('>')
+            } else if self.eat('[') {
+                Some(']')
+            } else {
+                None
+            };
+            if let Some(close) = close {
+                let n = self
                     .digits()
-                    .filter(|&n| n >= 0)
-                    .ok_or_else(|| self.err("too many ups"))?;
+                    .and_then(|n| usize::try_from(n).ok())
+                    .filter(|n| (1..=64).contains(n))
+                    .ok_or_else(|| self.err("expected an up power from 1 to 64"))?;
+                if !self.eat(close) {
+                    return Err(self.err(&format!("expected `{close}`")));
+                }
+                coeffs = vec![if close == '>' { 0 } else { sign }; n];
+                coeffs[n - 1] = sign;
+            } else {
+                let mut n = if "⇑⇓".contains(c) { 2 } else { 1 };
+                while self.eat(c) {
+                    n += 1;
+                }
+                if n == 1 && self.peek().is_some_and(|c| c.is_ascii_digit()) {
+                    n = self
+                        .digits()
+                        .filter(|&n| n >= 0)
+                        .ok_or_else(|| self.err("too many ups"))?;
+                }
+                coeffs = vec![sign * n];
             }
-            ups = sign * n;
         }
         let mut nim = 0;
         if self.eat('*') {
@@ -419,7 +635,33 @@ impl Parser {
                     .ok_or_else(|| self.err("nimber too large"))?;
             }
         }
-        st.nus_game(Nus { number, ups, nim })
+        st.uptimal_game(&Uptimal {
+            number,
+            coeffs,
+            nim,
+        })
+    }
+
+    /// `x` + Tiny(G) = x + {0 || 0 | −G}, or x + Miny(G) = x + {G | 0 || 0}, after the name.
+    fn tiny(&mut self, st: &mut Store, number: Dyadic, tiny: bool) -> Result<Game> {
+        if !self.eat('(') {
+            return Err(self.err("expected `(` after Tiny or Miny"));
+        }
+        let g = self.sum(st)?;
+        if !self.eat(')') {
+            return Err(self.err("expected `)`"));
+        }
+        let zero = st.zero();
+        let t = if tiny {
+            let n = st.neg(g)?;
+            let r = st.canonical(vec![zero], vec![n])?;
+            st.canonical(vec![zero], vec![r])?
+        } else {
+            let l = st.canonical(vec![g], vec![zero])?;
+            st.canonical(vec![l], vec![zero])?
+        };
+        let x = st.number(number)?;
+        st.add(x, t)
     }
 
     /// Games separated by commas (possibly none).

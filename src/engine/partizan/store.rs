@@ -140,7 +140,7 @@ impl Store {
         entries as u64 * NODE_BYTES + self.leq.len() as u64 * 8
     }
 
-    fn tick(&mut self) -> Result<()> {
+    pub(super) fn tick(&mut self) -> Result<()> {
         self.steps += 1;
         if self.steps.is_multiple_of(1024) {
             self.ctl.check()?;
