@@ -3,7 +3,7 @@
 use super::dyadic::Dyadic;
 use super::search::Rules;
 use super::store::{Game, Map, Store};
-use crate::engine::control::over_budget;
+use crate::engine::control::{Task, over_budget};
 use crate::engine::{Ctl, Error, Result};
 
 /// A board of at most 64 cells, a bit per cell (`rows × cols`, row-major).
@@ -337,7 +337,7 @@ const REGION_ENTRY: u64 = 48;
 struct Regions<'a, K> {
     store: &'a mut Store,
     memo: Map<K, Game>,
-    ctl: &'a Ctl,
+    task: Task<'a>,
     budget: u64,
 }
 
@@ -346,16 +346,17 @@ impl<'a, K: std::hash::Hash + Eq> Regions<'a, K> {
         Regions {
             store,
             memo: Map::default(),
-            ctl,
+            task: ctl.task("partizan search (regions)", None),
             budget: ctl.memory(),
         }
     }
 
-    /// Memoizes `g` for `key`, polling cancellation and the budget now and then.
+    /// Memoizes `g` for `key`, reporting progress and polling cancellation and the budget now
+    /// and then.
     fn insert(&mut self, key: K, g: Game, what: &str) -> Result<()> {
         self.memo.insert(key, g);
         if self.memo.len().is_multiple_of(4096) {
-            self.ctl.check()?;
+            self.task.set(self.memo.len() as u64)?;
             let bytes = self.memo.len() as u64 * REGION_ENTRY + self.store.bytes();
             if bytes > self.budget {
                 return Err(over_budget(bytes, self.budget, what));
