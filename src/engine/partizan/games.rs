@@ -791,15 +791,25 @@ impl Rules for Hackenbush {
             return Ok(None);
         }
         p.check()?;
-        let mut br = BlueRed::new(p, ctl);
-        let x = br.value(br.grounded(br.all))?;
+        let x = BlueRed::new(p, ctl).value()?;
         store.number(x).map(Some)
     }
 }
 
-/// Blue-Red Hackenbush, where every position is a number (*Winning Ways*, ch. 2): a position
-/// is the set of its edges as bits, and its value the simplest number between Left's best
-/// option and Right's, so no canonical forms are built.
+/// Blue-Red Hackenbush, where every position is a number (*Winning Ways*, ch. 2): a set of
+/// edges as bits, valued as the simplest number between Left's best option and Right's, so no
+/// canonical forms are built.
+///
+/// Whatever hangs from a single vertex is replaced by its value. This is the colon principle,
+/// which holds in partizan Hackenbush too (A. N. Walker, lecture notes "Impartial Hackenbush",
+/// G13GAM, Nottingham; *Winning Ways*, ch. 7): if H and I hang from a vertex v of G and
+/// H = I, then G:H = G:I, since in G:H − G:I the second player answers a move in G by its
+/// mirror image (which cuts v off on both sides or on neither) and a move in H or −I by the
+/// winning answer in H − I. The proof uses nothing of H but its moves while v stands, so H may
+/// be any game; here it is the number x hanging there in canonical form, whose one Left move
+/// goes to x's left option and one Right move to its right option. So a part is searched as
+/// its block at the root (no vertex of it cuts edges off) with a number at each other vertex,
+/// and a block of one edge is that edge with its number on top: a tree is valued at once.
 struct BlueRed {
     /// per edge, its two end vertices as bits
     ends: Vec<u64>,
@@ -807,13 +817,25 @@ struct BlueRed {
     touching: [u64; 64],
     blue: u64,
     all: u64,
-    memo: Map<u64, Dyadic>,
+    memo: Map<Block, Dyadic>,
+    /// the memo's estimated bytes
+    bytes: u64,
     ctl: Ctl,
     budget: u64,
 }
 
-/// Bytes per memo entry with the table's overhead (the memory estimate).
-const BLUE_RED_ENTRY: u64 = 48;
+/// A block searched: its root vertex, its edges (no vertex but the root cuts any off), and the
+/// numbers hanging at its other vertices (by vertex, none zero).
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Block {
+    root: u8,
+    edges: u64,
+    hang: Vec<(u8, Dyadic)>,
+}
+
+/// Bytes per memo entry with the table's overhead, and per hanging number (the estimate).
+const BLOCK_ENTRY: u64 = 80;
+const HANG_ENTRY: u64 = 24;
 
 impl BlueRed {
     fn new(p: &Picture, ctl: &Ctl) -> BlueRed {
@@ -836,14 +858,21 @@ impl BlueRed {
                 (1 << p.edges.len()) - 1
             },
             memo: Map::default(),
+            bytes: 0,
             ctl: ctl.clone(),
             budget: ctl.memory(),
         }
     }
 
-    /// The edges of `edges` still connected to the ground (vertex 0).
-    fn grounded(&self, edges: u64) -> u64 {
-        let (mut seen, mut frontier, mut kept) = (1u64, 1u64, 0u64);
+    /// The value of the whole picture: what stands on the ground.
+    fn value(&mut self) -> Result<Dyadic> {
+        self.piece(0, self.reach(self.all, 1, 0), vec![])
+    }
+
+    /// The edges of `edges` reached from the vertices `from` without passing a vertex of
+    /// `wall` (the edges at a wall vertex are reached, not crossed).
+    fn reach(&self, edges: u64, from: u64, wall: u64) -> u64 {
+        let (mut seen, mut frontier, mut kept) = (from, from, 0u64);
         while frontier != 0 {
             let v = frontier.trailing_zeros() as usize;
             frontier &= frontier - 1;
@@ -853,7 +882,7 @@ impl BlueRed {
                 let w = self.ends[new.trailing_zeros() as usize] & !seen;
                 new &= new - 1;
                 seen |= w;
-                frontier |= w;
+                frontier |= w & !wall;
             }
         }
         kept
@@ -869,108 +898,158 @@ impl BlueRed {
         vs
     }
 
-    /// The parts of a grounded set of edges that meet only at the ground.
-    fn parts(&self, edges: u64) -> Vec<u64> {
-        let mut out = vec![];
-        let mut rest = edges;
+    /// The value of `edges`, all connected to `root`, with the numbers `hang` at other
+    /// vertices: the sum of its parts that meet only at the root.
+    fn piece(&mut self, root: usize, edges: u64, hang: Vec<(u8, Dyadic)>) -> Result<Dyadic> {
+        let at_root = 1u64 << root;
+        let (mut sum, mut rest) = (Dyadic::ZERO, edges);
         while rest != 0 {
-            let e = rest & rest.wrapping_neg();
-            // the ground is never expanded, so the search stays inside one part
-            let (mut part, mut seen) = (e, 1u64);
-            let mut frontier = self.ends[e.trailing_zeros() as usize] & !seen;
-            seen |= frontier;
-            while frontier != 0 {
-                let v = frontier.trailing_zeros() as usize;
-                frontier &= frontier - 1;
-                let mut new = self.touching[v] & edges & !part;
-                part |= new;
-                while new != 0 {
-                    let w = self.ends[new.trailing_zeros() as usize] & !seen;
-                    new &= new - 1;
-                    seen |= w;
-                    frontier |= w;
-                }
+            let e = rest.trailing_zeros() as usize;
+            // the root is never crossed, so the search stays inside one part
+            let part = self.reach(rest, self.ends[e] & !at_root, at_root) | 1 << e;
+            if part == edges {
+                return self.part(root, edges, hang);
             }
             rest &= !part;
-            out.push(part);
-        }
-        out
-    }
-
-    /// The value of a grounded set of edges: the sum of its parts at the ground.
-    fn value(&mut self, edges: u64) -> Result<Dyadic> {
-        if (self.touching[0] & edges).count_ones() <= 1 {
-            return self.part_value(edges);
-        }
-        let mut sum = Dyadic::ZERO;
-        for part in self.parts(edges) {
-            sum = sum.add(self.part_value(part)?)?;
+            let vs = self.vertices(part);
+            let h = hang.iter().filter(|h| vs >> h.0 & 1 == 1).copied();
+            sum = sum.add(self.part(root, part, h.collect())?)?;
         }
         Ok(sum)
     }
 
-    /// A tree's value, bottom up: a branch is its edge with what stands on it ([`on_edge`]);
-    /// the branches at a vertex add.
-    fn tree_value(&self, edges: u64, v: usize, from: u64) -> Result<Dyadic> {
-        let mut sum = Dyadic::ZERO;
-        let mut up = self.touching[v] & edges & !from;
-        while up != 0 {
-            let e = up & up.wrapping_neg();
-            up &= up - 1;
-            let i = e.trailing_zeros() as usize;
-            let w = (self.ends[i] & !(1 << v)).trailing_zeros() as usize;
-            let top = self.tree_value(edges, w, e)?;
-            sum = sum.add(on_edge(e & self.blue != 0, top)?)?;
+    /// The value of one part at `root`: what a vertex cuts off from the root is valued and
+    /// hung there as a number, and the block left at the root searched.
+    fn part(&mut self, root: usize, edges: u64, mut hang: Vec<(u8, Dyadic)>) -> Result<Dyadic> {
+        let mut block = edges;
+        let mut rest = self.vertices(edges) & !(1 << root);
+        while rest != 0 {
+            let v = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if self.touching[v] & block == 0 {
+                continue;
+            }
+            let off = block & !self.reach(block, 1 << root, 1 << v);
+            if off == 0 {
+                continue;
+            }
+            block &= !off;
+            let inside = self.vertices(off) & !(1 << v);
+            let (sub, keep): (Vec<_>, Vec<_>) =
+                hang.into_iter().partition(|h| inside >> h.0 & 1 == 1);
+            hang = keep;
+            let x = self.piece(v, off, sub)?;
+            hang_add(&mut hang, v as u8, x)?;
         }
-        Ok(sum)
-    }
-
-    /// The value of one grounded part.
-    fn part_value(&mut self, edges: u64) -> Result<Dyadic> {
-        // one colour: each edge is a free move for its owner
-        let n = edges.count_ones() as i64;
-        if edges & !self.blue == 0 {
+        let n = block.count_ones() as i64;
+        if n == 1 {
+            let top = self.ends[block.trailing_zeros() as usize] & !(1 << root);
+            let x = hang.first().filter(|h| top >> h.0 & 1 == 1);
+            return on_edge(block & self.blue != 0, x.map_or(Dyadic::ZERO, |h| h.1));
+        }
+        // one colour and nothing hanging: each edge is a free move for its owner
+        if hang.is_empty() && block & !self.blue == 0 {
             return Ok(Dyadic::int(n));
         }
-        if edges & self.blue == 0 {
+        if hang.is_empty() && block & self.blue == 0 {
             return Ok(Dyadic::int(-n));
         }
-        if let Some(&x) = self.memo.get(&edges) {
+        self.block(Block {
+            root: root as u8,
+            edges: block,
+            hang,
+        })
+    }
+
+    /// The simplest number between Left's best option and Right's: cutting an edge of the
+    /// block, or moving a hanging number to its option.
+    fn block(&mut self, b: Block) -> Result<Dyadic> {
+        if let Some(&x) = self.memo.get(&b) {
             return Ok(x);
         }
-        // a tree: as many vertices as edges besides the ground
-        let x = if self.vertices(edges).count_ones() as i64 == n + 1 {
-            self.tree_value(edges, 0, 0)?
-        } else {
-            self.searched(edges)?
-        };
-        self.memo.insert(edges, x);
+        let root = b.root as usize;
+        let (mut left, mut right): (Option<Dyadic>, Option<Dyadic>) = (None, None);
+        let mut rest = b.edges;
+        while rest != 0 {
+            let e = rest & rest.wrapping_neg();
+            rest &= rest - 1;
+            let edges = self.reach(b.edges & !e, 1 << root, 0);
+            let vs = self.vertices(edges);
+            let hang = b.hang.iter().filter(|h| vs >> h.0 & 1 == 1).copied();
+            let x = self.piece(root, edges, hang.collect())?;
+            if e & self.blue != 0 {
+                left = Some(left.map_or(x, |l| l.max(x)));
+            } else {
+                right = Some(right.map_or(x, |r| r.min(x)));
+            }
+        }
+        for i in 0..b.hang.len() {
+            let (l, r) = number_options(b.hang[i].1)?;
+            for (to, is_left) in [(l, true), (r, false)] {
+                let Some(to) = to else { continue };
+                let mut hang = b.hang.clone();
+                if to == Dyadic::ZERO {
+                    hang.remove(i);
+                } else {
+                    hang[i].1 = to;
+                }
+                let x = self.block(Block {
+                    root: b.root,
+                    edges: b.edges,
+                    hang,
+                })?;
+                if is_left {
+                    left = Some(left.map_or(x, |l| l.max(x)));
+                } else {
+                    right = Some(right.map_or(x, |r| r.min(x)));
+                }
+            }
+        }
+        let x = Dyadic::simplest_between(left, right)?;
+        self.bytes += BLOCK_ENTRY + HANG_ENTRY * b.hang.len() as u64;
+        self.memo.insert(b, x);
         if self.memo.len().is_multiple_of(4096) {
             self.ctl.check()?;
-            let bytes = self.memo.len() as u64 * BLUE_RED_ENTRY;
-            if bytes > self.budget {
-                return Err(over_budget(bytes, self.budget, "the Hackenbush search"));
+            if self.bytes > self.budget {
+                return Err(over_budget(
+                    self.bytes,
+                    self.budget,
+                    "the Hackenbush search",
+                ));
             }
         }
         Ok(x)
     }
+}
 
-    /// The simplest number between Left's best option and Right's.
-    fn searched(&mut self, edges: u64) -> Result<Dyadic> {
-        let (mut best_left, mut best_right): (Option<Dyadic>, Option<Dyadic>) = (None, None);
-        let mut rest = edges;
-        while rest != 0 {
-            let e = rest & rest.wrapping_neg();
-            rest &= rest - 1;
-            let x = self.value(self.grounded(edges & !e))?;
-            if e & self.blue != 0 {
-                best_left = Some(best_left.map_or(x, |b| b.max(x)));
-            } else {
-                best_right = Some(best_right.map_or(x, |b| b.min(x)));
+/// Adds `x` to the number hanging at vertex `v` (the list kept by vertex, without zeros).
+fn hang_add(hang: &mut Vec<(u8, Dyadic)>, v: u8, x: Dyadic) -> Result<()> {
+    match hang.binary_search_by_key(&v, |h| h.0) {
+        Ok(i) => {
+            hang[i].1 = hang[i].1.add(x)?;
+            if hang[i].1 == Dyadic::ZERO {
+                hang.remove(i);
             }
         }
-        Dyadic::simplest_between(best_left, best_right)
+        Err(i) if x != Dyadic::ZERO => hang.insert(i, (v, x)),
+        Err(_) => {}
     }
+    Ok(())
+}
+
+/// The options of the number `x` in canonical form: `n` is `{n-1 |}` for n > 0 and `{| n+1}`
+/// for n < 0, `m/2^k` (m odd) is `{(m-1)/2^k | (m+1)/2^k}`.
+fn number_options(x: Dyadic) -> Result<(Option<Dyadic>, Option<Dyadic>)> {
+    if x.is_integer() {
+        let n = x.numerator();
+        return Ok(match n.signum() {
+            1 => (Some(Dyadic::int(n - 1)), None),
+            -1 => (None, Some(Dyadic::int(n + 1))),
+            _ => (None, None),
+        });
+    }
+    let step = Dyadic::new(1, x.exponent())?;
+    Ok((Some(x.sub(step)?), Some(x.add(step)?)))
 }
 
 /// Calls `f` with each sign of the sign expansion of `x` (`true` a +): the path from 0 down

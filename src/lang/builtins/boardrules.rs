@@ -1104,6 +1104,25 @@ impl OnBoard {
     }
 }
 
+impl OnBoard {
+    /// The name of compiled move `i`: the cells its variables were bound to, after `rule k at`
+    /// when the game has several move lines.
+    fn label(&self, i: usize) -> String {
+        let label = &self.game.moves()[i].label;
+        let faces = &self.faces[label[0]];
+        let cells: Vec<String> = label[1..]
+            .iter()
+            .zip(faces)
+            .map(|(&x, &f)| self.layout.name(x, f))
+            .collect();
+        if self.faces.len() > 1 {
+            format!("rule {} at {}", label[0] + 1, cells.join(" "))
+        } else {
+            cells.join(" ")
+        }
+    }
+}
+
 impl Family for OnBoard {
     fn describe(&self, name: &str, state: &[i64]) -> String {
         let mut parts = vec![];
@@ -1146,18 +1165,7 @@ impl Family for OnBoard {
             .ok()?
             .into_iter()
             .find(|(_, q)| *q == want)?;
-        let label = &self.game.moves()[i].label;
-        let faces = &self.faces[label[0]];
-        let cells: Vec<String> = label[1..]
-            .iter()
-            .zip(faces)
-            .map(|(&x, &f)| self.layout.name(x, f))
-            .collect();
-        Some(if self.faces.len() > 1 {
-            format!("rule {} at {}", label[0] + 1, cells.join(" "))
-        } else {
-            cells.join(" ")
-        })
+        Some(self.label(i))
     }
     fn show(&self, state: &[i64]) -> Option<String> {
         let mark = |c: usize| match state[c] {
@@ -1218,23 +1226,33 @@ impl Sides for PartizanOnBoard {
         Ok(self.0.game.value(&cells_of(state), store(it)?, &ctl)?)
     }
     fn options(&self, _: &mut Interp, state: &[i64], side: Side) -> Result<Options> {
-        let side = if side == Side::Left {
-            board::LEFT
-        } else {
-            board::RIGHT
-        };
         Ok(self
             .0
             .game
-            .side_options(&cells_of(state), side)?
+            .side_options(&cells_of(state), board_side(side))?
             .into_iter()
             .map(|(_, q)| vec![q.iter().map(|&x| x as i64).collect()])
             .collect())
+    }
+    /// Named as impartial board moves are, by the move that leads to the option.
+    fn move_label(&self, state: &[i64], option: &[i64], side: Side) -> Option<String> {
+        let want = cells_of(option);
+        let options = self.0.game.side_options(&cells_of(state), board_side(side));
+        let (i, _) = options.ok()?.into_iter().find(|(_, q)| *q == want)?;
+        Some(self.0.label(i))
     }
     fn describe(&self, name: &str, state: &[i64]) -> String {
         self.0.describe(name, state)
     }
     fn show(&self, state: &[i64]) -> Option<String> {
         self.0.show(state)
+    }
+}
+
+fn board_side(side: Side) -> u8 {
+    if side == Side::Left {
+        board::LEFT
+    } else {
+        board::RIGHT
     }
 }
