@@ -3,7 +3,7 @@
 use super::dyadic::Dyadic;
 use super::search::Rules;
 use super::store::{Game, Map, Store};
-use crate::engine::control::over_budget;
+use crate::engine::control::{Task, over_budget};
 use crate::engine::{Ctl, Error, Result};
 
 /// A board of at most 64 cells, a bit per cell (`rows × cols`, row-major).
@@ -204,6 +204,14 @@ impl Rules for Domineering {
             })
             .collect()
     }
+    /// Regions that fit an 8 × 8 frame go to the dedicated search [`DomSearch`].
+    fn shortcut(&mut self, b: &Board, store: &mut Store, ctl: &Ctl) -> Result<Option<Game>> {
+        if b.rows > 8 || b.cols > 8 {
+            return Ok(None);
+        }
+        let frame = to_frame8(b.bits, b.rows, b.cols);
+        DomSearch(Regions::new(store, ctl)).sum(frame).map(Some)
+    }
     fn describe(&self, b: &Board) -> String {
         let mut s = String::new();
         for r in 0..b.rows as usize {
@@ -215,6 +223,248 @@ impl Rules for Domineering {
             }
         }
         s
+    }
+}
+
+/// Cells of column 0 and of column 7 of the 8 × 8 frame of the dedicated searches (cell
+/// (r, c) is bit 8r + c).
+const COL0: u64 = 0x0101_0101_0101_0101;
+const COL7: u64 = COL0 << 7;
+
+/// The cells 4-neighbouring the cells of `x` in the frame.
+fn neighbours8(x: u64) -> u64 {
+    x << 8 | x >> 8 | (x & !COL7) << 1 | (x & !COL0) >> 1
+}
+
+/// The connected part of `cells` that holds the lowest of them.
+fn first_part8(cells: u64) -> u64 {
+    let mut part = cells & cells.wrapping_neg();
+    loop {
+        let grown = (part | neighbours8(part)) & cells;
+        if grown == part {
+            return part;
+        }
+        part = grown;
+    }
+}
+
+/// Converts a board's bits (row-major, `cols` wide, at most 8 × 8) to the frame.
+fn to_frame8(bits: u64, rows: u8, cols: u8) -> u64 {
+    (0..rows as usize).fold(0, |f, r| {
+        f | (bits >> (r * cols as usize) & ((1 << cols) - 1)) << (8 * r)
+    })
+}
+
+/// The frame flipped about its main diagonal: cell (r, c) goes to (c, r) (the
+/// chessprogramming wiki's flipDiagA1H8).
+fn transpose8(mut x: u64) -> u64 {
+    for (k, s) in [
+        (0x0f0f_0f0f_0000_0000u64, 28),
+        (0x3333_0000_3333_0000, 14),
+        (0x5500_5500_5500_5500, 7),
+    ] {
+        let t = k & (x ^ (x << s));
+        x ^= t ^ (t >> s);
+    }
+    x
+}
+
+/// How far cells `x` move to the frame's top-left corner, and the rows and columns of their box.
+fn corner8(x: u64) -> (u32, u32, u32) {
+    let columns = (0..8).fold(0, |m, r| m | x >> (8 * r)) & 0xff;
+    let shift = x.trailing_zeros() / 8 * 8 + columns.trailing_zeros();
+    let rows = 8 - x.leading_zeros() / 8 - x.trailing_zeros() / 8;
+    (
+        shift,
+        rows,
+        64 - columns.leading_zeros() - columns.trailing_zeros(),
+    )
+}
+
+/// The images of cells `x` in the top-left box of `h` rows and `w` columns under the eight
+/// symmetries of the box: bit 0 of the index flips top-bottom, bit 1 left-right, bit 2
+/// transposes first (so images 4 to 7 swap rows and columns).
+fn dihedral8(x: u64, h: u32, w: u32) -> [u64; 8] {
+    std::array::from_fn(|k| {
+        let (mut y, h, w) = if k & 4 != 0 {
+            (transpose8(x), w, h)
+        } else {
+            (x, h, w)
+        };
+        if k & 1 != 0 {
+            y = y.swap_bytes() >> (8 * (8 - h));
+        }
+        if k & 2 != 0 {
+            y = y.reverse_bits().swap_bytes() >> (8 - w);
+        }
+        y
+    })
+}
+
+/// The key of a non-empty Domineering region given as cells of the frame: the least of its
+/// images under the box's symmetries (moved to the top-left corner, so the key alone gives the
+/// region), and whether that image is transposed, which swaps the players: then the key's
+/// value is the region's negative.
+fn domineering_key(x: u64) -> (u64, bool) {
+    let (shift, h, w) = corner8(x);
+    let images = dihedral8(x >> shift, h, w);
+    (0..8)
+        .map(|k| (images[k], k >= 4))
+        .min()
+        .expect("eight images")
+}
+
+/// The key of a Clobber group (black cells `b`, white `w` of the frame, `b << 64 | w`): the
+/// least of its images under the box's symmetries, and with the colours swapped (`true`: the
+/// key's value is the group's negative).
+fn clobber_key(b: u64, w: u64) -> (u128, bool) {
+    let (shift, rows, cols) = corner8(b | w);
+    let (ib, iw) = (
+        dihedral8(b >> shift, rows, cols),
+        dihedral8(w >> shift, rows, cols),
+    );
+    let pair = |x: u64, y: u64| (x as u128) << 64 | y as u128;
+    (0..8)
+        .flat_map(|k| [(pair(ib[k], iw[k]), false), (pair(iw[k], ib[k]), true)])
+        .min()
+        .expect("sixteen images")
+}
+
+/// Bytes per memo entry of the dedicated searches with the table's overhead (the estimate).
+const REGION_ENTRY: u64 = 48;
+
+/// The values of a dedicated search's regions by key, within the memory budget.
+struct Regions<'a, K> {
+    store: &'a mut Store,
+    memo: Map<K, Game>,
+    task: Task<'a>,
+    budget: u64,
+}
+
+impl<'a, K: std::hash::Hash + Eq> Regions<'a, K> {
+    fn new(store: &'a mut Store, ctl: &'a Ctl) -> Regions<'a, K> {
+        Regions {
+            store,
+            memo: Map::default(),
+            task: ctl.task("partizan search (regions)", None),
+            budget: ctl.memory(),
+        }
+    }
+
+    /// Memoizes `g` for `key`, reporting progress and polling cancellation and the budget now
+    /// and then.
+    fn insert(&mut self, key: K, g: Game, what: &str) -> Result<()> {
+        self.memo.insert(key, g);
+        if self.memo.len().is_multiple_of(4096) {
+            self.task.set(self.memo.len() as u64)?;
+            let bytes = self.memo.len() as u64 * REGION_ENTRY + self.store.bytes();
+            if bytes > self.budget {
+                return Err(over_budget(bytes, self.budget, what));
+            }
+        }
+        Ok(())
+    }
+
+    /// The value of a part found by key, negated when `neg`, added to `total`.
+    fn add(&mut self, total: Game, part: Game, neg: bool) -> Result<Game> {
+        let g = if neg { self.store.neg(part)? } else { part };
+        self.store.add(total, g)
+    }
+}
+
+/// Domineering values by a search over regions as cells of the frame: a region splits into
+/// connected parts whose values add, and each part is memoized once for its eight images
+/// ([`domineering_key`]).
+struct DomSearch<'a>(Regions<'a, u64>);
+
+impl DomSearch<'_> {
+    /// The value of any set of cells: the sum of its connected parts.
+    fn sum(&mut self, mut cells: u64) -> Result<Game> {
+        let mut total = self.0.store.zero();
+        while cells != 0 {
+            let part = first_part8(cells);
+            cells &= !part;
+            if part.count_ones() >= 2 {
+                let (key, neg) = domineering_key(part);
+                let g = self.part(key)?;
+                total = self.0.add(total, g, neg)?;
+            }
+        }
+        Ok(total)
+    }
+
+    /// The value of a connected region given by its key.
+    fn part(&mut self, key: u64) -> Result<Game> {
+        if let Some(&g) = self.0.memo.get(&key) {
+            return Ok(g);
+        }
+        let mut left = vec![];
+        let mut vertical = key & key >> 8;
+        while vertical != 0 {
+            let top = vertical & vertical.wrapping_neg();
+            vertical &= vertical - 1;
+            left.push(self.sum(key & !(top | top << 8))?);
+        }
+        let mut right = vec![];
+        let mut horizontal = key & key >> 1 & !COL7;
+        while horizontal != 0 {
+            let first = horizontal & horizontal.wrapping_neg();
+            horizontal &= horizontal - 1;
+            right.push(self.sum(key & !(first | first << 1))?);
+        }
+        let g = self.0.store.canonical(left, right)?;
+        self.0.insert(key, g, "the Domineering search")?;
+        Ok(g)
+    }
+}
+
+/// Clobber values by a search over black and white cells of the frame, each group of stones
+/// memoized once for its sixteen images ([`clobber_key`]).
+struct ClobberSearch<'a>(Regions<'a, u128>);
+
+impl ClobberSearch<'_> {
+    /// The value of any position: the sum of its groups with both colours.
+    fn sum(&mut self, b: u64, w: u64) -> Result<Game> {
+        let mut total = self.0.store.zero();
+        let mut cells = b | w;
+        while cells != 0 {
+            let part = first_part8(cells);
+            cells &= !part;
+            if part & b != 0 && part & w != 0 {
+                let (key, neg) = clobber_key(b & part, w & part);
+                let g = self.part(key)?;
+                total = self.0.add(total, g, neg)?;
+            }
+        }
+        Ok(total)
+    }
+
+    /// The value of a group given by its key.
+    fn part(&mut self, key: u128) -> Result<Game> {
+        if let Some(&g) = self.0.memo.get(&key) {
+            return Ok(g);
+        }
+        let (b, w) = ((key >> 64) as u64, key as u64);
+        let mut opts = [vec![], vec![]];
+        for (side, mine, theirs) in [(0, b, w), (1, w, b)] {
+            let mut from = mine;
+            while from != 0 {
+                let f = from & from.wrapping_neg();
+                from &= from - 1;
+                let mut to = neighbours8(f) & theirs;
+                while to != 0 {
+                    let t = to & to.wrapping_neg();
+                    to &= to - 1;
+                    let (m, o) = (mine & !f | t, theirs & !t);
+                    let (nb, nw) = if side == 0 { (m, o) } else { (o, m) };
+                    opts[side].push(self.sum(nb, nw)?);
+                }
+            }
+        }
+        let [left, right] = opts;
+        let g = self.0.store.canonical(left, right)?;
+        self.0.insert(key, g, "the Clobber search")?;
+        Ok(g)
     }
 }
 
@@ -358,6 +608,17 @@ impl Rules for Clobber {
             );
         }
         out
+    }
+    /// Boards that fit an 8 × 8 frame go to the dedicated search [`ClobberSearch`].
+    fn shortcut(&mut self, s: &Stones, store: &mut Store, ctl: &Ctl) -> Result<Option<Game>> {
+        if s.rows > 8 || s.cols > 8 {
+            return Ok(None);
+        }
+        let (b, w) = (
+            to_frame8(s.black, s.rows, s.cols),
+            to_frame8(s.white, s.rows, s.cols),
+        );
+        ClobberSearch(Regions::new(store, ctl)).sum(b, w).map(Some)
     }
     fn describe(&self, s: &Stones) -> String {
         (0..s.rows as usize)
