@@ -58,7 +58,7 @@ const TABLE_MIN_FREE: u32 = 8;
 const VALID: u64 = 1 << 32;
 
 /// A fixed-size transposition table of buckets of four entries, one cache line each (the
-/// shallowest entry is replaced), lock-free: each entry is `key ^ data` and `data`, so a torn
+/// entry whose result cost the fewest nodes is replaced), lock-free: each entry is `key ^ data` and `data`, so a torn
 /// write is never read.
 struct Table {
     buckets: Vec<Bucket>,
@@ -73,6 +73,7 @@ struct Entry {
     lower: i32,
     upper: i32,
     mv: u8,
+    /// the bits of the node count the result cost
     depth: u32,
 }
 
@@ -173,7 +174,7 @@ impl Table {
                 return;
             }
         }
-        // the empty or shallowest entry makes room
+        // the empty or cheapest entry makes room
         let depth = |i: usize| {
             let d = w[i + 1].load(Ordering::Relaxed);
             if d & VALID == 0 {
@@ -272,7 +273,6 @@ struct Node {
     r: i32,
     /// a lower bound of the value (after `gained`)
     lo: i32,
-    nfree: u32,
     /// the table key and the symmetry that gave it (none below `TABLE_MIN_FREE` free lines)
     key: Option<(u64, usize)>,
     a0: i32,
@@ -843,7 +843,6 @@ impl<'s, 'a> Searcher<'s, 'a> {
             pos,
             gained,
             r,
-            nfree,
             key,
             lo,
             a0: alpha.max(lo),
