@@ -57,9 +57,9 @@ const PARALLEL_PLIES: u32 = 4;
 const TABLE_MIN_FREE: u32 = 8;
 const VALID: u64 = 1 << 32;
 
-/// A fixed-size transposition table of buckets of four entries, one cache line each (the
-/// entry whose result cost the fewest nodes is replaced), lock-free: each entry is `key ^ data` and `data`, so a torn
-/// write is never read.
+/// A fixed-size transposition table of buckets of four entries, one cache line each (the entry
+/// whose result cost the fewest nodes is replaced), lock-free: each entry is `key ^ data` and
+/// `data`, so a torn write is never read.
 struct Table {
     buckets: Vec<Bucket>,
     bits: u32,
