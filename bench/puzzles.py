@@ -245,6 +245,41 @@ def more():
             mode = "hard" if hard else "easy"
             out[f"slide{n}{mode}"] = (slide(n, hard), f"the {n} x {n} Rubik's Slide, {mode} mode")
     out.update(random_groups(random.Random(2027)))
+    out.update(imprimitive_groups(random.Random(2028)))
+    return out
+
+
+def parity(img):
+    return sum(len(c) - 1 for c in cycles_of(img)) % 2
+
+
+def imprimitive_groups(rng):
+    """Transitive imprimitive groups of degree 100-300 that are not wreath products: S_a x S_b
+    on a*b points (blocks of a points, each moved by the same permutation), even elements of a
+    wreath product, and an iterated wreath product."""
+    out = {}
+    for a, b in ((10, 20), (6, 50)):
+        def both(s, t):
+            return [t[x // a] * a + s[x % a] for x in range(a * b)]
+        out[f"diagonal{a}by{b}"] = ([(f"g{i}", both(shuffled(a, rng), shuffled(b, rng))) for i in range(2)],
+                                    f"two random elements of S_{a} x S_{b} on {a * b} points, blocks of {a} (imprimitive)")
+    for a, b in ((4, 50), (2, 100)):
+        gens = []
+        for i in range(2):
+            g = in_wreath(a, b, rng)
+            if parity(g):
+                g = [g[1], g[0]] + g[2:]
+            gens.append((f"g{i}", g))
+        out[f"even{a}by{b}"] = (gens, f"two random even elements of S_{a} wr S_{b} on {a * b} points (imprimitive)")
+    def iterated():
+        top = shuffled(10, rng)
+        img = []
+        for block in range(10):
+            inside = in_wreath(3, 4, rng)
+            img += [top[block] * 12 + inside[x] for x in range(12)]
+        return img
+    out["iterated3by4by10"] = ([(f"g{i}", iterated()) for i in range(2)],
+                               "two random elements of S_3 wr S_4 wr S_10 on 120 points (imprimitive)")
     return out
 
 

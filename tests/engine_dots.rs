@@ -208,6 +208,93 @@ fn capture_choices_agree_with_the_reference() {
     }
 }
 
+/// The value of one position by plain memoised negamax over the positions reachable from it
+/// (for boards too large for the retrograde table).
+fn brute(bx: &[u64], full: u64, s: u64, memo: &mut std::collections::HashMap<u64, i8>) -> i32 {
+    if s == full {
+        return 0;
+    }
+    if let Some(&v) = memo.get(&s) {
+        return v as i32;
+    }
+    let mut best = i32::MIN;
+    let mut free = !s & full;
+    while free != 0 {
+        let l = free.trailing_zeros();
+        free &= free - 1;
+        let p = s | 1 << l;
+        let k = bx
+            .iter()
+            .filter(|&&m| m >> l & 1 == 1 && p & m == m)
+            .count() as i32;
+        let c = brute(bx, full, p, memo);
+        best = best.max(if k > 0 { k + c } else { -c });
+    }
+    memo.insert(s, best as i8);
+    best
+}
+
+/// A random set of `drawn` of the board's lines.
+fn random_lines(rng: &mut Rng, nlines: u32, drawn: u32) -> u64 {
+    let mut s = 0u64;
+    while s.count_ones() < drawn {
+        s |= 1 << (rng.next() % nlines as u64);
+    }
+    s
+}
+
+/// Mid-game positions (10 lines drawn or more) of 3 x 3, 2 x 4 and 3 x 4 against the retrograde
+/// reference or memoised negamax, on 1 and 2 threads, with a table large enough and a tiny one
+/// (replacement): every pruning of the search (captures, chains, bounds, symmetries) is
+/// exercised on positions rich in chains, junctions and loops.
+#[test]
+fn mid_game_positions_agree_with_the_reference() {
+    let ctl = Ctl::default();
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let mut rng = Rng(0x5851_F42D_4C95_7F2D + threads as u64);
+            for (m, n) in [(3, 3), (2, 4)] {
+                let b = Dots::new(m, n).unwrap();
+                let reference = retrograde(&b);
+                let nl = b.num_lines() as u32;
+                let big = Solver::new(&b, &ctl).unwrap();
+                let tiny = Solver::with_table_bytes(&b, 1 << 12, &ctl).unwrap();
+                for i in 0..400 {
+                    let s = random_lines(&mut rng, nl, 10 + (i % (nl - 10)));
+                    let solver = if i % 2 == 0 { &big } else { &tiny };
+                    check_value(&b, solver, s, &reference, &ctl);
+                    if i % 8 == 0 {
+                        check_moves(&b, solver, s, &reference, &ctl);
+                    }
+                }
+            }
+            let b = Dots::new(3, 4).unwrap();
+            let bx = boxes(&b);
+            let full = (1u64 << b.num_lines()) - 1;
+            let big = Solver::new(&b, &ctl).unwrap();
+            let tiny = Solver::with_table_bytes(&b, 1 << 12, &ctl).unwrap();
+            for i in 0..24 {
+                let s = random_lines(&mut rng, 31, 14 + i % 12);
+                let mut memo = std::collections::HashMap::new();
+                let want = brute(&bx, full, s, &mut memo);
+                let pos = b.position(s).unwrap();
+                for solver in [&big, &tiny] {
+                    assert_eq!(
+                        solver.value(&pos, &ctl).unwrap(),
+                        want,
+                        "3 x 4: {}",
+                        b.lines_text(&pos)
+                    );
+                }
+            }
+        });
+    }
+}
+
 /// Positions with 22 free lines or more are searched in parallel: the values are the same on
 /// 1, 2 and 3 threads, and equal to the reference.
 #[test]

@@ -837,3 +837,47 @@ fn a_dots_and_boxes_picture_draws_the_lines_and_shades_the_complete_boxes() {
         }
     }
 }
+
+#[test]
+fn a_picture_of_a_game_on_edges_draws_each_edge_by_its_state_and_direction() {
+    let d = dir("edges");
+    let (svg_path, png) = (path(&d, "e.svg"), path(&d, "e.png"));
+    let setup = "game cyc on edges {
+    cells unmarked, marked
+    move e to marked for e in unmarked if some into(head(e)) - e is not marked and some out_of(tail(e)) - e is not marked
+    end for f in faces if f is marked
+}
+let p = options(options(cyc(double_diamond))[2])[5]
+";
+    let shown = run(&format!("{setup}show(p)")).unwrap();
+    run(&format!(
+        "{setup}export(p, \"{svg_path}\")\nexport(p, \"{png}\")"
+    ))
+    .unwrap();
+    // the edges as `show` lists them: `a -> b` marked, `a -- b` unmarked
+    let text = shown[0].as_str().unwrap();
+    let marked = text.matches("->").count();
+    let unmarked = text.matches("--").count();
+    assert_eq!((marked, marked + unmarked), (2, 9), "{text}");
+    let svg = std::fs::read_to_string(&svg_path).unwrap();
+    let doc = parse_svg(&svg);
+    // a line in the marked shade and an arrowhead per marked edge
+    assert_eq!(svg_count(&doc, "polyline", "stroke", &hex(1)), marked);
+    assert_eq!(svg_count(&doc, "polygon", "fill", &hex(1)), marked);
+    assert_eq!(svg_count(&doc, "polyline", "stroke", "#999999"), unmarked);
+    let texts = svg_texts(&doc);
+    assert_eq!(texts.iter().filter(|t| **t == "m").count(), marked + 1);
+    assert!(texts.contains(&&*format!("marked ({marked})")), "{texts:?}");
+    assert!(
+        texts.contains(&&*format!("unmarked ({unmarked})")),
+        "{texts:?}"
+    );
+    // every vertex named
+    for v in ["a", "b", "c", "d", "e", "f"] {
+        assert!(texts.contains(&v), "{v}: {texts:?}");
+    }
+    let img = Image::open(&png);
+    assert_eq!((img.w, img.h), (760, 560));
+    let m = gamut::engine::board::picture::SHADES[1];
+    assert!(img.count([m.0, m.1, m.2]) > 200, "the marked edges");
+}

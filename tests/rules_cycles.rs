@@ -174,3 +174,53 @@ fn bad_rules_on_edges_are_refused_with_a_hint() {
         assert!(err.contains(msg), "{src}: {err}");
     }
 }
+
+#[test]
+fn drawn_starts_on_edges_read_back_what_show_writes_and_agree_with_marked_native_starts() {
+    // every position two moves deep: show(q) read back is q
+    let boards = [
+        "diamond",
+        "double_diamond",
+        "spider(1, 2, 2)",
+        "cycle_graph(5)",
+    ];
+    let mut src = RULES.to_string();
+    for b in boards {
+        src += &format!(
+            "let g = {b}\n[[cyc(g, show(q)) == q for q in options(o)] for o in options(cyc(g))]\n"
+        );
+    }
+    for (b, v) in boards.iter().zip(values(&src)) {
+        let all: Vec<bool> = v
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|o| o.as_array().unwrap().iter().map(|x| x.as_bool().unwrap()))
+            .collect();
+        assert!(all.len() > 4 && all.iter().all(|&x| x), "{b}: {v}");
+    }
+    // a drawn start (unlisted edges unmarked, either spelling of an arrow) against the native
+    // engine's start with the same edges marked
+    for (b, drawn, marked) in [
+        ("double_diamond", "a -> b   d->b", "[\"a>b\", \"d>b\"]"),
+        ("diamond", "b -> a\\nc -- d   c -> a", "[\"b>a\", \"c>a\"]"),
+        ("spider(1, 2, 2)", "o -> x1", "[\"o>x1\"]"),
+    ] {
+        let v = values(&format!(
+            "{RULES}let g = {b}\nmoves(cyc(g, \"{drawn}\"))\nmoves(cycles(g, marked: {marked}))"
+        ));
+        assert!(!v[0].as_object().unwrap().is_empty(), "{b}");
+        assert_eq!(outcomes(&v[0]), outcomes(&v[1]), "{b} {drawn}");
+    }
+    for (drawn, msg) in [
+        ("a -> e", "`e` is not a vertex"),
+        ("b -- d", "b - d is not an edge"),
+        ("a -> b   b -> a", "listed twice"),
+        ("a => b", "expected `--` or `->`"),
+        ("a ->", "ends in the middle of an edge"),
+    ] {
+        let (code, _, err) = run_e(&format!("{RULES}cyc(diamond, \"{drawn}\")"));
+        assert_ne!(code, 0, "{drawn}");
+        assert!(err.contains(msg) && err.contains("help:"), "{drawn}: {err}");
+    }
+}

@@ -327,3 +327,49 @@ game strip(n) {
     // by hand: 1 x 2 is {1, 0 | 0} = {1|0}; on 1 x 3 Left's middle cell leaves 1 + 1
     assert_eq!(values(src), [json!(true), json!(["1", "{1|0}", "{2|1}"])]);
 }
+
+/// `moves` and `winning` name the options of a rules position by their moves, as impartial
+/// board games do: each named move, played on the built-in Domineering board (its two cells
+/// filled), has the value `moves` gives, and `winning` lists those after which the mover wins
+/// by the built-in's outcome (L or P for Left, R or P for Right).
+#[test]
+fn moves_of_rules_positions_are_named_by_their_cells() {
+    let start = ["#..|...|...", "...|.#.|..."];
+    for board in start {
+        let drawing = board.replace('#', "f");
+        let v = values(&format!(
+            "{RULES}let p = dom(grid(3, 3), \"{drawing}\")\nmoves(p)\nwinning(p, \"L\")\nwinning(p, \"R\")"
+        ));
+        for (side, rule, mover) in [("left", 1, ["L", "P"]), ("right", 2, ["R", "P"])] {
+            let named = v[0][side].as_object().unwrap();
+            let winning: Vec<&str> = v[if side == "left" { 1 } else { 2 }]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m.as_str().unwrap())
+                .collect();
+            assert!(!named.is_empty());
+            for (label, val) in named {
+                // "rule k at (r, c) (r, c)": fill those cells of the drawing
+                let rest = label.strip_prefix(&format!("rule {rule} at ")).unwrap();
+                let mut rows: Vec<Vec<char>> =
+                    board.split('|').map(|r| r.chars().collect()).collect();
+                for cell in rest.split(") (") {
+                    let nums: Vec<usize> = cell
+                        .trim_matches(|c| c == '(' || c == ')')
+                        .split(", ")
+                        .map(|x| x.parse().unwrap())
+                        .collect();
+                    assert_eq!(rows[nums[0] - 1][nums[1] - 1], '.', "{label}");
+                    rows[nums[0] - 1][nums[1] - 1] = '#';
+                }
+                let after: Vec<String> = rows.iter().map(|r| r.iter().collect()).collect();
+                let built_in = format!("domineering(\"{}\")", after.join("|"));
+                let w = values(&format!("value({built_in})\noutcome({built_in})"));
+                assert_eq!(&w[0], val, "{label}");
+                let wins = mover.contains(&w[1].as_str().unwrap());
+                assert_eq!(winning.contains(&label.as_str()), wins, "{label}");
+            }
+        }
+    }
+}

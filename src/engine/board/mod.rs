@@ -222,6 +222,18 @@ impl Sym {
     }
 }
 
+/// The cells that changes (applied in order) take out of the state `e`, cells in `e` that
+/// leave it never coming back.
+fn takes<B: Bits>(change: &[(B, u8, u8)], e: u8) -> B {
+    change.iter().fold(B::default(), |out, &(c, from, to)| {
+        if from >> e & 1 == 1 && to != e {
+            out.or(c)
+        } else {
+            out
+        }
+    })
+}
+
 /// The state set `t` with states `a` and `b` traded.
 fn swap_bits(t: u8, a: u8, b: u8) -> u8 {
     let (x, y) = (t >> a & 1, t >> b & 1);
@@ -311,6 +323,22 @@ impl<B: Bits> Inner<B> {
                 .filter(|&u| reach[u] & t as u8 != 0)
                 .fold(0, |a, u| a | 1 << u);
         }
+        // the one state every condition asks for, none comes back to, no end or "some"
+        // condition reads and no symmetry trades for another
+        let asked: HashSet<u8> = moves
+            .iter()
+            .flat_map(|m| &m.need)
+            .map(|x| x.1 & all)
+            .collect();
+        let empty = match asked.into_iter().collect::<Vec<u8>>()[..] {
+            [t] if t.is_power_of_two() && can[t as usize] == t => Some(t.trailing_zeros() as u8),
+            _ => None,
+        }
+        .filter(|&e| {
+            r.ends.is_empty()
+                && moves.iter().all(|m| m.some.is_empty())
+                && r.swap.is_none_or(|(a, b)| e != a && e != b)
+        });
         let sets = |s: &[(Vec<usize>, u8)]| -> Vec<(B, u8)> {
             s.iter()
                 .map(|(c, t)| (set_of(c.iter().copied()), *t))
@@ -339,6 +367,7 @@ impl<B: Bits> Inner<B> {
                 });
                 let reads = if sure { needs } else { needs.or(writes) };
                 Mv {
+                    takes: empty.map_or(B::default(), |e| takes(&change, e)),
                     need,
                     some,
                     change,
@@ -346,7 +375,25 @@ impl<B: Bits> Inner<B> {
                     foot: reads.or(writes),
                 }
             })
-            .collect();
+            .collect::<Vec<Mv<B>>>();
+        // positions are sets of empty cells when every move takes one of its cells out of the
+        // empty state, and reads only those (conditions narrow a cell to `empty`)
+        let empty = empty.filter(|_| {
+            mvs.iter().all(|m| {
+                let need = cells_of(&m.need);
+                m.reads == need && !m.takes.and(need).is_empty()
+            })
+        });
+        let (mut by_low, mut touch) = (vec![vec![]; r.cells], vec![vec![]; r.cells]);
+        for (i, m) in mvs.iter().enumerate() {
+            // a move that reads no cell changes none: it is never made
+            if !m.reads.is_empty() {
+                by_low[m.reads.lowest()].push(i as u32);
+                for c in m.foot.ones() {
+                    touch[c].push(i as u32);
+                }
+            }
+        }
         let ends = r
             .ends
             .iter()
@@ -387,6 +434,10 @@ impl<B: Bits> Inner<B> {
             game: Game {
                 states: r.states,
                 moves: mvs,
+                by_low,
+                touch,
+                empty,
+                id: solve::game_id(),
                 ends,
                 can,
                 bytes,

@@ -2,7 +2,9 @@
 //! as its squares, each shaded by its state and lettered with the state's initial (the first
 //! state, the start, is left blank as in `show`); a graph board is laid out as the Game of
 //! Cycles pictures are and its vertices shaded and lettered the same way. A legend names the
-//! states. Placement games are drawn the same way, with their pieces as the states.
+//! states. Placement games are drawn the same way, with their pieces as the states. A game on
+//! the edges of a graph ([`EdgeBoard`]) draws its vertices blank and each edge in the shade of
+//! its state, a marked one with an arrowhead at the vertex it points to.
 use crate::engine::cycles::picture::layout;
 use crate::engine::graph::Graph;
 use crate::engine::plot::Drawing;
@@ -41,14 +43,81 @@ pub struct Board<'a> {
 
 /// Draw the position to `path` (.svg or .png) under `title`.
 pub fn picture(b: &Board, title: &str, path: &str) -> Result<(), String> {
-    if b.states.len() > SHADES.len() {
+    shades_for(b.states.len(), path)?;
+    crate::engine::plot::save(&(b, title), (W, H), path)
+}
+
+/// Refuses more states than the shades tell apart.
+fn shades_for(states: usize, path: &str) -> Result<(), String> {
+    if states > SHADES.len() {
         return Err(format!(
-            "cannot draw {path}: a picture tells apart at most {} states, this board has {}",
+            "cannot draw {path}: a picture tells apart at most {} states, this board has {states}",
             SHADES.len(),
-            b.states.len()
         ));
     }
+    Ok(())
+}
+
+/// A position of a game on the edges of a graph: the vertices' names, each edge's (tail, head)
+/// as it points (as the graph stores it when unmarked), the states with the letter drawn for
+/// each, and the state of each edge.
+pub struct EdgeBoard<'a> {
+    pub names: &'a [String],
+    pub arcs: &'a [(usize, usize)],
+    pub states: &'a [String],
+    pub letters: &'a [String],
+    pub cells: &'a [u8],
+}
+
+/// Draw a position on edges to `path` (.svg or .png) under `title`.
+pub fn edge_picture(b: &EdgeBoard, title: &str, path: &str) -> Result<(), String> {
+    shades_for(b.states.len(), path)?;
     crate::engine::plot::save(&(b, title), (W, H), path)
+}
+
+impl Drawing for (&EdgeBoard<'_>, &str) {
+    fn draw_on<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        let (b, title) = *self;
+        let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
+        head(root, title)?;
+        let pos = vertex_positions(b.names, b.arcs)?;
+        for (&(t, h), &s) in b.arcs.iter().zip(b.cells) {
+            let (p, q) = (pos[t], pos[h]);
+            if s == 0 {
+                let grey = RGBColor(0x99, 0x99, 0x99).stroke_width(2);
+                root.draw(&PathElement::new(vec![p, q], grey)).map_err(e)?;
+                continue;
+            }
+            let colour = SHADES[s as usize];
+            root.draw(&PathElement::new(vec![p, q], colour.stroke_width(5)))
+                .map_err(e)?;
+            // an arrowhead touching the head's circle
+            let (dx, dy) = ((q.0 - p.0) as f64, (q.1 - p.1) as f64);
+            let len = dx.hypot(dy).max(1.0);
+            let (ux, uy) = (dx / len, dy / len);
+            let tip = (q.0 as f64 - ux * 12.0, q.1 as f64 - uy * 12.0);
+            let at = |back: f64, side: f64| {
+                (
+                    (tip.0 - ux * back - uy * side) as i32,
+                    (tip.1 - uy * back + ux * side) as i32,
+                )
+            };
+            let arrow = vec![at(0.0, 0.0), at(18.0, 8.0), at(18.0, -8.0)];
+            root.draw(&Polygon::new(arrow, colour.filled()))
+                .map_err(e)?;
+            let mid = ((p.0 + q.0) / 2 + 10, (p.1 + q.1) / 2 - 10);
+            root.draw_text(&b.letters[s as usize], &centred(13.0), mid)
+                .map_err(e)?;
+        }
+        for (v, name) in b.names.iter().enumerate() {
+            root.draw(&Circle::new(pos[v], 12, WHITE.filled()))
+                .map_err(e)?;
+            root.draw(&Circle::new(pos[v], 12, BLACK.stroke_width(1)))
+                .map_err(e)?;
+            root.draw_text(name, &centred(13.0), pos[v]).map_err(e)?;
+        }
+        legend(root, b.states, b.letters, b.cells)
+    }
 }
 
 impl Drawing for (&Board<'_>, &str) {
@@ -63,16 +132,7 @@ fn draw<DB: DrawingBackend>(
     title: &str,
 ) -> Result<(), String> {
     let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
-    root.fill(&WHITE).map_err(e)?;
-    let font = ("sans-serif", 17).into_font();
-    root.draw_text(title, &font.color(&BLACK), (LEFT as i32, 14))
-        .map_err(e)?;
-    let centred = |size: f64| {
-        ("sans-serif", size)
-            .into_font()
-            .color(&BLACK)
-            .pos(Pos::new(HPos::Center, VPos::Center))
-    };
+    head(root, title)?;
     match b.grid {
         Some((rows, cols)) => {
             let side = (SIDE / rows.max(cols) as f64).floor();
@@ -103,16 +163,7 @@ fn draw<DB: DrawingBackend>(
                         .map(move |&w| (v, w))
                 })
                 .collect();
-            let g = Graph::new(b.names.to_vec(), &edges).map_err(|x| x.to_string())?;
-            let pos: Vec<(i32, i32)> = layout(&g)
-                .iter()
-                .map(|&(x, y)| {
-                    (
-                        (LEFT + 30.0 + x * (SIDE - 60.0)) as i32,
-                        (TOP + 30.0 + y * (SIDE - 60.0)) as i32,
-                    )
-                })
-                .collect();
+            let pos = vertex_positions(b.names, &edges)?;
             for &(v, w) in &edges {
                 root.draw(&PathElement::new(
                     vec![pos[v], pos[w]],
@@ -135,19 +186,60 @@ fn draw<DB: DrawingBackend>(
             }
         }
     }
-    // the legend: one swatch per state, with its letter (none for the start state) and how
-    // many cells are in it
+    legend(root, b.states, b.letters, b.cells)
+}
+
+/// A white page with the title.
+fn head<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, title: &str) -> Result<(), String> {
+    let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
+    root.fill(&WHITE).map_err(e)?;
+    let font = ("sans-serif", 17).into_font();
+    root.draw_text(title, &font.color(&BLACK), (LEFT as i32, 14))
+        .map_err(e)
+}
+
+/// Black text of this size centred on its point.
+fn centred(size: f64) -> TextStyle<'static> {
+    ("sans-serif", size)
+        .into_font()
+        .color(&BLACK)
+        .pos(Pos::new(HPos::Center, VPos::Center))
+}
+
+/// Where the vertices of a graph go on the page, laid out as the Game of Cycles draws it.
+fn vertex_positions(names: &[String], edges: &[(usize, usize)]) -> Result<Vec<(i32, i32)>, String> {
+    let g = Graph::new(names.to_vec(), edges).map_err(|x| x.to_string())?;
+    Ok(layout(&g)
+        .iter()
+        .map(|&(x, y)| {
+            (
+                (LEFT + 30.0 + x * (SIDE - 60.0)) as i32,
+                (TOP + 30.0 + y * (SIDE - 60.0)) as i32,
+            )
+        })
+        .collect())
+}
+
+/// The legend: one swatch per state, with its letter (none for the start state) and how many
+/// cells are in it.
+fn legend<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    states: &[String],
+    letters: &[String],
+    cells: &[u8],
+) -> Result<(), String> {
+    let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
     let small = ("sans-serif", 14).into_font();
     let mut y = TOP as i32 + 10;
-    for (s, name) in b.states.iter().enumerate() {
+    for (s, name) in states.iter().enumerate() {
         let corners = [(LEGEND_X, y - 11), (LEGEND_X + 22, y + 11)];
         root.draw(&Rectangle::new(corners, SHADES[s].filled()))
             .map_err(e)?;
         root.draw(&Rectangle::new(corners, BLACK.stroke_width(1)))
             .map_err(e)?;
-        root.draw_text(&b.letters[s], &centred(13.0), (LEGEND_X + 11, y))
+        root.draw_text(&letters[s], &centred(13.0), (LEGEND_X + 11, y))
             .map_err(e)?;
-        let count = b.cells.iter().filter(|&&c| c as usize == s).count();
+        let count = cells.iter().filter(|&&c| c as usize == s).count();
         root.draw_text(
             &format!("{name} ({count})"),
             &small.color(&BLACK),

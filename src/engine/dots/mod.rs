@@ -68,8 +68,11 @@ pub struct Dots {
     syms: Vec<Vec<u8>>,
     /// inverse permutations
     syms_inv: Vec<Vec<u8>>,
-    /// per symmetry, per byte of the bitset, the image of each byte value
+    /// per symmetry, per byte of the bitset, the image of each byte value under the key
+    /// permutation (border sides in order, see `new`)
     sym_tables: Vec<Vec<[u64; 256]>>,
+    /// per byte of the bitset, the lines' ranks in `order` as a bitset
+    rank_tables: Vec<[u64; 256]>,
     /// mask of the border sides of each box in `ground`
     ground_mask: Vec<u64>,
     /// for each box in `ground`, the mask of its first k border sides
@@ -170,46 +173,63 @@ impl Dots {
                 inv
             })
             .collect();
-        let nbytes = nlines.div_ceil(8);
-        let sym_tables = syms
+        // border sides: interchangeable for their box (a coin's strings to the ground)
+        let ground: Vec<Vec<u8>> = box_sides
             .iter()
-            .map(|p| {
-                (0..nbytes)
-                    .map(|k| {
-                        let mut t = [0u64; 256];
-                        for (v, slot) in t.iter_mut().enumerate() {
-                            for i in 0..8 {
-                                let l = k * 8 + i;
-                                if v >> i & 1 == 1 && l < nlines {
-                                    *slot |= 1 << p[l];
-                                }
-                            }
-                        }
-                        t
-                    })
+            .map(|sides| {
+                sides
+                    .iter()
+                    .filter(|&&s| line_boxes[s].len() == 1)
+                    .map(|&s| s as u8)
                     .collect()
             })
             .collect();
-        // border sides: interchangeable for their box (a coin's strings to the ground)
         let mut ground_mask = Vec::new();
         let mut ground_first = Vec::new();
-        for sides in &box_sides {
-            let g: Vec<u8> = sides
-                .iter()
-                .filter(|&&s| line_boxes[s].len() == 1)
-                .map(|&s| s as u8)
-                .collect();
-            if g.len() >= 2 {
-                let mut firsts = vec![0u64];
-                let mut acc = 0u64;
-                for &s in &g {
-                    acc |= 1 << s;
-                    firsts.push(acc);
-                }
-                ground_mask.push(acc);
-                ground_first.push(firsts);
+        for g in ground.iter().filter(|g| g.len() >= 2) {
+            let mut firsts = vec![0u64];
+            let mut acc = 0u64;
+            for &s in g {
+                acc |= 1 << s;
+                firsts.push(acc);
             }
+            ground_mask.push(acc);
+            ground_first.push(firsts);
         }
+        // The key permutations: a symmetry's line permutation, except that the i-th border side
+        // of a box goes to the i-th border side of its image, so that a position with each box's
+        // border sides normalised (the first k drawn) maps to a normalised image.
+        let keys: Vec<Vec<u8>> = syms
+            .iter()
+            .map(|p| {
+                let mut q = p.clone();
+                for (b, g) in ground.iter().enumerate().filter(|(_, g)| g.len() >= 2) {
+                    let img = box_sides[b].iter().fold(0u64, |m, &s| m | 1 << p[s]);
+                    let b2 = box_mask.iter().position(|&m| m == img).unwrap();
+                    for (i, &s) in g.iter().enumerate() {
+                        q[s as usize] = ground[b2][i];
+                    }
+                }
+                q
+            })
+            .collect();
+        let byte_tables = |p: &[u8]| -> Vec<[u64; 256]> {
+            (0..nlines.div_ceil(8))
+                .map(|k| {
+                    let mut t = [0u64; 256];
+                    for (v, slot) in t.iter_mut().enumerate() {
+                        for i in 0..8 {
+                            let l = k * 8 + i;
+                            if v >> i & 1 == 1 && l < nlines {
+                                *slot |= 1 << p[l];
+                            }
+                        }
+                    }
+                    t
+                })
+                .collect()
+        };
+        let sym_tables = keys.iter().map(|q| byte_tables(q)).collect();
         // centre first: by the distance of the line's midpoint to the centre of the board
         let mut order: Vec<u8> = (0..nlines as u8).collect();
         let key = |l: u8| {
@@ -219,6 +239,11 @@ impl Dots {
             dy * dy + dx * dx
         };
         order.sort_by(|&a, &b| key(a).partial_cmp(&key(b)).unwrap().then(a.cmp(&b)));
+        let mut rank = vec![0u8; nlines];
+        for (i, &l) in order.iter().enumerate() {
+            rank[l as usize] = i as u8;
+        }
+        let rank_tables = byte_tables(&rank);
         Ok(Dots {
             rows,
             cols,
@@ -234,6 +259,7 @@ impl Dots {
             syms,
             syms_inv,
             sym_tables,
+            rank_tables,
             ground_mask,
             ground_first,
             order,
@@ -474,21 +500,23 @@ impl Dots {
     /// border sides; also the index of the symmetry that gave it.
     #[inline]
     fn canonical(&self, lines: u64) -> (u64, usize) {
+        let lines = self.normalise_ground(lines);
         let mut best = u64::MAX;
         let mut arg = 0;
-        let nbytes = self.nlines.div_ceil(8);
         for (g, t) in self.sym_tables.iter().enumerate() {
-            let mut img = 0u64;
-            for (k, tk) in t.iter().enumerate().take(nbytes) {
-                img |= tk[(lines >> (8 * k) & 0xff) as usize];
-            }
-            img = self.normalise_ground(img);
+            let img = bytes_image(t, lines);
             if img < best {
                 best = img;
                 arg = g;
             }
         }
         (best, arg)
+    }
+
+    /// The lines of `set` as a bitset of their ranks in the search order.
+    #[inline]
+    fn ranks(&self, set: u64) -> u64 {
+        bytes_image(&self.rank_tables, set)
     }
 
     #[inline]
@@ -505,6 +533,16 @@ impl Dots {
         }
         img
     }
+}
+
+/// The image of a bitset under a bit permutation given by one table per byte.
+#[inline]
+fn bytes_image(t: &[[u64; 256]], x: u64) -> u64 {
+    let mut img = 0u64;
+    for (k, tk) in t.iter().enumerate() {
+        img |= tk[(x >> (8 * k) & 0xff) as usize];
+    }
+    img
 }
 
 /// The lines achieving the best value among `mv`.

@@ -13,6 +13,8 @@
 //! - a position with such a choice is worth at least 0 to the mover (both options end in the
 //!   same position with the other player to move, the boxes between them going to one side or
 //!   the other), a bound that refutes most loony moves without search;
+//! - only one sacrifice per chain of boxes with two free sides is searched (an end of a long
+//!   chain, the middle of a chain of two), see [`Searcher::chain_skips`];
 //! - a box's border sides are interchangeable, so only one of them is tried, and positions are
 //!   keyed on the number of border sides drawn per box (with the corner boxes this is the corner
 //!   equivalence of Barker and Korf), then canonicalised under the board's symmetries.
@@ -55,9 +57,9 @@ const PARALLEL_PLIES: u32 = 4;
 const TABLE_MIN_FREE: u32 = 8;
 const VALID: u64 = 1 << 32;
 
-/// A fixed-size transposition table of buckets of four entries, one cache line each (the
-/// shallowest entry is replaced), lock-free: each entry is `key ^ data` and `data`, so a torn
-/// write is never read.
+/// A fixed-size transposition table of buckets of four entries, one cache line each (the entry
+/// whose result cost the fewest nodes is replaced), lock-free: each entry is `key ^ data` and
+/// `data`, so a torn write is never read.
 struct Table {
     buckets: Vec<Bucket>,
     bits: u32,
@@ -71,6 +73,7 @@ struct Entry {
     lower: i32,
     upper: i32,
     mv: u8,
+    /// the bits of the node count the result cost
     depth: u32,
 }
 
@@ -171,7 +174,7 @@ impl Table {
                 return;
             }
         }
-        // the empty or shallowest entry makes room
+        // the empty or cheapest entry makes room
         let depth = |i: usize| {
             let d = w[i + 1].load(Ordering::Relaxed);
             if d & VALID == 0 {
@@ -270,7 +273,6 @@ struct Node {
     r: i32,
     /// a lower bound of the value (after `gained`)
     lo: i32,
-    nfree: u32,
     /// the table key and the symmetry that gave it (none below `TABLE_MIN_FREE` free lines)
     key: Option<(u64, usize)>,
     a0: i32,
@@ -613,34 +615,41 @@ impl<'s, 'a> Searcher<'s, 'a> {
             skip |= u & (u.wrapping_sub(1) & u); // all but the lowest
         }
         let sacr = sc.sacr;
+        let mut long = 0;
         if sacr != 0 {
-            skip |= self.isolated_skips(sc);
+            let (s, l) = self.chain_skips(sc);
+            skip |= s;
+            long = l;
         }
         let mut n = 0;
         let cand = free & !skip;
-        for &l in &board.order {
-            if cand >> l & 1 == 1 && sacr >> l & 1 == 0 {
-                buf[n] = l;
+        // safe moves, then sacrifices of short chains, then of long chains and loops
+        for class in [!sacr, sacr & !long, long] {
+            let mut c = board.ranks(cand & class);
+            while c != 0 {
+                buf[n] = board.order[c.trailing_zeros() as usize];
                 n += 1;
-            }
-        }
-        for &l in &board.order {
-            if cand >> l & 1 == 1 && sacr >> l & 1 == 1 {
-                buf[n] = l;
-                n += 1;
+                c &= c - 1;
             }
         }
         n
     }
 
-    /// Sacrifices not worth trying: in a chain of boxes with two free sides that touches only
-    /// the border (an isolated chain), opening it at one end (a chain of three or more) or in the
-    /// middle (a chain of two) leaves the opponent the fewest options, so the other lines of
-    /// that chain are skipped; in an isolated loop all lines are alike, one is kept.
-    fn isolated_skips(&self, sc: &Scan) -> u64 {
+    /// Sacrifices not worth trying, in each chain of boxes with two free sides whose ends are the
+    /// border or boxes with three or more free sides (junctions). Opened anywhere, a chain of
+    /// three or more lets the receiver reach, by captures alone, the position after opening it
+    /// at an end and taking all but the last two (the value of which he is held to there), so an
+    /// end is best for the opener; both ends are alike (the positions after the receiver's two
+    /// options agree up to where the last two boxes lie). A chain of two opened in the middle
+    /// leaves only the captures (each box hangs off the border or a junction), which the receiver
+    /// could also make after an end is opened (its ends are two different junctions: the grid has
+    /// no triangles). The two lines of a single box lead to the same position after the forced
+    /// capture. In an isolated loop all lines are alike, one is kept.
+    fn chain_skips(&self, sc: &Scan) -> (u64, u64) {
         let bm = &self.s.board.box_mask;
         let free = sc.free;
         let mut skip = 0u64;
+        let mut long = 0u64;
         let mut seen = 0u32;
         let mut twos = 0u32;
         for b in 0..bm.len() {
@@ -653,8 +662,8 @@ impl<'s, 'a> Searcher<'s, 'a> {
             seen |= 1 << start;
             let mut lines = bm[start as usize] & free;
             let mut boxes = 1;
-            let mut ground_ends = [NONE; 2];
-            let mut isolated = true;
+            // per side: the line to the end and the box there (NONE: the border)
+            let mut ends = [(0u64, NONE); 2];
             let mut is_loop = false;
             let f0 = lines;
             for (side, l0) in [f0.trailing_zeros() as u64, 63 - f0.leading_zeros() as u64]
@@ -665,16 +674,12 @@ impl<'s, 'a> Searcher<'s, 'a> {
                 loop {
                     let [x, y] = self.s.lb[l as usize];
                     let nxt = if x == cur { y } else { x };
-                    if nxt == NONE {
-                        ground_ends[side] = l as u8;
-                        break;
-                    }
                     if nxt == start {
                         is_loop = true;
                         break;
                     }
-                    if sc.deg[nxt as usize] != 2 {
-                        isolated = false;
+                    if nxt == NONE || sc.deg[nxt as usize] != 2 {
+                        ends[side] = (l, nxt);
                         break;
                     }
                     seen |= 1 << nxt;
@@ -687,20 +692,26 @@ impl<'s, 'a> Searcher<'s, 'a> {
                     break;
                 }
             }
-            if !isolated {
-                continue;
-            }
+            let [(e0, x0), (e1, x1)] = ends;
             let keep = if is_loop {
                 1u64 << lines.trailing_zeros()
+            } else if [x0, x1]
+                .iter()
+                .any(|&x| x != NONE && sc.deg[x as usize] < 3)
+            {
+                // an end at a capturable box
+                continue;
             } else if boxes == 2 {
-                // the line between the two boxes
-                lines & !(1u64 << ground_ends[0]) & !(1u64 << ground_ends[1])
+                lines & !(1u64 << e0) & !(1u64 << e1)
             } else {
-                1u64 << ground_ends[0]
+                1u64 << e0
             };
             skip |= lines & !keep;
+            if is_loop || boxes >= 3 {
+                long |= lines;
+            }
         }
-        skip
+        (skip, long)
     }
 
     /// The value for the mover at `pos` of drawing `l`, searched with window (alpha, beta),
@@ -832,7 +843,6 @@ impl<'s, 'a> Searcher<'s, 'a> {
             pos,
             gained,
             r,
-            nfree,
             key,
             lo,
             a0: alpha.max(lo),
@@ -844,7 +854,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
 
     /// Stores the result of a searched node in the table; returns its value.
     #[inline]
-    fn finish(&self, node: &Node, best: i32, best_move: u8) -> i32 {
+    fn finish(&self, node: &Node, best: i32, best_move: u8, work: u64) -> i32 {
         if let Some((key, g)) = node.key {
             let (lower, upper) = if best <= node.a0 {
                 (node.lo, best)
@@ -854,7 +864,8 @@ impl<'s, 'a> Searcher<'s, 'a> {
                 (best, best)
             };
             let mv = self.s.board.syms[g][best_move as usize];
-            let depth = node.nfree;
+            // the bits of the number of nodes the result cost: the costliest results are kept
+            let depth = 64 - work.leading_zeros();
             self.s.table.store(
                 key,
                 Entry {
@@ -870,6 +881,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
 
     /// Negamax alpha-beta, fail-soft: the value for the mover of the boxes not yet taken.
     fn search(&mut self, pos: u64, alpha: i32, beta: i32) -> std::result::Result<i32, Stop> {
+        let start = self.nodes;
         self.nodes += 1;
         if self.nodes & 0xfff == 0 && (self.stop.any() || self.ctl.cancelled()) {
             return Err(Stop);
@@ -894,7 +906,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
                 }
             }
         }
-        Ok(self.finish(&node, best, best_move))
+        Ok(self.finish(&node, best, best_move, self.nodes - start))
     }
 
     /// [`Searcher::search`] with the first levels in parallel: the first move alone (searched the
@@ -978,6 +990,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
                 return Err(Stop);
             }
         }
-        Ok(self.finish(&node, best, best_move))
+        // the other threads' nodes are not counted here: these few results are kept first
+        Ok(self.finish(&node, best, best_move, u64::MAX))
     }
 }

@@ -112,7 +112,7 @@ fn orbit_len(gens: &[Perm], start: usize, degree: usize) -> usize {
     n
 }
 
-fn is_even(p: &Perm) -> bool {
+pub(super) fn is_even(p: &Perm) -> bool {
     p.cycles().iter().map(|c| c.len() - 1).sum::<usize>() % 2 == 0
 }
 

@@ -1,5 +1,6 @@
 //! Permutation groups: permutations, Schreier–Sims, orbits and Cayley/Schreier graph searches.
 //! Usable as a library; nothing here knows about the language.
+pub mod bound;
 pub mod cayley;
 pub mod export;
 pub mod gap;

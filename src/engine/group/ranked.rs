@@ -581,7 +581,8 @@ pub fn memory_needed(size: u64) -> u64 {
     size.div_ceil(32) * 8
 }
 
-/// The outcome of a full search: elements per distance, and some elements of the last layer.
+/// The outcome of a full search: elements per distance, and the least elements of the last
+/// layer (by their image lists).
 pub struct Layers {
     pub counts: Vec<u64>,
     pub antipodes: Vec<Perm>,
@@ -849,11 +850,31 @@ pub fn bfs(
         counts.push(found);
         on_depth(counts.len() - 1, found, Some(dir));
     }
-    let antipodes = scan(&st, 0, n, front_mask)
-        .take(KEEP_ANTIPODES)
-        .map(|r| rk.unrank(r))
-        .collect();
+    // the least by their image lists, not the first by rank: ranks depend on the chain's base
+    // and transversals, which random Schreier–Sims chooses
+    let antipodes = (0..n.div_ceil(BLOCK))
+        .into_par_iter()
+        .map(|b| -> Result<Vec<Perm>> {
+            ctl.check()?;
+            let (lo, hi) = (b * BLOCK, ((b + 1) * BLOCK).min(n));
+            Ok(least(scan(&st, lo, hi, front_mask).map(|r| rk.unrank(r))))
+        })
+        .try_reduce(Vec::new, |a, b| Ok(least(a.into_iter().chain(b))))?;
     Ok(Layers { counts, antipodes })
+}
+
+/// The `KEEP_ANTIPODES` least elements, in increasing order.
+fn least(elements: impl Iterator<Item = Perm>) -> Vec<Perm> {
+    let mut heap = std::collections::BinaryHeap::new();
+    for p in elements {
+        if heap.len() < KEEP_ANTIPODES {
+            heap.push(p);
+        } else if heap.peek().is_some_and(|top| p < *top) {
+            heap.pop();
+            heap.push(p);
+        }
+    }
+    heap.into_sorted_vec()
 }
 
 #[cfg(test)]

@@ -5,8 +5,11 @@
 //! add what is left of it), which finds a base and, nearly always, the order; it is rebuilt on
 //! that base with a few generators a level, and then proven complete by the deterministic
 //! test: every Schreier generator of every level sifts through the levels below it (Sims).
-//! Only a known order (`build_known`) may stop before that test: a chain whose orbit lengths
-//! multiply to |G| is complete.
+//! Only a known order may stop before that test: a chain whose orbit lengths multiply to |G|
+//! is complete. The order is known for a giant (`build_known`), or when the random chain meets
+//! the upper bound from G's orbits and blocks (bound.rs); the chain is then grown again on its
+//! base points in order, with the order as its stop.
+use super::bound::{order_bound, root};
 use super::perm::Perm;
 use crate::engine::control::{Task, over_budget};
 use crate::engine::{Ctl, Result};
@@ -215,33 +218,92 @@ impl StabChain {
             levels: vec![],
             key: orbit_key(degree, &gens),
         };
-        for g in &gens {
-            let (res, j) = chain.strip(g, 0);
-            if !res.is_identity() {
-                chain.add_strong_generator(res, 0, j, budget)?;
-            }
-        }
-        if random && !gens.is_empty() {
-            let mut rng = RandomElements::new(degree, &gens);
-            let mut in_a_row = 0;
-            while in_a_row < SIFTED_IN_A_ROW && known.is_none_or(|o| chain.order() < *o) {
-                task.tick(1)?;
-                let (res, j) = chain.strip(&rng.next_element(), 0);
-                if res.is_identity() {
-                    in_a_row += 1;
-                } else {
-                    in_a_row = 0;
-                    chain.add_strong_generator(res, 0, j, budget)?;
-                }
-            }
+        chain.sift_in(&gens, budget)?;
+        if random {
+            chain.grow(&gens, known, &task, budget)?;
         }
         if known.is_some_and(|o| chain.order() == *o) {
             return Ok(chain);
+        }
+        // the random chain's order is a lower bound (its levels are nested subgroups of G);
+        // meeting a proven upper bound, it is the order and the chain is complete
+        if random && known.is_none() {
+            let order = chain.order();
+            if order_bound(degree, &gens, ctl)?.is_some_and(|b| order == b) {
+                return chain.rebased(&gens, &order, &task, budget);
+            }
         }
         if random {
             chain = chain.regenerated(&gens, &task, budget)?;
         }
         chain.complete(&task, budget)?;
+        Ok(chain)
+    }
+
+    /// Sifts each generator and adds what is left of it.
+    fn sift_in(&mut self, gens: &[Perm], budget: u64) -> Result<()> {
+        for g in gens {
+            let (res, j) = self.strip(g, 0);
+            if !res.is_identity() {
+                self.add_strong_generator(res, 0, j, budget)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Random Schreier–Sims: sifts product-replacement random elements of G and adds what is
+    /// left of them, until 30 in a row sift through or the orbit lengths multiply to `known`.
+    /// Residues join every level from the first, so the levels' groups are nested.
+    fn grow(
+        &mut self,
+        gens: &[Perm],
+        known: Option<&BigUint>,
+        task: &Task,
+        budget: u64,
+    ) -> Result<()> {
+        if gens.is_empty() {
+            return Ok(());
+        }
+        let mut rng = RandomElements::new(self.degree, gens);
+        let mut in_a_row = 0;
+        while in_a_row < SIFTED_IN_A_ROW && known.is_none_or(|o| self.order() < *o) {
+            task.tick(1)?;
+            let (res, j) = self.strip(&rng.next_element(), 0);
+            if res.is_identity() {
+                in_a_row += 1;
+            } else {
+                in_a_row = 0;
+                self.add_strong_generator(res, 0, j, budget)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A complete chain of order `order` on the same base points taken orbit by orbit of G (as
+    /// `regenerated` takes them, so that deep stabilizers move few points and the ranked
+    /// search's levels come in that order): random Schreier–Sims on those levels until the
+    /// orbit lengths multiply to the order, levels left with one point dropped (their group
+    /// is the next one's). This chain if the order is not reached.
+    fn rebased(
+        self,
+        gens: &[Perm],
+        order: &BigUint,
+        task: &Task,
+        budget: u64,
+    ) -> Result<StabChain> {
+        let mut base = self.base();
+        base.sort_unstable_by_key(|&p| (self.key[p], p));
+        let mut chain = StabChain {
+            degree: self.degree,
+            levels: base.iter().map(|&b| Level::new(b, self.degree)).collect(),
+            key: self.key.clone(),
+        };
+        chain.sift_in(gens, budget)?;
+        chain.grow(gens, Some(order), task, budget)?;
+        if chain.order() != *order {
+            return Ok(self);
+        }
+        chain.levels.retain(|l| l.orbit.len() > 1);
         Ok(chain)
     }
 
@@ -323,6 +385,9 @@ impl StabChain {
             if k == u32::MAX {
                 return i;
             }
+            if k == 0 {
+                continue;
+            }
             let inv = l.inv[k as usize].images();
             h.iter_mut().for_each(|x| *x = inv[*x as usize]);
         }
@@ -342,6 +407,10 @@ impl StabChain {
             let k = l.pos[h[l.point] as usize];
             if k == u32::MAX {
                 return i;
+            }
+            if k == 0 {
+                // h fixes the base point: its transversal element is the identity
+                continue;
             }
             let inv = l.inv[k as usize].images();
             tmp.clear();
@@ -383,16 +452,24 @@ impl StabChain {
 
     /// Sims' test: every Schreier generator of every level, deepest level first, must sift to
     /// the identity through the levels below; one that does not is added, and the levels it
-    /// changed are tested again. The generators of a level are sifted in parallel; the first
-    /// failure in their order is the one kept, so the chain does not depend on thread count.
+    /// changed are tested again, on their new Schreier generators only: one that sifted through
+    /// still does, since levels only grow and keep their transversal elements. The generators
+    /// of a level are sifted in parallel; the first failure in their order is the one kept, so
+    /// the chain does not depend on thread count.
     fn complete(&mut self, task: &Task, budget: u64) -> Result<()> {
+        // per level, the orbit points and generators whose Schreier generators all sift
+        let mut tested = vec![(0, 0); self.levels.len()];
         let mut i = self.levels.len();
         while i > 0 {
             let lvl = i - 1;
             let l = &self.levels[lvl];
+            let (done_k, done_s) = tested[lvl];
             let pairs: Vec<(usize, usize)> = (0..l.orbit.len())
                 .flat_map(|k| (0..l.gens.len()).map(move |s| (k, s)))
                 .filter(|&(k, s)| {
+                    if k < done_k && s < done_s {
+                        return false;
+                    }
                     // a tree edge gives the identity
                     let gamma = l.gens[s].apply(l.orbit[k]);
                     l.tree[l.pos[gamma] as usize] != (k as u32, s as u32)
@@ -436,10 +513,14 @@ impl StabChain {
                 Some(r) => {
                     let (res, j) = r?;
                     self.add_strong_generator(res, lvl + 1, j, budget)?;
+                    tested.resize(self.levels.len(), (0, 0));
                     // recheck from the deepest level that changed
                     i = j + 1;
                 }
-                None => i -= 1,
+                None => {
+                    tested[lvl] = (l.orbit.len(), l.gens.len());
+                    i -= 1;
+                }
             }
         }
         Ok(())
@@ -468,15 +549,6 @@ impl StabChain {
     pub fn base(&self) -> Vec<usize> {
         self.levels.iter().map(|l| l.point).collect()
     }
-}
-
-/// The root of x's tree in a union-find forest, halving the path on the way.
-fn root(parent: &mut [usize], mut x: usize) -> usize {
-    while parent[x] != x {
-        parent[x] = parent[parent[x]];
-        x = parent[x];
-    }
-    x
 }
 
 /// Each point's G-orbit, numbered by the orbits' least points.

@@ -3,7 +3,7 @@
 use super::dyadic::Dyadic;
 use super::search::Rules;
 use super::store::{Game, Map, Store};
-use crate::engine::control::over_budget;
+use crate::engine::control::{Task, over_budget};
 use crate::engine::{Ctl, Error, Result};
 
 /// A board of at most 64 cells, a bit per cell (`rows × cols`, row-major).
@@ -204,6 +204,14 @@ impl Rules for Domineering {
             })
             .collect()
     }
+    /// Regions that fit an 8 × 8 frame go to the dedicated search [`DomSearch`].
+    fn shortcut(&mut self, b: &Board, store: &mut Store, ctl: &Ctl) -> Result<Option<Game>> {
+        if b.rows > 8 || b.cols > 8 {
+            return Ok(None);
+        }
+        let frame = to_frame8(b.bits, b.rows, b.cols);
+        DomSearch(Regions::new(store, ctl)).sum(frame).map(Some)
+    }
     fn describe(&self, b: &Board) -> String {
         let mut s = String::new();
         for r in 0..b.rows as usize {
@@ -215,6 +223,248 @@ impl Rules for Domineering {
             }
         }
         s
+    }
+}
+
+/// Cells of column 0 and of column 7 of the 8 × 8 frame of the dedicated searches (cell
+/// (r, c) is bit 8r + c).
+const COL0: u64 = 0x0101_0101_0101_0101;
+const COL7: u64 = COL0 << 7;
+
+/// The cells 4-neighbouring the cells of `x` in the frame.
+fn neighbours8(x: u64) -> u64 {
+    x << 8 | x >> 8 | (x & !COL7) << 1 | (x & !COL0) >> 1
+}
+
+/// The connected part of `cells` that holds the lowest of them.
+fn first_part8(cells: u64) -> u64 {
+    let mut part = cells & cells.wrapping_neg();
+    loop {
+        let grown = (part | neighbours8(part)) & cells;
+        if grown == part {
+            return part;
+        }
+        part = grown;
+    }
+}
+
+/// Converts a board's bits (row-major, `cols` wide, at most 8 × 8) to the frame.
+fn to_frame8(bits: u64, rows: u8, cols: u8) -> u64 {
+    (0..rows as usize).fold(0, |f, r| {
+        f | (bits >> (r * cols as usize) & ((1 << cols) - 1)) << (8 * r)
+    })
+}
+
+/// The frame flipped about its main diagonal: cell (r, c) goes to (c, r) (the
+/// chessprogramming wiki's flipDiagA1H8).
+fn transpose8(mut x: u64) -> u64 {
+    for (k, s) in [
+        (0x0f0f_0f0f_0000_0000u64, 28),
+        (0x3333_0000_3333_0000, 14),
+        (0x5500_5500_5500_5500, 7),
+    ] {
+        let t = k & (x ^ (x << s));
+        x ^= t ^ (t >> s);
+    }
+    x
+}
+
+/// How far cells `x` move to the frame's top-left corner, and the rows and columns of their box.
+fn corner8(x: u64) -> (u32, u32, u32) {
+    let columns = (0..8).fold(0, |m, r| m | x >> (8 * r)) & 0xff;
+    let shift = x.trailing_zeros() / 8 * 8 + columns.trailing_zeros();
+    let rows = 8 - x.leading_zeros() / 8 - x.trailing_zeros() / 8;
+    (
+        shift,
+        rows,
+        64 - columns.leading_zeros() - columns.trailing_zeros(),
+    )
+}
+
+/// The images of cells `x` in the top-left box of `h` rows and `w` columns under the eight
+/// symmetries of the box: bit 0 of the index flips top-bottom, bit 1 left-right, bit 2
+/// transposes first (so images 4 to 7 swap rows and columns).
+fn dihedral8(x: u64, h: u32, w: u32) -> [u64; 8] {
+    std::array::from_fn(|k| {
+        let (mut y, h, w) = if k & 4 != 0 {
+            (transpose8(x), w, h)
+        } else {
+            (x, h, w)
+        };
+        if k & 1 != 0 {
+            y = y.swap_bytes() >> (8 * (8 - h));
+        }
+        if k & 2 != 0 {
+            y = y.reverse_bits().swap_bytes() >> (8 - w);
+        }
+        y
+    })
+}
+
+/// The key of a non-empty Domineering region given as cells of the frame: the least of its
+/// images under the box's symmetries (moved to the top-left corner, so the key alone gives the
+/// region), and whether that image is transposed, which swaps the players: then the key's
+/// value is the region's negative.
+fn domineering_key(x: u64) -> (u64, bool) {
+    let (shift, h, w) = corner8(x);
+    let images = dihedral8(x >> shift, h, w);
+    (0..8)
+        .map(|k| (images[k], k >= 4))
+        .min()
+        .expect("eight images")
+}
+
+/// The key of a Clobber group (black cells `b`, white `w` of the frame, `b << 64 | w`): the
+/// least of its images under the box's symmetries, and with the colours swapped (`true`: the
+/// key's value is the group's negative).
+fn clobber_key(b: u64, w: u64) -> (u128, bool) {
+    let (shift, rows, cols) = corner8(b | w);
+    let (ib, iw) = (
+        dihedral8(b >> shift, rows, cols),
+        dihedral8(w >> shift, rows, cols),
+    );
+    let pair = |x: u64, y: u64| (x as u128) << 64 | y as u128;
+    (0..8)
+        .flat_map(|k| [(pair(ib[k], iw[k]), false), (pair(iw[k], ib[k]), true)])
+        .min()
+        .expect("sixteen images")
+}
+
+/// Bytes per memo entry of the dedicated searches with the table's overhead (the estimate).
+const REGION_ENTRY: u64 = 48;
+
+/// The values of a dedicated search's regions by key, within the memory budget.
+struct Regions<'a, K> {
+    store: &'a mut Store,
+    memo: Map<K, Game>,
+    task: Task<'a>,
+    budget: u64,
+}
+
+impl<'a, K: std::hash::Hash + Eq> Regions<'a, K> {
+    fn new(store: &'a mut Store, ctl: &'a Ctl) -> Regions<'a, K> {
+        Regions {
+            store,
+            memo: Map::default(),
+            task: ctl.task("partizan search (regions)", None),
+            budget: ctl.memory(),
+        }
+    }
+
+    /// Memoizes `g` for `key`, reporting progress and polling cancellation and the budget now
+    /// and then.
+    fn insert(&mut self, key: K, g: Game, what: &str) -> Result<()> {
+        self.memo.insert(key, g);
+        if self.memo.len().is_multiple_of(4096) {
+            self.task.set(self.memo.len() as u64)?;
+            let bytes = self.memo.len() as u64 * REGION_ENTRY + self.store.bytes();
+            if bytes > self.budget {
+                return Err(over_budget(bytes, self.budget, what));
+            }
+        }
+        Ok(())
+    }
+
+    /// The value of a part found by key, negated when `neg`, added to `total`.
+    fn add(&mut self, total: Game, part: Game, neg: bool) -> Result<Game> {
+        let g = if neg { self.store.neg(part)? } else { part };
+        self.store.add(total, g)
+    }
+}
+
+/// Domineering values by a search over regions as cells of the frame: a region splits into
+/// connected parts whose values add, and each part is memoized once for its eight images
+/// ([`domineering_key`]).
+struct DomSearch<'a>(Regions<'a, u64>);
+
+impl DomSearch<'_> {
+    /// The value of any set of cells: the sum of its connected parts.
+    fn sum(&mut self, mut cells: u64) -> Result<Game> {
+        let mut total = self.0.store.zero();
+        while cells != 0 {
+            let part = first_part8(cells);
+            cells &= !part;
+            if part.count_ones() >= 2 {
+                let (key, neg) = domineering_key(part);
+                let g = self.part(key)?;
+                total = self.0.add(total, g, neg)?;
+            }
+        }
+        Ok(total)
+    }
+
+    /// The value of a connected region given by its key.
+    fn part(&mut self, key: u64) -> Result<Game> {
+        if let Some(&g) = self.0.memo.get(&key) {
+            return Ok(g);
+        }
+        let mut left = vec![];
+        let mut vertical = key & key >> 8;
+        while vertical != 0 {
+            let top = vertical & vertical.wrapping_neg();
+            vertical &= vertical - 1;
+            left.push(self.sum(key & !(top | top << 8))?);
+        }
+        let mut right = vec![];
+        let mut horizontal = key & key >> 1 & !COL7;
+        while horizontal != 0 {
+            let first = horizontal & horizontal.wrapping_neg();
+            horizontal &= horizontal - 1;
+            right.push(self.sum(key & !(first | first << 1))?);
+        }
+        let g = self.0.store.canonical(left, right)?;
+        self.0.insert(key, g, "the Domineering search")?;
+        Ok(g)
+    }
+}
+
+/// Clobber values by a search over black and white cells of the frame, each group of stones
+/// memoized once for its sixteen images ([`clobber_key`]).
+struct ClobberSearch<'a>(Regions<'a, u128>);
+
+impl ClobberSearch<'_> {
+    /// The value of any position: the sum of its groups with both colours.
+    fn sum(&mut self, b: u64, w: u64) -> Result<Game> {
+        let mut total = self.0.store.zero();
+        let mut cells = b | w;
+        while cells != 0 {
+            let part = first_part8(cells);
+            cells &= !part;
+            if part & b != 0 && part & w != 0 {
+                let (key, neg) = clobber_key(b & part, w & part);
+                let g = self.part(key)?;
+                total = self.0.add(total, g, neg)?;
+            }
+        }
+        Ok(total)
+    }
+
+    /// The value of a group given by its key.
+    fn part(&mut self, key: u128) -> Result<Game> {
+        if let Some(&g) = self.0.memo.get(&key) {
+            return Ok(g);
+        }
+        let (b, w) = ((key >> 64) as u64, key as u64);
+        let mut opts = [vec![], vec![]];
+        for (side, mine, theirs) in [(0, b, w), (1, w, b)] {
+            let mut from = mine;
+            while from != 0 {
+                let f = from & from.wrapping_neg();
+                from &= from - 1;
+                let mut to = neighbours8(f) & theirs;
+                while to != 0 {
+                    let t = to & to.wrapping_neg();
+                    to &= to - 1;
+                    let (m, o) = (mine & !f | t, theirs & !t);
+                    let (nb, nw) = if side == 0 { (m, o) } else { (o, m) };
+                    opts[side].push(self.sum(nb, nw)?);
+                }
+            }
+        }
+        let [left, right] = opts;
+        let g = self.0.store.canonical(left, right)?;
+        self.0.insert(key, g, "the Clobber search")?;
+        Ok(g)
     }
 }
 
@@ -358,6 +608,17 @@ impl Rules for Clobber {
             );
         }
         out
+    }
+    /// Boards that fit an 8 × 8 frame go to the dedicated search [`ClobberSearch`].
+    fn shortcut(&mut self, s: &Stones, store: &mut Store, ctl: &Ctl) -> Result<Option<Game>> {
+        if s.rows > 8 || s.cols > 8 {
+            return Ok(None);
+        }
+        let (b, w) = (
+            to_frame8(s.black, s.rows, s.cols),
+            to_frame8(s.white, s.rows, s.cols),
+        );
+        ClobberSearch(Regions::new(store, ctl)).sum(b, w).map(Some)
     }
     fn describe(&self, s: &Stones) -> String {
         (0..s.rows as usize)
@@ -530,15 +791,25 @@ impl Rules for Hackenbush {
             return Ok(None);
         }
         p.check()?;
-        let mut br = BlueRed::new(p, ctl);
-        let x = br.value(br.grounded(br.all))?;
+        let x = BlueRed::new(p, ctl).value()?;
         store.number(x).map(Some)
     }
 }
 
-/// Blue-Red Hackenbush, where every position is a number (*Winning Ways*, ch. 2): a position
-/// is the set of its edges as bits, and its value the simplest number between Left's best
-/// option and Right's, so no canonical forms are built.
+/// Blue-Red Hackenbush, where every position is a number (*Winning Ways*, ch. 2): a set of
+/// edges as bits, valued as the simplest number between Left's best option and Right's, so no
+/// canonical forms are built.
+///
+/// Whatever hangs from a single vertex is replaced by its value. This is the colon principle,
+/// which holds in partizan Hackenbush too (A. N. Walker, lecture notes "Impartial Hackenbush",
+/// G13GAM, Nottingham; *Winning Ways*, ch. 7): if H and I hang from a vertex v of G and
+/// H = I, then G:H = G:I, since in G:H − G:I the second player answers a move in G by its
+/// mirror image (which cuts v off on both sides or on neither) and a move in H or −I by the
+/// winning answer in H − I. The proof uses nothing of H but its moves while v stands, so H may
+/// be any game; here it is the number x hanging there in canonical form, whose one Left move
+/// goes to x's left option and one Right move to its right option. So a part is searched as
+/// its block at the root (no vertex of it cuts edges off) with a number at each other vertex,
+/// and a block of one edge is that edge with its number on top: a tree is valued at once.
 struct BlueRed {
     /// per edge, its two end vertices as bits
     ends: Vec<u64>,
@@ -546,13 +817,25 @@ struct BlueRed {
     touching: [u64; 64],
     blue: u64,
     all: u64,
-    memo: Map<u64, Dyadic>,
+    memo: Map<Block, Dyadic>,
+    /// the memo's estimated bytes
+    bytes: u64,
     ctl: Ctl,
     budget: u64,
 }
 
-/// Bytes per memo entry with the table's overhead (the memory estimate).
-const BLUE_RED_ENTRY: u64 = 48;
+/// A block searched: its root vertex, its edges (no vertex but the root cuts any off), and the
+/// numbers hanging at its other vertices (by vertex, none zero).
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Block {
+    root: u8,
+    edges: u64,
+    hang: Vec<(u8, Dyadic)>,
+}
+
+/// Bytes per memo entry with the table's overhead, and per hanging number (the estimate).
+const BLOCK_ENTRY: u64 = 80;
+const HANG_ENTRY: u64 = 24;
 
 impl BlueRed {
     fn new(p: &Picture, ctl: &Ctl) -> BlueRed {
@@ -575,14 +858,21 @@ impl BlueRed {
                 (1 << p.edges.len()) - 1
             },
             memo: Map::default(),
+            bytes: 0,
             ctl: ctl.clone(),
             budget: ctl.memory(),
         }
     }
 
-    /// The edges of `edges` still connected to the ground (vertex 0).
-    fn grounded(&self, edges: u64) -> u64 {
-        let (mut seen, mut frontier, mut kept) = (1u64, 1u64, 0u64);
+    /// The value of the whole picture: what stands on the ground.
+    fn value(&mut self) -> Result<Dyadic> {
+        self.piece(0, self.reach(self.all, 1, 0), vec![])
+    }
+
+    /// The edges of `edges` reached from the vertices `from` without passing a vertex of
+    /// `wall` (the edges at a wall vertex are reached, not crossed).
+    fn reach(&self, edges: u64, from: u64, wall: u64) -> u64 {
+        let (mut seen, mut frontier, mut kept) = (from, from, 0u64);
         while frontier != 0 {
             let v = frontier.trailing_zeros() as usize;
             frontier &= frontier - 1;
@@ -592,7 +882,7 @@ impl BlueRed {
                 let w = self.ends[new.trailing_zeros() as usize] & !seen;
                 new &= new - 1;
                 seen |= w;
-                frontier |= w;
+                frontier |= w & !wall;
             }
         }
         kept
@@ -608,108 +898,158 @@ impl BlueRed {
         vs
     }
 
-    /// The parts of a grounded set of edges that meet only at the ground.
-    fn parts(&self, edges: u64) -> Vec<u64> {
-        let mut out = vec![];
-        let mut rest = edges;
+    /// The value of `edges`, all connected to `root`, with the numbers `hang` at other
+    /// vertices: the sum of its parts that meet only at the root.
+    fn piece(&mut self, root: usize, edges: u64, hang: Vec<(u8, Dyadic)>) -> Result<Dyadic> {
+        let at_root = 1u64 << root;
+        let (mut sum, mut rest) = (Dyadic::ZERO, edges);
         while rest != 0 {
-            let e = rest & rest.wrapping_neg();
-            // the ground is never expanded, so the search stays inside one part
-            let (mut part, mut seen) = (e, 1u64);
-            let mut frontier = self.ends[e.trailing_zeros() as usize] & !seen;
-            seen |= frontier;
-            while frontier != 0 {
-                let v = frontier.trailing_zeros() as usize;
-                frontier &= frontier - 1;
-                let mut new = self.touching[v] & edges & !part;
-                part |= new;
-                while new != 0 {
-                    let w = self.ends[new.trailing_zeros() as usize] & !seen;
-                    new &= new - 1;
-                    seen |= w;
-                    frontier |= w;
-                }
+            let e = rest.trailing_zeros() as usize;
+            // the root is never crossed, so the search stays inside one part
+            let part = self.reach(rest, self.ends[e] & !at_root, at_root) | 1 << e;
+            if part == edges {
+                return self.part(root, edges, hang);
             }
             rest &= !part;
-            out.push(part);
-        }
-        out
-    }
-
-    /// The value of a grounded set of edges: the sum of its parts at the ground.
-    fn value(&mut self, edges: u64) -> Result<Dyadic> {
-        if (self.touching[0] & edges).count_ones() <= 1 {
-            return self.part_value(edges);
-        }
-        let mut sum = Dyadic::ZERO;
-        for part in self.parts(edges) {
-            sum = sum.add(self.part_value(part)?)?;
+            let vs = self.vertices(part);
+            let h = hang.iter().filter(|h| vs >> h.0 & 1 == 1).copied();
+            sum = sum.add(self.part(root, part, h.collect())?)?;
         }
         Ok(sum)
     }
 
-    /// A tree's value, bottom up: a branch is its edge with what stands on it ([`on_edge`]);
-    /// the branches at a vertex add.
-    fn tree_value(&self, edges: u64, v: usize, from: u64) -> Result<Dyadic> {
-        let mut sum = Dyadic::ZERO;
-        let mut up = self.touching[v] & edges & !from;
-        while up != 0 {
-            let e = up & up.wrapping_neg();
-            up &= up - 1;
-            let i = e.trailing_zeros() as usize;
-            let w = (self.ends[i] & !(1 << v)).trailing_zeros() as usize;
-            let top = self.tree_value(edges, w, e)?;
-            sum = sum.add(on_edge(e & self.blue != 0, top)?)?;
+    /// The value of one part at `root`: what a vertex cuts off from the root is valued and
+    /// hung there as a number, and the block left at the root searched.
+    fn part(&mut self, root: usize, edges: u64, mut hang: Vec<(u8, Dyadic)>) -> Result<Dyadic> {
+        let mut block = edges;
+        let mut rest = self.vertices(edges) & !(1 << root);
+        while rest != 0 {
+            let v = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if self.touching[v] & block == 0 {
+                continue;
+            }
+            let off = block & !self.reach(block, 1 << root, 1 << v);
+            if off == 0 {
+                continue;
+            }
+            block &= !off;
+            let inside = self.vertices(off) & !(1 << v);
+            let (sub, keep): (Vec<_>, Vec<_>) =
+                hang.into_iter().partition(|h| inside >> h.0 & 1 == 1);
+            hang = keep;
+            let x = self.piece(v, off, sub)?;
+            hang_add(&mut hang, v as u8, x)?;
         }
-        Ok(sum)
-    }
-
-    /// The value of one grounded part.
-    fn part_value(&mut self, edges: u64) -> Result<Dyadic> {
-        // one colour: each edge is a free move for its owner
-        let n = edges.count_ones() as i64;
-        if edges & !self.blue == 0 {
+        let n = block.count_ones() as i64;
+        if n == 1 {
+            let top = self.ends[block.trailing_zeros() as usize] & !(1 << root);
+            let x = hang.first().filter(|h| top >> h.0 & 1 == 1);
+            return on_edge(block & self.blue != 0, x.map_or(Dyadic::ZERO, |h| h.1));
+        }
+        // one colour and nothing hanging: each edge is a free move for its owner
+        if hang.is_empty() && block & !self.blue == 0 {
             return Ok(Dyadic::int(n));
         }
-        if edges & self.blue == 0 {
+        if hang.is_empty() && block & self.blue == 0 {
             return Ok(Dyadic::int(-n));
         }
-        if let Some(&x) = self.memo.get(&edges) {
+        self.block(Block {
+            root: root as u8,
+            edges: block,
+            hang,
+        })
+    }
+
+    /// The simplest number between Left's best option and Right's: cutting an edge of the
+    /// block, or moving a hanging number to its option.
+    fn block(&mut self, b: Block) -> Result<Dyadic> {
+        if let Some(&x) = self.memo.get(&b) {
             return Ok(x);
         }
-        // a tree: as many vertices as edges besides the ground
-        let x = if self.vertices(edges).count_ones() as i64 == n + 1 {
-            self.tree_value(edges, 0, 0)?
-        } else {
-            self.searched(edges)?
-        };
-        self.memo.insert(edges, x);
+        let root = b.root as usize;
+        let (mut left, mut right): (Option<Dyadic>, Option<Dyadic>) = (None, None);
+        let mut rest = b.edges;
+        while rest != 0 {
+            let e = rest & rest.wrapping_neg();
+            rest &= rest - 1;
+            let edges = self.reach(b.edges & !e, 1 << root, 0);
+            let vs = self.vertices(edges);
+            let hang = b.hang.iter().filter(|h| vs >> h.0 & 1 == 1).copied();
+            let x = self.piece(root, edges, hang.collect())?;
+            if e & self.blue != 0 {
+                left = Some(left.map_or(x, |l| l.max(x)));
+            } else {
+                right = Some(right.map_or(x, |r| r.min(x)));
+            }
+        }
+        for i in 0..b.hang.len() {
+            let (l, r) = number_options(b.hang[i].1)?;
+            for (to, is_left) in [(l, true), (r, false)] {
+                let Some(to) = to else { continue };
+                let mut hang = b.hang.clone();
+                if to == Dyadic::ZERO {
+                    hang.remove(i);
+                } else {
+                    hang[i].1 = to;
+                }
+                let x = self.block(Block {
+                    root: b.root,
+                    edges: b.edges,
+                    hang,
+                })?;
+                if is_left {
+                    left = Some(left.map_or(x, |l| l.max(x)));
+                } else {
+                    right = Some(right.map_or(x, |r| r.min(x)));
+                }
+            }
+        }
+        let x = Dyadic::simplest_between(left, right)?;
+        self.bytes += BLOCK_ENTRY + HANG_ENTRY * b.hang.len() as u64;
+        self.memo.insert(b, x);
         if self.memo.len().is_multiple_of(4096) {
             self.ctl.check()?;
-            let bytes = self.memo.len() as u64 * BLUE_RED_ENTRY;
-            if bytes > self.budget {
-                return Err(over_budget(bytes, self.budget, "the Hackenbush search"));
+            if self.bytes > self.budget {
+                return Err(over_budget(
+                    self.bytes,
+                    self.budget,
+                    "the Hackenbush search",
+                ));
             }
         }
         Ok(x)
     }
+}
 
-    /// The simplest number between Left's best option and Right's.
-    fn searched(&mut self, edges: u64) -> Result<Dyadic> {
-        let (mut best_left, mut best_right): (Option<Dyadic>, Option<Dyadic>) = (None, None);
-        let mut rest = edges;
-        while rest != 0 {
-            let e = rest & rest.wrapping_neg();
-            rest &= rest - 1;
-            let x = self.value(self.grounded(edges & !e))?;
-            if e & self.blue != 0 {
-                best_left = Some(best_left.map_or(x, |b| b.max(x)));
-            } else {
-                best_right = Some(best_right.map_or(x, |b| b.min(x)));
+/// Adds `x` to the number hanging at vertex `v` (the list kept by vertex, without zeros).
+fn hang_add(hang: &mut Vec<(u8, Dyadic)>, v: u8, x: Dyadic) -> Result<()> {
+    match hang.binary_search_by_key(&v, |h| h.0) {
+        Ok(i) => {
+            hang[i].1 = hang[i].1.add(x)?;
+            if hang[i].1 == Dyadic::ZERO {
+                hang.remove(i);
             }
         }
-        Dyadic::simplest_between(best_left, best_right)
+        Err(i) if x != Dyadic::ZERO => hang.insert(i, (v, x)),
+        Err(_) => {}
     }
+    Ok(())
+}
+
+/// The options of the number `x` in canonical form: `n` is `{n-1 |}` for n > 0 and `{| n+1}`
+/// for n < 0, `m/2^k` (m odd) is `{(m-1)/2^k | (m+1)/2^k}`.
+fn number_options(x: Dyadic) -> Result<(Option<Dyadic>, Option<Dyadic>)> {
+    if x.is_integer() {
+        let n = x.numerator();
+        return Ok(match n.signum() {
+            1 => (Some(Dyadic::int(n - 1)), None),
+            -1 => (None, Some(Dyadic::int(n + 1))),
+            _ => (None, None),
+        });
+    }
+    let step = Dyadic::new(1, x.exponent())?;
+    Ok((Some(x.sub(step)?), Some(x.add(step)?)))
 }
 
 /// Calls `f` with each sign of the sign expansion of `x` (`true` a +): the path from 0 down

@@ -87,7 +87,6 @@ pub fn value<R: Rules>(
     };
     let parts = rules.components(root);
     let mut total = store.zero();
-    let task = ctl.task("partizan search (positions)", None);
     let mut steps = 0u64;
     for part in parts {
         if !memo.contains_key(&part)
@@ -96,6 +95,8 @@ pub fn value<R: Rules>(
             memo.insert(part.clone(), g);
         }
         if !memo.contains_key(&part) {
+            // begun only here, so that a shortcut's own progress shows when it values the part
+            let task = ctl.task("partizan search (positions)", None);
             let mut on_stack: HashSet<R::Pos> = HashSet::from([part.clone()]);
             let mut stack = vec![expand(rules, part.clone())?];
             while let Some(f) = stack.last_mut() {

@@ -69,6 +69,9 @@ struct Node {
 /// Bytes a node takes with its share of the tables (the memory estimate).
 const NODE_BYTES: u64 = 160;
 
+/// The most slots of the comparison cache (8 bytes each).
+const LEQ_SLOTS: usize = 1 << 20;
+
 /// The arena of canonical forms and the memo tables of the operations on them (`Send`, so a
 /// store can move to a worker thread).
 pub struct Store {
@@ -77,7 +80,11 @@ pub struct Store {
     numbers: Map<Dyadic, Game>,
     neg: Map<Game, Game>,
     sums: Map<(Game, Game), Game>,
-    leq: Map<(Game, Game), bool>,
+    /// A lossy cache of comparisons `(G, H) → G ≤ H`, a slot per hash of the pair: a later
+    /// result overwrites an earlier one and a lost one is recomputed, so the cache's memory
+    /// follows the store's size up to [`LEQ_SLOTS`] instead of the number of comparisons
+    /// (and a small table stays in the processor's cache).
+    leq: Vec<u64>,
     pub(super) thermo: Map<Game, Arc<Thermograph>>,
     pub(super) cooled: Map<(Game, Dyadic), Game>,
     pub(super) heated: Map<(Game, Dyadic), Game>,
@@ -101,7 +108,7 @@ impl Store {
             numbers: Map::default(),
             neg: Map::default(),
             sums: Map::default(),
-            leq: Map::default(),
+            leq: vec![0; 1 << 12],
             thermo: Map::default(),
             cooled: Map::default(),
             heated: Map::default(),
@@ -127,12 +134,17 @@ impl Store {
         self.nodes.is_empty()
     }
 
+    /// The estimated bytes the store holds.
+    pub fn bytes(&self) -> u64 {
+        let entries = self.nodes.len() + self.sums.len();
+        entries as u64 * NODE_BYTES + self.leq.len() as u64 * 8
+    }
+
     pub(super) fn tick(&mut self) -> Result<()> {
         self.steps += 1;
         if self.steps.is_multiple_of(1024) {
             self.ctl.check()?;
-            let entries = self.nodes.len() + self.sums.len() + self.leq.len() / 2;
-            let bytes = entries as u64 * NODE_BYTES;
+            let bytes = self.bytes();
             if bytes > self.budget {
                 return Err(over_budget(bytes, self.budget, "the canonical-form store"));
             }
@@ -404,11 +416,35 @@ impl Store {
         if g == h {
             return Ok(true);
         }
-        if let Some(&b) = self.leq.get(&(g, h)) {
-            return Ok(b);
+        // stops keep the order, and a number between L(G) < R(H) puts G below it and H above
+        // (Siegel, Combinatorial Game Theory, II.6)
+        let (lg, rg) = (self.left_stop(g), self.right_stop(g));
+        let (lh, rh) = (self.left_stop(h), self.right_stop(h));
+        if lg > lh || rg > rh {
+            return Ok(false);
+        }
+        if lg < rh {
+            return Ok(true);
+        }
+        // a slot holds the pair and the answer in its last bit; the pair (0, 0) never comes here,
+        // so 0 marks an empty slot (pairs whose second id needs 32 bits are not cached)
+        let tag = (g.0 as u64) << 31 | h.0 as u64;
+        let cacheable = h.0 >> 31 == 0;
+        let slot =
+            |len: usize| (tag.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as usize & (len - 1);
+        let cached = self.leq[slot(self.leq.len())];
+        if cacheable && cached >> 1 == tag {
+            return Ok(cached & 1 == 1);
         }
         let b = stacker::maybe_grow(64 * 1024, 4 << 20, || self.leq_fresh(g, h))?;
-        self.leq.insert((g, h), b);
+        let len = self.leq.len();
+        if len < LEQ_SLOTS && self.nodes.len() * 4 > len {
+            self.leq = vec![0; len * 2];
+        }
+        if cacheable {
+            let i = slot(self.leq.len());
+            self.leq[i] = tag << 1 | b as u64;
+        }
         Ok(b)
     }
 

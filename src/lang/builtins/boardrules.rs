@@ -14,7 +14,7 @@
 //! later one pointing along the edge as the graph stores it and against. `e to marked` marks
 //! e's edge pointing the way e goes; `e is marked` asks that it point so.
 use crate::engine::board::{self, AnyOf, BoardGame, End, Move, Rules, Sym};
-use crate::engine::graph::rect_symmetries;
+use crate::engine::graph::{Graph, rect_symmetries};
 use crate::engine::partizan::Game;
 use crate::engine::placement::{self, Piece};
 use crate::lang::builtins::partizan::{Partizan, Sides, store};
@@ -922,6 +922,9 @@ impl BoardRules {
     /// A position drawn as `show` draws it: rows split by `|` or new lines, a cell `.` in the
     /// first state or the first letter of its state; spaces are ignored.
     fn drawn(&self, board: &Value, text: &str, span: Span) -> Result<Vec<i64>> {
+        if let (true, Value::Graph(g)) = (self.edges, board) {
+            return self.drawn_edges(g, text, span);
+        }
         let Value::Board(b) = board else {
             return Err(Error::runtime(
                 "a drawn start position needs a grid or torus board",
@@ -1003,6 +1006,76 @@ impl BoardRules {
     }
 }
 
+impl BoardRules {
+    /// A position on edges written as `show` writes it: `a -- b` for an edge in the first
+    /// state, `a -> b` for one marked from a to b (games on edges have at most two states);
+    /// edges not listed are in the first state.
+    fn drawn_edges(&self, g: &Graph, text: &str, span: Span) -> Result<Vec<i64>> {
+        let hint = || {
+            format!(
+                "list edges as `show` does, e.g. \"{0} -> {1}   {1} -- {2}\"",
+                g.names[g.edges[0].0],
+                g.names[g.edges[0].1],
+                g.names[g.edges.get(1).map_or(g.edges[0].1, |e| e.1)]
+            )
+        };
+        let spaced = text.replace("->", " -> ").replace("--", " -- ");
+        let mut words = spaced.split_whitespace();
+        let vertex = |w: Option<&str>| -> Result<usize> {
+            let w = w.ok_or_else(|| {
+                Error::runtime("the drawing ends in the middle of an edge", span).hint(hint())
+            })?;
+            g.names.iter().position(|n| n == w).ok_or_else(|| {
+                Error::runtime(format!("`{w}` is not a vertex of the board"), span).hint(hint())
+            })
+        };
+        let mut out = vec![0i64; g.edges.len()];
+        let mut listed = vec![false; g.edges.len()];
+        while let Some(w) = words.next() {
+            let a = vertex(Some(w))?;
+            let state = match words.next() {
+                Some("--") => 0,
+                Some("->") => 1,
+                other => {
+                    return Err(Error::runtime(
+                        format!(
+                            "expected `--` or `->` after `{w}`, found {}",
+                            other.map_or("the end".into(), |o| format!("`{o}`"))
+                        ),
+                        span,
+                    )
+                    .hint(hint()));
+                }
+            };
+            let b = vertex(words.next())?;
+            let Some(e) = g.edge(a, b) else {
+                return Err(Error::runtime(
+                    format!(
+                        "{} - {} is not an edge of the board",
+                        g.names[a], g.names[b]
+                    ),
+                    span,
+                )
+                .hint(hint()));
+            };
+            if std::mem::replace(&mut listed[e], true) {
+                return Err(Error::runtime(
+                    format!("the edge {} - {} is listed twice", g.names[a], g.names[b]),
+                    span,
+                )
+                .hint("list each edge once, `a -- b` unmarked or `a -> b` marked"));
+            }
+            // a marked edge's state says which way it points: 1 the stored way, 2 back
+            out[e] = match state {
+                0 => 0,
+                _ if g.edges[e].0 == a => 1,
+                _ => 2,
+            };
+        }
+        Ok(out)
+    }
+}
+
 /// The number of cells of a board a layout was made for (its edges when played on edges).
 fn cell_count(board: &Value, on_edges: bool) -> usize {
     match board {
@@ -1021,25 +1094,25 @@ impl Family for BoardRules {
         ))
     }
     fn call(&self, _: &Rc<Ruleset>, args: &[(Value, Span)], span: Span) -> Option<Result<Value>> {
-        let example = if self.edges {
-            "graph { a - b - c - a; cells [a, b, c] }"
-        } else {
-            "grid(4, 4)"
-        };
         Some(match args {
             [(b, s)] => self.start(b, *s, None),
             [(b, s), (Value::Str(t), ts)] => self.start(b, *s, Some((t, *ts))),
-            _ => Err(Error::runtime(
-                format!(
-                    "`{}` takes the board and, if you like, the start drawn as a string",
-                    self.name
-                ),
-                span,
-            )
-            .hint(format!(
-                "e.g. {0}({example}) or {0}(grid(2, 2), \"x.|.x\")",
-                self.name
-            ))),
+            _ => {
+                let g = "graph { a - b - c - a; cells [a, b, c] }";
+                let (example, drawn) = if self.edges {
+                    (g, format!("{g}, \"a -> b\""))
+                } else {
+                    ("grid(4, 4)", "grid(2, 2), \"x.|.x\"".to_string())
+                };
+                Err(Error::runtime(
+                    format!(
+                        "`{}` takes the board and, if you like, the start drawn as a string",
+                        self.name
+                    ),
+                    span,
+                )
+                .hint(format!("e.g. {0}({example}) or {0}({drawn})", self.name)))
+            }
         })
     }
     fn as_any(&self) -> &dyn std::any::Any {
@@ -1056,14 +1129,11 @@ pub struct OnBoard {
     game: BoardGame,
 }
 
-/// The picture of a position of one board game by rules on cells (not edges); `None` when
-/// `v` is not one.
+/// The picture of a position of one board game by rules; `None` when `v` is not one.
 pub fn picture(v: &Value) -> Option<Picture> {
     let Value::Position(p) = v else { return None };
     let [c] = p.comps.as_slice() else { return None };
-    if c.rs.family::<OnBoard>()?.layout.edges.is_some() {
-        return None;
-    }
+    c.rs.family::<OnBoard>()?;
     let (rs, state) = (c.rs.clone(), c.args.clone());
     Some(Picture {
         title: rs.name.clone(),
@@ -1075,6 +1145,23 @@ pub fn picture(v: &Value) -> Option<Picture> {
                 .iter()
                 .map(|s| s.chars().take(1).collect())
                 .collect();
+            if let Some(g) = &b.layout.edges {
+                // each edge by its declared state, pointing the way it is marked
+                let (arcs, cells): (Vec<(usize, usize)>, Vec<u8>) = (0..state.len())
+                    .map(|c| {
+                        let (d, x) = b.at(&state, c);
+                        (g.arc(x), d as u8)
+                    })
+                    .unzip();
+                let board = board::picture::EdgeBoard {
+                    names: &g.vertices,
+                    arcs: &arcs,
+                    states: &b.states,
+                    letters: &letters,
+                    cells: &cells,
+                };
+                return board::picture::edge_picture(&board, &rs.name, path);
+            }
             let board = board::picture::Board {
                 names: &b.layout.names,
                 adj: &b.layout.adj,
@@ -1100,6 +1187,25 @@ impl OnBoard {
             Some(_) if s > 0 => (s.div_ceil(2), 2 * c + 1 - s % 2),
             Some(_) => (0, 2 * c),
             None => (s, c),
+        }
+    }
+}
+
+impl OnBoard {
+    /// The name of compiled move `i`: the cells its variables were bound to, after `rule k at`
+    /// when the game has several move lines.
+    fn label(&self, i: usize) -> String {
+        let label = &self.game.moves()[i].label;
+        let faces = &self.faces[label[0]];
+        let cells: Vec<String> = label[1..]
+            .iter()
+            .zip(faces)
+            .map(|(&x, &f)| self.layout.name(x, f))
+            .collect();
+        if self.faces.len() > 1 {
+            format!("rule {} at {}", label[0] + 1, cells.join(" "))
+        } else {
+            cells.join(" ")
         }
     }
 }
@@ -1146,18 +1252,7 @@ impl Family for OnBoard {
             .ok()?
             .into_iter()
             .find(|(_, q)| *q == want)?;
-        let label = &self.game.moves()[i].label;
-        let faces = &self.faces[label[0]];
-        let cells: Vec<String> = label[1..]
-            .iter()
-            .zip(faces)
-            .map(|(&x, &f)| self.layout.name(x, f))
-            .collect();
-        Some(if self.faces.len() > 1 {
-            format!("rule {} at {}", label[0] + 1, cells.join(" "))
-        } else {
-            cells.join(" ")
-        })
+        Some(self.label(i))
     }
     fn show(&self, state: &[i64]) -> Option<String> {
         let mark = |c: usize| match state[c] {
@@ -1218,23 +1313,33 @@ impl Sides for PartizanOnBoard {
         Ok(self.0.game.value(&cells_of(state), store(it)?, &ctl)?)
     }
     fn options(&self, _: &mut Interp, state: &[i64], side: Side) -> Result<Options> {
-        let side = if side == Side::Left {
-            board::LEFT
-        } else {
-            board::RIGHT
-        };
         Ok(self
             .0
             .game
-            .side_options(&cells_of(state), side)?
+            .side_options(&cells_of(state), board_side(side))?
             .into_iter()
             .map(|(_, q)| vec![q.iter().map(|&x| x as i64).collect()])
             .collect())
+    }
+    /// Named as impartial board moves are, by the move that leads to the option.
+    fn move_label(&self, state: &[i64], option: &[i64], side: Side) -> Option<String> {
+        let want = cells_of(option);
+        let options = self.0.game.side_options(&cells_of(state), board_side(side));
+        let (i, _) = options.ok()?.into_iter().find(|(_, q)| *q == want)?;
+        Some(self.0.label(i))
     }
     fn describe(&self, name: &str, state: &[i64]) -> String {
         self.0.describe(name, state)
     }
     fn show(&self, state: &[i64]) -> Option<String> {
         self.0.show(state)
+    }
+}
+
+fn board_side(side: Side) -> u8 {
+    if side == Side::Left {
+        board::LEFT
+    } else {
+        board::RIGHT
     }
 }

@@ -441,9 +441,15 @@ pub fn outcome(it: &mut Interp, v: &Value) -> Result<Option<Value>> {
     })))
 }
 
-/// One side's options of a partizan position of one component: each option as a position,
-/// with its value. `None` when `v` is not such a position.
-fn position_options(it: &mut Interp, v: &Value, side: Side) -> Result<Option<Vec<(Value, Game)>>> {
+/// One side's options of a partizan position of one component: each option as a position
+/// (`named`: by its move when the ruleset names moves, as board games by rules do), with its
+/// value. `None` when `v` is not such a position.
+fn position_options(
+    it: &mut Interp,
+    v: &Value,
+    side: Side,
+    named: bool,
+) -> Result<Option<Vec<(Value, Game)>>> {
     let Value::Position(p) = v else {
         return Ok(None);
     };
@@ -459,6 +465,13 @@ fn position_options(it: &mut Interp, v: &Value, side: Side) -> Result<Option<Vec
         for args in &o {
             let v = f.0.value(it, args)?;
             g = store(it)?.add(g, v)?;
+        }
+        if named
+            && let [one] = o.as_slice()
+            && let Some(label) = f.0.move_label(&c.args, one, side)
+        {
+            out.push((Value::str(&label), g));
+            continue;
         }
         let comps = o
             .into_iter()
@@ -478,7 +491,7 @@ fn position_options(it: &mut Interp, v: &Value, side: Side) -> Result<Option<Vec
 
 fn side_options(it: &mut Interp, a: &mut Args, side: Side) -> Result<Value> {
     a.count(1, 1)?;
-    if let Some(opts) = position_options(it, a.get(0), side)? {
+    if let Some(opts) = position_options(it, a.get(0), side, false)? {
         return Ok(Value::list(opts.into_iter().map(|(p, _)| p).collect()));
     }
     let g = arg_game(it, a, 0)?;
@@ -500,7 +513,7 @@ fn side_options(it: &mut Interp, a: &mut Args, side: Side) -> Result<Value> {
 pub fn moves(it: &mut Interp, a: &Args) -> Result<Option<Value>> {
     let mut out = vec![];
     for (name, side) in [("left", Side::Left), ("right", Side::Right)] {
-        let Some(opts) = position_options(it, a.get(0), side)? else {
+        let Some(opts) = position_options(it, a.get(0), side, true)? else {
             return Ok(None);
         };
         a.count(1, 1)?;
@@ -540,7 +553,7 @@ pub fn winning(it: &mut Interp, a: &Args) -> Result<Option<Value>> {
             ));
         }
     };
-    let opts = match position_options(it, v, side)? {
+    let opts = match position_options(it, v, side, true)? {
         Some(opts) => opts,
         None => {
             let g = arg_game(it, a, 0)?;
@@ -632,6 +645,11 @@ pub trait Sides {
     }
     /// A text drawing for `show`.
     fn show(&self, _state: &[i64]) -> Option<String> {
+        None
+    }
+    /// The name of `side`'s move from `state` to the single component `option` (a board
+    /// game's cells); `None` names the option by its position.
+    fn move_label(&self, _state: &[i64], _option: &[i64], _side: Side) -> Option<String> {
         None
     }
 }
