@@ -236,6 +236,7 @@ impl<B: Bits> Inner<B> {
             .map(|p| p.iter().map(|&x| x as u16).collect())
             .collect();
         let single = masks.iter().all(|m| m.len() == 1);
+        let degree = adj.iter().map(|a| a.count() as f64 - 1.0).sum::<f64>() / n.max(1) as f64;
         let bytes = Game::<B>::byte_tables(n, &syms);
         let mirrors = Game::mirror_syms(&masks, &syms);
         Inner {
@@ -247,6 +248,7 @@ impl<B: Bits> Inner<B> {
                 stride,
                 bytes,
                 mirrors,
+                small: solve::small_bound(degree),
                 id: solve::game_id(),
             }),
             blocking: None,
