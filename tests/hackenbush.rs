@@ -267,3 +267,27 @@ fn the_search_keeps_to_the_memory_budget() {
     let err = value(&mut Hackenbush, &mut store, &mut HashMap::new(), &p, &ctl).unwrap_err();
     assert!(err.message.contains("needs about"), "{}", err.message);
 }
+
+/// Trees of Blue-Red Hackenbush (the branch-by-branch formula) against the generic search,
+/// on every colouring of a few shapes with branching above the ground.
+#[test]
+fn blue_red_hackenbush_trees() {
+    use gamut::engine::partizan::games::Colour::*;
+    let shapes: [&[(u32, u32)]; 3] = [
+        &[(0, 1), (1, 2), (1, 3), (3, 4), (3, 5), (2, 6)],
+        &[(0, 1), (1, 2), (2, 3), (2, 4), (1, 5), (5, 6), (6, 7)],
+        &[(0, 1), (1, 2), (1, 3), (1, 4), (4, 5), (0, 6), (6, 7)],
+    ];
+    let mut both = Both::new();
+    for shape in shapes {
+        for bits in 0..1u32 << shape.len() {
+            let edges = shape
+                .iter()
+                .enumerate()
+                .map(|(i, &(a, b))| (a, b, if bits >> i & 1 == 1 { Blue } else { Red }))
+                .collect();
+            let p = Picture { edges };
+            assert_eq!(both.fast(&p), both.plain(&p), "{p:?}");
+        }
+    }
+}
