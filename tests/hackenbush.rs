@@ -125,11 +125,12 @@ fn random_graphs_with_cycles_match_the_generic_search() {
     assert!(cyclic > 2000, "{cyclic}");
 }
 
-/// A ladder of squares (one block with every rung) and the same ladder with a cycle hung
-/// from a top corner (a block hanging from a single vertex), every colouring.
+/// A ladder of squares (one block with every rung), the same ladder with a cycle hung from a
+/// top corner (a block hanging from a single vertex), and three trees branching above the
+/// ground (the branch-by-branch tree formula), every colouring.
 #[test]
-fn ladders_and_hanging_cycles() {
-    let shapes: [&[(u32, u32)]; 2] = [
+fn ladders_hanging_cycles_and_trees() {
+    let shapes: [&[(u32, u32)]; 5] = [
         &[
             (0, 1),
             (0, 2),
@@ -152,6 +153,9 @@ fn ladders_and_hanging_cycles() {
             (5, 6),
             (6, 4),
         ],
+        &[(0, 1), (1, 2), (1, 3), (3, 4), (3, 5), (2, 6)],
+        &[(0, 1), (1, 2), (2, 3), (2, 4), (1, 5), (5, 6), (6, 7)],
+        &[(0, 1), (1, 2), (1, 3), (1, 4), (4, 5), (0, 6), (6, 7)],
     ];
     let mut both = Both::new();
     for shape in shapes {
@@ -266,28 +270,4 @@ fn the_search_keeps_to_the_memory_budget() {
     let p = Picture { edges };
     let err = value(&mut Hackenbush, &mut store, &mut HashMap::new(), &p, &ctl).unwrap_err();
     assert!(err.message.contains("needs about"), "{}", err.message);
-}
-
-/// Trees of Blue-Red Hackenbush (the branch-by-branch formula) against the generic search,
-/// on every colouring of a few shapes with branching above the ground.
-#[test]
-fn blue_red_hackenbush_trees() {
-    use gamut::engine::partizan::games::Colour::*;
-    let shapes: [&[(u32, u32)]; 3] = [
-        &[(0, 1), (1, 2), (1, 3), (3, 4), (3, 5), (2, 6)],
-        &[(0, 1), (1, 2), (2, 3), (2, 4), (1, 5), (5, 6), (6, 7)],
-        &[(0, 1), (1, 2), (1, 3), (1, 4), (4, 5), (0, 6), (6, 7)],
-    ];
-    let mut both = Both::new();
-    for shape in shapes {
-        for bits in 0..1u32 << shape.len() {
-            let edges = shape
-                .iter()
-                .enumerate()
-                .map(|(i, &(a, b))| (a, b, if bits >> i & 1 == 1 { Blue } else { Red }))
-                .collect();
-            let p = Picture { edges };
-            assert_eq!(both.fast(&p), both.plain(&p), "{p:?}");
-        }
-    }
 }
