@@ -63,7 +63,7 @@ type SmallCache = Vec<(u64, [u64; 4], u8)>;
 
 thread_local! {
     /// Per-thread memo of [`SmallMoves::mex`], one byte per subset (`u8::MAX` = unknown).
-    static SMALL_MEMO: RefCell<Vec<u8>> = RefCell::new(vec![u8::MAX; 1 << SMALL]);
+    static SMALL_MEMO: RefCell<(Vec<u8>, Vec<u32>)> = RefCell::new((vec![u8::MAX; 1 << SMALL], vec![]));
     static SMALL_CACHE: RefCell<SmallCache> = RefCell::new(vec![(u64::MAX, [0; 4], 0); 1 << 12]);
 }
 
@@ -74,8 +74,9 @@ struct SmallMoves<'a> {
 }
 
 impl SmallMoves<'_> {
-    /// The nimber of the subset `s` of the component (of at least two squares, not in `memo`).
-    fn mex(&self, s: u32, memo: &mut [u8]) -> u8 {
+    /// The nimber of the subset `s` of the component (of at least two squares, not in `memo`);
+    /// every subset it values is pushed on `done`, so the memo can be reset cheaply.
+    fn mex(&self, s: u32, memo: &mut [u8], done: &mut Vec<u32>) -> u8 {
         let mut seen = 0u64;
         let mut rest = s;
         while rest != 0 {
@@ -88,7 +89,7 @@ impl SmallMoves<'_> {
                     (t != 0) as u8
                 } else {
                     match memo[t as usize] {
-                        u8::MAX => self.mex(t, memo),
+                        u8::MAX => self.mex(t, memo, done),
                         m => m,
                     }
                 };
@@ -97,6 +98,7 @@ impl SmallMoves<'_> {
         }
         let g = (!seen).trailing_zeros() as u8;
         memo[s as usize] = g;
+        done.push(s);
         g
     }
 }
@@ -299,8 +301,7 @@ impl<B: Bits> Game<B> {
             start[i + 1] = nm as u8;
         }
         let g = SMALL_MEMO.with(|memo| {
-            let mut memo = memo.borrow_mut();
-            memo[..1 << k].fill(u8::MAX);
+            let (memo, done) = &mut *memo.borrow_mut();
             let moves = SmallMoves {
                 removes: &removes[..nm],
                 start: &start[..=k],
@@ -309,7 +310,11 @@ impl<B: Bits> Game<B> {
             if k < 2 {
                 all as u8
             } else {
-                moves.mex(all, &mut memo)
+                let g = moves.mex(all, memo, done);
+                for s in done.drain(..) {
+                    memo[s as usize] = u8::MAX;
+                }
+                g
             }
         });
         SMALL_CACHE.with(|t| t.borrow_mut()[slot] = (self.id, words, g));
