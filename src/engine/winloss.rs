@@ -45,6 +45,11 @@ pub trait Sums: Sync {
     fn next_part(&self, p: &mut Self::Pos) -> Option<Self::Pos>;
     /// The value of a component when it is known without search.
     fn known(&self, c: Self::Pos) -> Option<u32>;
+    /// Whether `c + *h` loses (the value of `c` is `h`), when that is known without search: a
+    /// game may answer it more cheaply than it finds the value.
+    fn known_loses(&self, c: Self::Pos, h: u32) -> Option<bool> {
+        self.known(c).map(|v| v == h)
+    }
     /// The canonical key of any position (reduced under the game's symmetries).
     fn key(&self, p: Self::Pos) -> Self::Key;
     /// A size that shrinks along every move (live squares, say): moves are tried smallest
@@ -424,7 +429,15 @@ impl<'a, G: Sums> Search<'a, G> {
     fn sum_loses(&mut self, mut p: G::Pos, h: u32) -> Result<bool> {
         let mut x = h;
         let mut open: Option<(u32, G::Pos, G::Key, u64)> = None;
-        while let Some(c) = self.g.next_part(&mut p) {
+        let mut next = self.g.next_part(&mut p);
+        while let Some(c) = next {
+            next = self.g.next_part(&mut p);
+            // the last component, all others known: the game may answer the question whole
+            if next.is_none() && open.is_none() {
+                if let Some(l) = self.g.known_loses(c, x) {
+                    return Ok(l);
+                }
+            }
             if let Some(v) = self.g.known(c) {
                 x ^= v;
                 continue;

@@ -101,7 +101,50 @@ impl SmallMoves<'_> {
         done.push(s);
         g
     }
+
+    /// Whether the subset `s` (of at least two squares) plus a heap of `h <= MAX_LOSES`
+    /// loses for the player to move, that is whether its value is `h`: a win/loss search that
+    /// stops at the first option `t` with `t + *h` a loss, where [`SmallMoves::mex`] values
+    /// every option. Moves in `s` first, then heap moves (each a search of `s + *h'`, `h' < h`).
+    /// `memo` holds per subset the heaps decided (low 4 bits) and which of them lose (high 4);
+    /// `u8::MAX`, which no set of facts equals, means nothing known.
+    fn loses(&self, s: u32, h: u32, memo: &mut [u8], done: &mut Vec<u32>) -> bool {
+        let m = memo[s as usize];
+        if m != u8::MAX && m >> h & 1 == 1 {
+            return m >> (h + 4) & 1 == 1;
+        }
+        let mut lost = true;
+        let mut rest = s;
+        'moves: while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            for &r in &self.removes[self.start[i] as usize..self.start[i + 1] as usize] {
+                let t = s & !r;
+                let child = if t & t.wrapping_sub(1) == 0 {
+                    t.count_ones() == h
+                } else {
+                    self.loses(t, h, memo, done)
+                };
+                if child {
+                    lost = false;
+                    break 'moves;
+                }
+            }
+        }
+        lost = lost && (0..h).all(|h2| !self.loses(s, h2, memo, done));
+        let m = &mut memo[s as usize];
+        if *m == u8::MAX {
+            *m = 0;
+            done.push(s);
+        }
+        // a loss pins the value: every other heap wins
+        *m |= if lost { 0x0f | 1 << (h + 4) } else { 1 << h };
+        lost
+    }
 }
+
+/// The largest heap [`SmallMoves::loses`] takes (its memo has four bits for them).
+const MAX_LOSES: u32 = 3;
 
 /// Per-thread search context: polls cancellation every few thousand nodes.
 pub(crate) struct Cx<'a> {
@@ -257,7 +300,7 @@ impl<B: Bits> Game<B> {
         if k == 1 {
             return Some(1);
         }
-        if self.single && (k == 2 || c.ones().all(|v| c.andnot(self.adj[v]).is_empty())) {
+        if self.single && (k == 2 || self.clique(c)) {
             return Some(1);
         }
         if k as usize <= self.small {
@@ -266,25 +309,57 @@ impl<B: Bits> Game<B> {
         self.mirrored(c).then_some(0)
     }
 
+    /// Whether every two squares of `c` are adjacent (in Node-Kayles, a move takes them all).
+    fn clique(&self, c: B) -> bool {
+        c.ones().all(|v| c.andnot(self.adj[v]).is_empty())
+    }
+
     /// The value of a component of at most [`Game::small`] squares by a plain mex over the subsets
     /// of its squares, relabelled `0..k`: a few thousand word operations, cheaper than the
     /// table probes (each a cache miss) and searches that the heap-sum rounds spend on it.
     /// `None` when it has too many moves for the 64-bit mex.
     fn small_value(&self, c: B) -> Option<u32> {
-        let words = c.words();
-        let slot = (c.hash64() >> 52) as usize;
-        if let Some(v) = SMALL_CACHE.with(|t| {
-            let (id, w, v) = t.borrow()[slot];
-            (id == self.id && w == words).then_some(v)
-        }) {
+        if let Some(v) = self.cached(c) {
             return Some(v as u32);
         }
+        let g = self.small_search(c, |m, s, memo, done| m.mex(s, memo, done))?;
+        let slot = (c.hash64() >> 52) as usize;
+        SMALL_CACHE.with(|t| t.borrow_mut()[slot] = (self.id, c.words(), g));
+        Some(g as u32)
+    }
+
+    /// The value of a small component if this thread's cache holds it.
+    #[inline]
+    fn cached(&self, c: B) -> Option<u8> {
+        let slot = (c.hash64() >> 52) as usize;
+        SMALL_CACHE.with(|t| {
+            let (id, w, v) = t.borrow()[slot];
+            (id == self.id && w == c.words()).then_some(v)
+        })
+    }
+
+    /// Whether a component of at most [`Game::small`] squares plus a heap of `h <= MAX_LOSES`
+    /// loses (its value is `h`), by [`SmallMoves::loses`]. `None` as [`Game::small_value`].
+    fn small_loses(&self, c: B, h: u32) -> Option<bool> {
+        Some(self.small_search(c, |m, s, memo, done| m.loses(s, h, memo, done) as u8)? == 1)
+    }
+
+    /// Runs `search` on the whole of a component of at most [`Game::small`] squares,
+    /// relabelled `0..k`, with the per-thread memo (left empty again afterwards).
+    fn small_search(
+        &self,
+        c: B,
+        search: impl Fn(&SmallMoves<'_>, u32, &mut [u8], &mut Vec<u32>) -> u8,
+    ) -> Option<u8> {
         // local square numbers
         let mut local = [0u8; MAX_SQUARES];
         let mut k = 0;
         for v in c.ones() {
             local[v] = k as u8;
             k += 1;
+        }
+        if k < 2 {
+            return Some(k as u8);
         }
         // the moves on local square `i` remove `removes[start[i]..start[i + 1]]`
         let mut removes = [0u32; 64];
@@ -300,25 +375,18 @@ impl<B: Bits> Game<B> {
             }
             start[i + 1] = nm as u8;
         }
-        let g = SMALL_MEMO.with(|memo| {
+        let moves = SmallMoves {
+            removes: &removes[..nm],
+            start: &start[..=k],
+        };
+        Some(SMALL_MEMO.with(|memo| {
             let (memo, done) = &mut *memo.borrow_mut();
-            let moves = SmallMoves {
-                removes: &removes[..nm],
-                start: &start[..=k],
-            };
-            let all = (1u32 << k) - 1;
-            if k < 2 {
-                all as u8
-            } else {
-                let g = moves.mex(all, memo, done);
-                for s in done.drain(..) {
-                    memo[s as usize] = u8::MAX;
-                }
-                g
+            let g = search(&moves, (1u32 << k) - 1, memo, done);
+            for s in done.drain(..) {
+                memo[s as usize] = u8::MAX;
             }
-        });
-        SMALL_CACHE.with(|t| t.borrow_mut()[slot] = (self.id, words, g));
-        Some(g as u32)
+            g
+        }))
     }
 
     /// Node-Kayles: drops every square whose closed neighbourhood within `c` equals that of a
@@ -517,6 +585,18 @@ impl<B: Bits> Sums for Game<B> {
     #[inline]
     fn known(&self, c: B) -> Option<u32> {
         self.trivial(c)
+    }
+
+    #[inline]
+    fn known_loses(&self, c: B, h: u32) -> Option<bool> {
+        let k = c.count() as usize;
+        if h > MAX_LOSES || k <= 2 || k > self.small || self.single && self.clique(c) {
+            return self.trivial(c).map(|v| v == h);
+        }
+        match self.cached(c) {
+            Some(v) => Some(v as u32 == h),
+            None => self.small_loses(c, h),
+        }
     }
 
     #[inline]
