@@ -709,7 +709,7 @@ const RUDD_14_TO_16: [u32; 3] = [0, 1, 0];
 #[test]
 #[ignore]
 fn queens_14_agrees_with_rudd() {
-    // 15 and 16 take minutes to hours on 2 cores: `sh bench/placement-run.sh "queens 15"`
+    // 15 and 16 take many minutes on 2 cores: `sh bench/placement-run.sh "queens 15"`
     let t = Instant::now();
     let g = queens(14);
     println!("queens 14x14: {g} in {:.1?}", t.elapsed());
@@ -1223,74 +1223,4 @@ fn bench_tables_to_8x8() {
             println!("{m}:{line}");
         }
     }
-}
-
-/// `GAMUT_BENCH="queens 11"`, `"grid 3 16"`, `"table Knights 8 8"`: one timed run.
-#[test]
-#[ignore]
-fn bench_one() {
-    let Ok(spec) = std::env::var("GAMUT_BENCH") else {
-        return;
-    };
-    let w: Vec<&str> = spec.split_whitespace().collect();
-    let t = Instant::now();
-    let (label, g) = match w[0] {
-        "queens" => {
-            let n: usize = w[1].parse().unwrap();
-            // an optional memory budget in MB: the table gets a quarter of it
-            let g = match w.get(2) {
-                None => queens(n),
-                Some(mb) => {
-                    let ctl = ctl().with_memory(mb.parse::<u64>().unwrap() << 20);
-                    let g = Placement::new(
-                        Board::Grid { rows: n, cols: n },
-                        vec![Piece::queen()],
-                        false,
-                    );
-                    let g = g.unwrap();
-                    g.grundy(&g.start(), &ctl).unwrap()
-                }
-            };
-            if let Some(&want) = A344227.get(n - 1).or(RUDD_14_TO_16.get(n.wrapping_sub(14))) {
-                assert_eq!(g, want, "queens {n}x{n}");
-            }
-            (
-                format!(
-                    "queens {n}x{n} {}",
-                    w.get(2)
-                        .map_or(String::new(), |m| format!("(budget {m} MB)"))
-                ),
-                g,
-            )
-        }
-        "queens-outcome" => {
-            let n: usize = w[1].parse().unwrap();
-            let g = Placement::new(
-                Board::Grid { rows: n, cols: n },
-                vec![Piece::queen()],
-                false,
-            );
-            let g = g.unwrap();
-            let o = g.outcome(&g.start(), &ctl()).unwrap();
-            (format!("queens {n}x{n} outcome"), (o == Outcome::N) as u32)
-        }
-        "grid" => {
-            let (m, n): (usize, usize) = (w[1].parse().unwrap(), w[2].parse().unwrap());
-            (format!("node-kayles grid {m}x{n}"), kayles_grid(m, n))
-        }
-        "table" => {
-            let pieces = piece_sets()
-                .into_iter()
-                .find(|(n, _)| *n == w[1])
-                .unwrap()
-                .1;
-            let (m, n): (usize, usize) = (w[2].parse().unwrap(), w[3].parse().unwrap());
-            (
-                format!("{} {m}x{n}", w[1]),
-                grundy_grid(m, n, &pieces, false),
-            )
-        }
-        _ => panic!("unknown bench {spec}"),
-    };
-    println!("RESULT {label}: *{g} in {:.2}s", t.elapsed().as_secs_f64());
 }
