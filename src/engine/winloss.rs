@@ -392,8 +392,10 @@ impl<'a, G: Sums> Search<'a, G> {
     /// [`Search::some_option_loses`] for a large component, young brothers wait: the first
     /// option alone (where `C + *h` wins it usually does), then, if it does not, the others
     /// in parallel (where `C + *h` loses, every option must be searched anyway, so the threads
-    /// share the work without speculating). Symmetric options are searched once. `task`, at
-    /// the first level, ticks once per option searched.
+    /// share the work without speculating). Symmetric options are searched once, and each is
+    /// a task of its own: rayon would otherwise fold runs of options on one thread, and the
+    /// last and largest options of a round, run one after another, left the other cores idle.
+    /// `task`, at the first level, ticks once per option searched.
     fn some_option_loses_par(
         &mut self,
         opts: Vec<G::Pos>,
@@ -411,7 +413,7 @@ impl<'a, G: Sums> Search<'a, G> {
         let (g, t, ctl) = (self.g, self.t, self.ctl);
         let nodes = AtomicU64::new(0);
         let rest: Vec<G::Pos> = opts.collect();
-        let found = rest.into_par_iter().find_map_any(|o| {
+        let found = rest.into_par_iter().with_max_len(1).find_map_any(|o| {
             let mut s = Search::new(g, t, ctl);
             let r = s.sum_loses(o, h).and_then(tick);
             nodes.fetch_add(s.nodes, Ordering::Relaxed);
