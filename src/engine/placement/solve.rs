@@ -146,6 +146,53 @@ impl SmallMoves<'_> {
 /// The largest heap [`SmallMoves::loses`] takes (its memo has four bits for them).
 const MAX_LOSES: u32 = 3;
 
+/// Whether the processor extracts bits in parallel (BMI2's `pext`).
+#[inline]
+fn has_pext() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return std::arch::is_x86_feature_detected!("bmi2");
+    #[cfg(not(target_arch = "x86_64"))]
+    return false;
+}
+
+/// The members of `m` that lie in `c`, renumbered by their rank in `c` (which has at most 32
+/// members): the local numbering of [`Game::small_search`].
+fn relabel(m: [u64; 4], c: [u64; 4]) -> u32 {
+    let (mut out, mut rank) = (0u32, 0);
+    for (mw, cw) in m.into_iter().zip(c) {
+        let mut rest = cw;
+        while rest != 0 {
+            let low = rest & rest.wrapping_neg();
+            if mw & low != 0 {
+                out |= 1 << rank;
+            }
+            rank += 1;
+            rest ^= low;
+        }
+    }
+    out
+}
+
+/// [`relabel`] by one parallel bit extract per word.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+unsafe fn pext_words(m: [u64; 4], c: [u64; 4]) -> u32 {
+    let (mut out, mut shift) = (0u64, 0);
+    for (mw, cw) in m.into_iter().zip(c) {
+        if cw != 0 {
+            out |= std::arch::x86_64::_pext_u64(mw, cw) << shift;
+            shift += cw.count_ones();
+        }
+    }
+    out as u32
+}
+
+/// Never called off x86-64 ([`has_pext`] is false there).
+#[cfg(not(target_arch = "x86_64"))]
+unsafe fn pext_words(m: [u64; 4], c: [u64; 4]) -> u32 {
+    relabel(m, c)
+}
+
 /// Per-thread search context: polls cancellation every few thousand nodes.
 pub(crate) struct Cx<'a> {
     pub ctl: &'a Ctl,
@@ -351,17 +398,13 @@ impl<B: Bits> Game<B> {
         c: B,
         search: impl Fn(&SmallMoves<'_>, u32, &mut [u8], &mut Vec<u32>) -> u8,
     ) -> Option<u8> {
-        // local square numbers
-        let mut local = [0u8; MAX_SQUARES];
-        let mut k = 0;
-        for v in c.ones() {
-            local[v] = k as u8;
-            k += 1;
-        }
+        let k = c.count() as usize;
         if k < 2 {
             return Some(k as u8);
         }
-        // the moves on local square `i` remove `removes[start[i]..start[i + 1]]`
+        // the moves on local square `i` (the `i`-th of `c`) remove `removes[start[i]..start[i + 1]]`
+        let cw = c.words();
+        let fast = has_pext();
         let mut removes = [0u32; 64];
         let mut start = [0u8; SMALL + 1];
         let mut nm = 0;
@@ -370,7 +413,12 @@ impl<B: Bits> Game<B> {
                 if nm == removes.len() {
                     return None;
                 }
-                removes[nm] = m.and(c).ones().fold(0, |a, t| a | 1 << local[t]);
+                removes[nm] = if fast {
+                    // SAFETY: the processor has BMI2 (`has_pext`)
+                    unsafe { pext_words(m.words(), cw) }
+                } else {
+                    relabel(m.words(), cw)
+                };
                 nm += 1;
             }
             start[i + 1] = nm as u8;
@@ -614,6 +662,45 @@ impl<B: Bits> Sums for Game<B> {
         for s in c.ones() {
             for &m in &self.masks[s] {
                 out.push(c.andnot(m));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relabel_and_pext_agree() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rnd = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..2000 {
+            // a set `c` of at most 32 squares spread over the four words, and any `m`
+            let mut c = [0u64; 4];
+            for _ in 0..rnd() % 33 {
+                let s = rnd() % 256;
+                c[(s / 64) as usize] |= 1 << (s % 64);
+            }
+            let m = [rnd(), rnd(), rnd(), rnd()];
+            // the rank of each member of `c` in `m & c`, bit by bit
+            let mut want = 0u32;
+            let mut rank = 0;
+            for s in 0..256 {
+                if c[s / 64] >> (s % 64) & 1 == 1 {
+                    want |= ((m[s / 64] >> (s % 64) & 1) as u32) << rank;
+                    rank += 1;
+                }
+            }
+            assert_eq!(relabel(m, c), want);
+            if has_pext() {
+                // SAFETY: checked just above
+                assert_eq!(unsafe { pext_words(m, c) }, want);
             }
         }
     }
