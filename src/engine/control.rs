@@ -208,8 +208,7 @@ pub fn over_budget(bytes: u64, have: u64, what: &str) -> Error {
 /// files in /proc and /sys, so a reading is reused for 100 ms: the sum hardly moves as the
 /// process grows, since what it holds is counted on both sides.
 pub fn available_memory() -> u64 {
-    static LAST: std::sync::Mutex<Option<(std::time::Instant, u64)>> =
-        std::sync::Mutex::new(None);
+    static LAST: std::sync::Mutex<Option<(std::time::Instant, u64)>> = std::sync::Mutex::new(None);
     let mut last = LAST.lock().unwrap_or_else(|e| e.into_inner());
     match *last {
         Some((at, bytes)) if at.elapsed() < std::time::Duration::from_millis(100) => bytes,
