@@ -435,10 +435,11 @@ impl<'a, G: Sums> Search<'a, G> {
         while let Some(c) = next {
             next = self.g.next_part(&mut p);
             // the last component, all others known: the game may answer the question whole
-            if next.is_none() && open.is_none() {
-                if let Some(l) = self.g.known_loses(c, x) {
-                    return Ok(l);
-                }
+            if next.is_none()
+                && open.is_none()
+                && let Some(l) = self.g.known_loses(c, x)
+            {
+                return Ok(l);
             }
             if let Some(v) = self.g.known(c) {
                 x ^= v;
