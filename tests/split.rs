@@ -130,7 +130,10 @@ fn only_grundy_outcome_and_scoring_values_split() {
         let dir = scratch("bad");
         let out = try_split(&dir, query, 2);
         assert_eq!(out.status.code(), Some(1));
-        assert!(String::from_utf8_lossy(&out.stderr).contains(says), "{query}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(says),
+            "{query}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
