@@ -178,6 +178,8 @@ impl Table {
                     e.lower = lo;
                     e.upper = hi;
                 }
+                // the merged bounds keep what the costlier search found
+                e.depth = e.depth.max(old.depth);
                 i
             }
             // the empty or cheapest entry makes room
