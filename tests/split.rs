@@ -10,6 +10,7 @@ let Q = placement(grid(5, 5), [queen])
 let K = node_kayles(graph { a - b - c - d - e - a, a - f - g, c - h })
 let S = kayles(7) + lasker(5) + placement(grid(2, 3), [knight])
 let M = misere(kayles(4) + kayles(6))
+let D = dots(2, 3, drawn: "AB BF EF GK")
 "#;
 
 fn succeeded(out: &std::process::Output) {
@@ -73,6 +74,9 @@ fn parts_run_one_by_one_merge_to_the_single_process_answer() {
         ("grundy(S)", 7),
         ("outcome(M)", 2),
         ("grundy(kayles(9))", 40),
+        // Dots-and-Boxes: AE completes a box and keeps the turn
+        ("value(D)", 5),
+        ("value(dots(2, 2))", 3),
     ]
     .into_iter()
     .enumerate()
@@ -118,12 +122,20 @@ fn a_part_of_an_edited_script_is_refused() {
 }
 
 #[test]
-fn only_grundy_and_outcome_split() {
-    let dir = scratch("bad");
-    let out = try_split(&dir, "order(slide3_easy)", 2);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("`grundy(P)` or `outcome(P)`"));
-    std::fs::remove_dir_all(&dir).unwrap();
+fn only_grundy_outcome_and_scoring_values_split() {
+    for (query, says) in [
+        ("order(slide3_easy)", "`grundy(P)` or `outcome(P)`"),
+        ("value(kayles(3))", "splits for a scoring game"),
+    ] {
+        let dir = scratch("bad");
+        let out = try_split(&dir, query, 2);
+        assert_eq!(out.status.code(), Some(1));
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(says),
+            "{query}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
 
 /// Starts munge, slurmctld and slurmd as a one-node cluster in `dir`; `None` says why not.

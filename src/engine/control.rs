@@ -204,8 +204,23 @@ pub fn over_budget(bytes: u64, have: u64, what: &str) -> Error {
 
 /// Memory the process may use in all: the least of MemAvailable (plus what the process holds
 /// already), the cgroup limit and the address-space rlimit (less the address space reserved
-/// but not used, such as thread stacks); 4 GB where none can be read.
+/// but not used, such as thread stacks); 4 GB where none can be read. Reading it costs four
+/// files in /proc and /sys, so a reading is reused for 100 ms: the sum hardly moves as the
+/// process grows, since what it holds is counted on both sides.
 pub fn available_memory() -> u64 {
+    static LAST: std::sync::Mutex<Option<(std::time::Instant, u64)>> = std::sync::Mutex::new(None);
+    let mut last = LAST.lock().unwrap_or_else(|e| e.into_inner());
+    match *last {
+        Some((at, bytes)) if at.elapsed() < std::time::Duration::from_millis(100) => bytes,
+        _ => {
+            let bytes = read_available_memory();
+            *last = Some((std::time::Instant::now(), bytes));
+            bytes
+        }
+    }
+}
+
+fn read_available_memory() -> u64 {
     let statm = std::fs::read_to_string("/proc/self/statm").ok();
     let page = 4096u64;
     let (vsize, rss) = statm

@@ -32,6 +32,8 @@ use std::rc::Rc;
 /// The options of a component: each option is a list of components of the same ruleset (a
 /// heap game may split a heap into several), each given by its state.
 pub type Options = Vec<Vec<Box<[i64]>>>;
+/// A scoring game's moves: the state after each, with the points its mover scores on the way.
+pub type ScoringMoves = Vec<(Box<[i64]>, i64)>;
 
 pub trait Family: Any {
     /// The number of integers in a state, when fixed: a ruleset called as `R(a, b)` checks it.
@@ -94,6 +96,12 @@ pub trait Family: Any {
 
     /// `value(P)`: a scoring game's score, a partizan game's canonical form.
     fn value(&self, _it: &mut Interp, _state: &[i64]) -> Result<Option<Value>> {
+        Ok(None)
+    }
+
+    /// `value(P)` split over processes (`gamut split`) for a scoring game: the state after each
+    /// move, with the points its mover scores on the way (such a move keeps the turn).
+    fn scoring_moves(&self, _state: &[i64]) -> Result<Option<ScoringMoves>> {
         Ok(None)
     }
 

@@ -1,7 +1,8 @@
-//! A query split over many processes: `grundy(P)` or `outcome(P)` is answered from the values
-//! of P's options, which are independent, so each of N parts computes every N-th option and a
-//! merge takes the mex (or looks for an option that is a loss). A batch system runs the parts:
-//! a Slurm job array or GNU parallel; gamut only writes the parts and merges their results.
+//! A query split over many processes: `grundy(P)`, `outcome(P)` or a scoring game's `value(P)`
+//! is answered from the values of P's options, which are independent, so each of N parts
+//! computes every N-th option and a merge takes the mex (looks for an option that is a loss;
+//! takes the best score). A batch system runs the parts: a Slurm job array or GNU parallel;
+//! gamut only writes the parts and merges their results.
 //!
 //! The folder holds `plan.json` (the query, the script's text, the number of options and a
 //! fingerprint of their list), `script.game`, `slurm.sh`, and one `part-I.json` per finished
@@ -9,13 +10,15 @@
 //! build or on an edited script is refused rather than merged.
 use crate::lang::error::{Error, Result};
 use crate::lang::eval::Interp;
+use crate::lang::rules::Position;
 use crate::lang::syntax::ast::{Expr, ExprKind, Span, Stmt};
 use crate::lang::value::Value;
 use serde_json::{Value as Json, json};
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
-/// The queries a split can answer: both are a function of the options' answers alone.
-const QUERIES: [&str; 2] = ["grundy", "outcome"];
+/// The queries a split can answer: each is a function of the options' answers alone.
+const QUERIES: [&str; 3] = ["grundy", "outcome", "value"];
 
 /// More parts than this would only write files.
 pub const MAX_PARTS: usize = 100_000;
@@ -28,7 +31,7 @@ struct Query {
 fn parse_query(it: &mut Interp, text: &str) -> Result<Query> {
     let bad = || {
         Error::plain(format!("cannot split `{text}`"))
-            .hint("a split query is `grundy(P)` or `outcome(P)` for a position P, e.g. `grundy(placement(grid(13, 13), [queen]))`")
+            .hint("a split query is `grundy(P)` or `outcome(P)` for an impartial position P, e.g. `grundy(placement(grid(13, 13), [queen]))`, or `value(P)` for a scoring game, e.g. `value(dots(4, 5))`")
     };
     let prog = it.parse("<query>", text)?;
     let [Stmt::Expr(e)] = prog.as_slice() else {
@@ -52,19 +55,49 @@ fn parse_query(it: &mut Interp, text: &str) -> Result<Query> {
     })
 }
 
-/// The options of the query's position, in the order every process lists them, and their
-/// fingerprint (FNV-1a of their text).
-fn options(it: &mut Interp, script: &str, q: &Query) -> Result<(Vec<Value>, u64)> {
+/// The options of the query's position, in the order every process lists them, each with the
+/// points its mover scores on the way (for `value`; 0 otherwise), and their fingerprint
+/// (FNV-1a of their text).
+fn options(it: &mut Interp, script: &str, q: &Query) -> Result<(Vec<(Value, i64)>, u64)> {
     it.run_source("script.game", script)?;
     let env = it.globals.clone();
     let p = it.eval(&q.position, &env)?;
     let span = q.position.span;
-    let opts = match it.call_values(&Value::Builtin("options"), vec![p], span)? {
-        Value::List(xs) => xs.to_vec(),
-        v => return Err(Error::runtime(format!("options gave {}", v.a_type()), span)),
+    let opts: Vec<(Value, i64)> = if q.name == "value" {
+        let scored = match &p {
+            Value::Position(pos) => match pos.the_one() {
+                Some(c) => {
+                    c.rs.family
+                        .scoring_moves(&c.args)?
+                        .map(|m| (c.rs.clone(), m))
+                }
+                None => None,
+            },
+            _ => None,
+        };
+        let Some((rs, moves)) = scored else {
+            return Err(
+                Error::runtime(format!("value({}) does not split", p.to_text()), span)
+                    .hint("`value(P)` splits for a scoring game, e.g. `value(dots(4, 5))`"),
+            );
+        };
+        moves
+            .into_iter()
+            .map(|(args, taken)| {
+                (
+                    Value::Position(Rc::new(Position::single(rs.clone(), args))),
+                    taken,
+                )
+            })
+            .collect()
+    } else {
+        match it.call_values(&Value::Builtin("options"), vec![p], span)? {
+            Value::List(xs) => xs.iter().map(|o| (o.clone(), 0)).collect(),
+            v => return Err(Error::runtime(format!("options gave {}", v.a_type()), span)),
+        }
     };
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for o in &opts {
+    for (o, _) in &opts {
         for b in o.to_text().bytes().chain([b'\n']) {
             h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
         }
@@ -172,10 +205,17 @@ pub fn part(it: &mut Interp, dir: &Path, index: usize) -> Result<()> {
         .hint("write the split again with `gamut split`"));
     }
     let mut answers = vec![];
-    for (i, o) in opts.into_iter().enumerate().skip(index).step_by(parts) {
+    for (i, (o, taken)) in opts.into_iter().enumerate().skip(index).step_by(parts) {
         it.ctl.check()?;
         let v = it.call_values(&Value::Builtin(q.name), vec![o], Span::default())?;
-        answers.push(json!([i, v.to_json()]));
+        let answer = match (q.name, &v) {
+            // the mover's score: what the move takes, then the option's value for whoever moves
+            // there (the same player after a capture, the opponent otherwise)
+            ("value", Value::Int(v)) if taken > 0 => json!(taken + v),
+            ("value", Value::Int(v)) => json!(-v),
+            _ => v.to_json(),
+        };
+        answers.push(json!([i, answer]));
     }
     let out = json!({"part": index, "fingerprint": fingerprint.to_string(), "answers": answers});
     let path = dir.join(format!("part-{index}.json"));
@@ -231,6 +271,8 @@ pub fn merge(dir: &Path) -> Result<Value> {
         } else {
             "P"
         }),
+        // a game with no moves left scores nothing more
+        "value" => Value::Int(answers.iter().filter_map(|a| a.as_i64()).max().unwrap_or(0)),
         _ => {
             let mut seen: Vec<u64> = answers.iter().filter_map(|a| a.as_u64()).collect();
             seen.sort_unstable();

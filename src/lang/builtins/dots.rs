@@ -2,7 +2,7 @@
 use crate::engine::dots::{Dots, Position};
 use crate::lang::error::{Error, Result};
 use crate::lang::eval::{Args, Interp};
-use crate::lang::game::{Family, Options};
+use crate::lang::game::{Family, Options, ScoringMoves};
 use crate::lang::rules::Ruleset;
 use crate::lang::value::{Picture, Value};
 use std::rc::Rc;
@@ -36,6 +36,14 @@ impl Family for DotsGame {
             .into_iter()
             .map(|l| Ok(vec![Box::from([self.0.play(&pos, l)?.lines as i64])]))
             .collect()
+    }
+    fn scoring_moves(&self, state: &[i64]) -> Result<Option<ScoringMoves>> {
+        let pos = self.pos(state)?;
+        let moves = self.0.legal_moves(&pos).into_iter().map(|l| {
+            let after = self.0.play(&pos, l)?.lines as i64;
+            Ok((Box::from([after]), self.0.completes(&pos, l) as i64))
+        });
+        Ok(Some(moves.collect::<Result<_>>()?))
     }
     fn not_impartial(&self) -> Option<&'static str> {
         Some("Dots-and-Boxes is a scoring game: ask value(P), moves(P) or winning(P)")

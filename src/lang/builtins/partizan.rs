@@ -495,17 +495,19 @@ fn side_options(it: &mut Interp, a: &mut Args, side: Side) -> Result<Value> {
         return Ok(Value::list(opts.into_iter().map(|(p, _)| p).collect()));
     }
     let g = arg_game(it, a, 0)?;
+    let opts = game_options(it, g, side)?;
+    Ok(Value::list(opts.into_iter().map(|(v, _)| v).collect()))
+}
+
+/// The options of a game value for `side`, each as a value and as a game.
+fn game_options(it: &mut Interp, g: Game, side: Side) -> Result<Vec<(Value, Game)>> {
     let s = store(it)?;
     let opts = if side == Side::Left {
         s.left(g)?
     } else {
         s.right(g)?
     };
-    let mut out = vec![];
-    for &o in opts.iter() {
-        out.push(game_value(it, o)?);
-    }
-    Ok(Value::list(out))
+    opts.iter().map(|&o| Ok((game_value(it, o)?, o))).collect()
 }
 
 /// `moves(P)` of a partizan position: `{left: {option: value, ...}, right: {...}}`. `None`
@@ -557,17 +559,7 @@ pub fn winning(it: &mut Interp, a: &Args) -> Result<Option<Value>> {
         Some(opts) => opts,
         None => {
             let g = arg_game(it, a, 0)?;
-            let s = store(it)?;
-            let gs = if side == Side::Left {
-                s.left(g)?
-            } else {
-                s.right(g)?
-            };
-            let mut out = vec![];
-            for &o in gs.iter() {
-                out.push((game_value(it, o)?, o));
-            }
-            out
+            game_options(it, g, side)?
         }
     };
     let mut out = vec![];
