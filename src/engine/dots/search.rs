@@ -72,7 +72,8 @@ struct Bucket([AtomicU64; 8]);
 
 /// Bits of an entry after its data (`DATA_BITS`): what is left of the key.
 const TAG_BITS: u32 = 64 - DATA_BITS;
-/// Two bounds (6 bits each: values lie in -25..=25), a move (6 bits), a cost (5 bits).
+/// Two bounds (6 bits each: values lie in -25..=25, as no board of 64 lines has more than 25
+/// boxes), a move (6 bits), a cost (5 bits).
 const DATA_BITS: u32 = 23;
 
 #[derive(Clone, Copy)]
