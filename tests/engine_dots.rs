@@ -295,6 +295,38 @@ fn mid_game_positions_agree_with_the_reference() {
     }
 }
 
+/// Boards of 60 and 64 lines: a table entry keeps only the bits of the key that its bucket does
+/// not give, so the smallest table grows with the lines (32 MB for 5 x 5, 512 MB for 1 x 21) and a
+/// smaller budget is refused; late positions of 5 x 5 against memoised negamax.
+#[test]
+fn boards_with_long_keys() {
+    let ctl = Ctl::default();
+    let b = Dots::new(5, 5).unwrap();
+    let solver = Solver::with_table_bytes(&b, 1 << 12, &ctl).unwrap();
+    assert_eq!(solver.stats().table_bytes, 32 << 20);
+    let bx = boxes(&b);
+    let full = (1u64 << b.num_lines()) - 1;
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    for i in 0..12 {
+        let s = random_lines(&mut rng, 60, 44 + i % 4);
+        let want = brute(&bx, full, s, &mut std::collections::HashMap::new());
+        let pos = b.position(s).unwrap();
+        assert_eq!(
+            solver.value(&pos, &ctl).unwrap(),
+            want,
+            "5 x 5: {}",
+            b.lines_text(&pos)
+        );
+    }
+    let small = Ctl::default().with_memory(16 << 20);
+    let e = Solver::with_table_bytes(&b, 1 << 12, &small).err().unwrap();
+    assert_eq!(e.kind, gamut::engine::ErrorKind::Limit);
+    let e = Solver::new(&Dots::new(1, 21).unwrap(), &small)
+        .err()
+        .unwrap();
+    assert_eq!(e.kind, gamut::engine::ErrorKind::Limit);
+}
+
 /// Positions with 22 free lines or more are searched in parallel: the values are the same on
 /// 1, 2 and 3 threads, and equal to the reference.
 #[test]

@@ -55,70 +55,91 @@ const SERIAL_BELOW: u32 = 22;
 const PARALLEL_PLIES: u32 = 4;
 /// Positions with fewer free lines are searched without the table (a probe costs more).
 const TABLE_MIN_FREE: u32 = 8;
-const VALID: u64 = 1 << 32;
 
-/// A fixed-size transposition table of buckets of four entries, one cache line each (the entry
-/// whose result cost the fewest nodes is replaced), lock-free: each entry is `key ^ data` and
-/// `data`, so a torn write is never read.
+/// A fixed-size transposition table of buckets of eight one-word entries, one cache line each
+/// (the entry whose result cost the fewest nodes is replaced), lock-free: a word is read and
+/// written at once. The key (a set of `nlines` lines) is mixed by a bijection of `nlines`-bit
+/// words; the low bits of the image choose the bucket and the others (at most [`TAG_BITS`]) are
+/// stored, so an entry names its position exactly.
 struct Table {
     buckets: Vec<Bucket>,
     bits: u32,
+    nlines: u32,
 }
 
 #[repr(align(64))]
 struct Bucket([AtomicU64; 8]);
+
+/// Bits of an entry after its data (`DATA_BITS`): what is left of the key.
+const TAG_BITS: u32 = 64 - DATA_BITS;
+/// Two bounds (6 bits each: values lie in -25..=25, as no board of 64 lines has more than 25
+/// boxes), a move (6 bits), a cost (5 bits).
+const DATA_BITS: u32 = 23;
 
 #[derive(Clone, Copy)]
 struct Entry {
     lower: i32,
     upper: i32,
     mv: u8,
-    /// the bits of the node count the result cost
+    /// the bits of the node count the result cost (at most 31)
     depth: u32,
 }
 
 impl Entry {
+    /// Never 0 (an empty slot): the lower bound is stored as `lower + 32 >= 7`.
     fn pack(&self) -> u64 {
-        (self.lower + 128) as u64
-            | ((self.upper + 128) as u64) << 8
-            | (self.mv as u64) << 16
-            | (self.depth as u64) << 24
-            | VALID
+        (self.lower + 32) as u64
+            | ((self.upper + 32) as u64) << 6
+            | ((self.mv & 63) as u64) << 12
+            | (self.depth.min(31) as u64) << 18
     }
     fn unpack(d: u64) -> Entry {
         Entry {
-            lower: (d & 0xff) as i32 - 128,
-            upper: (d >> 8 & 0xff) as i32 - 128,
-            mv: (d >> 16 & 0xff) as u8,
-            depth: (d >> 24 & 0xff) as u32,
+            lower: (d & 63) as i32 - 32,
+            upper: (d >> 6 & 63) as i32 - 32,
+            mv: (d >> 12 & 63) as u8,
+            depth: (d >> 18 & 31) as u32,
         }
     }
 }
 
 impl Table {
-    fn new(bytes: u64) -> Table {
+    /// The fewest buckets for exact entries on a board of `nlines` lines.
+    fn min_bytes(nlines: u32) -> u64 {
+        64 << nlines.saturating_sub(TAG_BITS)
+    }
+
+    fn new(bytes: u64, nlines: u32) -> Table {
         let n = (bytes / 64).max(1);
-        let bits = 63 - n.leading_zeros();
+        let bits = (63 - n.leading_zeros()).min(nlines);
+        debug_assert!(nlines - bits <= TAG_BITS);
         let mut buckets = Vec::with_capacity(1 << bits);
         advise_huge_pages(&buckets);
         buckets.extend(std::iter::repeat_with(|| Bucket(Default::default())).take(1 << bits));
-        Table { buckets, bits }
+        Table {
+            buckets,
+            bits,
+            nlines,
+        }
     }
 
     fn bytes(&self) -> u64 {
         self.buckets.len() as u64 * 64
     }
 
+    /// The bucket of `key` and the tag stored with it: a bijection of `nlines`-bit words
+    /// (multiplications by odd numbers and xor-shifts, all modulo 2^nlines), split.
     #[inline]
-    fn bucket(&self, key: u64) -> &[AtomicU64; 8] {
-        let h = key.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (key >> 29);
-        let h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        let i = if self.bits == 0 {
-            0
-        } else {
-            (h >> (64 - self.bits)) as usize
-        };
-        &self.buckets[i].0
+    fn place(&self, key: u64) -> (&[AtomicU64; 8], u64) {
+        let n = self.nlines;
+        let mask = u64::MAX >> (64 - n);
+        let s = n / 2;
+        let mut h = key.wrapping_mul(0x9E37_79B9_7F4A_7C15) & mask;
+        h ^= h >> s;
+        h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9) & mask;
+        h ^= h >> s;
+        let i = (h & ((1 << self.bits) - 1)) as usize;
+        (&self.buckets[i].0, h >> self.bits)
     }
 
     /// Asks for the bucket of `key` to be brought into the cache while other work goes on.
@@ -128,63 +149,53 @@ impl Table {
         // SAFETY: a prefetch is only a hint and never faults.
         unsafe {
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            _mm_prefetch::<_MM_HINT_T0>(self.bucket(key).as_ptr() as *const i8);
+            _mm_prefetch::<_MM_HINT_T0>(self.place(key).0.as_ptr() as *const i8);
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = key;
     }
 
+    /// The slot holding `tag` in `w` and its entry.
     #[inline]
-    fn read(w: &[AtomicU64; 8], i: usize, key: u64) -> Option<Entry> {
-        let x = w[i].load(Ordering::Relaxed);
-        let d = w[i + 1].load(Ordering::Relaxed);
-        if d & VALID != 0 && x ^ d == key {
-            Some(Entry::unpack(d))
-        } else {
-            None
-        }
-    }
-
-    #[inline]
-    fn write(w: &[AtomicU64; 8], i: usize, key: u64, e: &Entry) {
-        let d = e.pack();
-        w[i].store(key ^ d, Ordering::Relaxed);
-        w[i + 1].store(d, Ordering::Relaxed);
+    fn find(w: &[AtomicU64; 8], tag: u64) -> Option<(usize, Entry)> {
+        (0..8).find_map(|i| {
+            let d = w[i].load(Ordering::Relaxed);
+            (d != 0 && d >> DATA_BITS == tag).then(|| (i, Entry::unpack(d)))
+        })
     }
 
     #[inline]
     fn probe(&self, key: u64) -> Option<Entry> {
-        let w = self.bucket(key);
-        (0..8).step_by(2).find_map(|i| Table::read(w, i, key))
+        let (w, tag) = self.place(key);
+        Table::find(w, tag).map(|x| x.1)
     }
 
     fn store(&self, key: u64, mut e: Entry) {
-        let w = self.bucket(key);
-        for i in (0..8).step_by(2) {
-            if let Some(old) = Table::read(w, i, key) {
+        let (w, tag) = self.place(key);
+        let i = match Table::find(w, tag) {
+            Some((i, old)) => {
                 let (lo, hi) = (e.lower.max(old.lower), e.upper.min(old.upper));
                 if lo <= hi {
                     e.lower = lo;
                     e.upper = hi;
                 }
-                if e.mv == NONE {
-                    e.mv = old.mv;
-                }
-                Table::write(w, i, key, &e);
-                return;
+                // the merged bounds keep what the costlier search found
+                e.depth = e.depth.max(old.depth);
+                i
             }
-        }
-        // the empty or cheapest entry makes room
-        let depth = |i: usize| {
-            let d = w[i + 1].load(Ordering::Relaxed);
-            if d & VALID == 0 {
-                0
-            } else {
-                Entry::unpack(d).depth + 1
-            }
+            // the empty or cheapest entry makes room
+            None => (0..8)
+                .min_by_key(|&i| {
+                    let d = w[i].load(Ordering::Relaxed);
+                    if d == 0 {
+                        0
+                    } else {
+                        Entry::unpack(d).depth + 1
+                    }
+                })
+                .unwrap_or(0),
         };
-        let i = (0..8).step_by(2).min_by_key(|&i| depth(i)).unwrap_or(0);
-        Table::write(w, i, key, &e);
+        w[i].store(tag << DATA_BITS | e.pack(), Ordering::Relaxed);
     }
 }
 
@@ -282,7 +293,7 @@ struct Node {
 }
 
 impl<'a> Solver<'a> {
-    /// A solver whose table is sized for the board (2^(lines - 8) entries of 16 bytes, between
+    /// A solver whose table is sized for the board (2^(lines - 7) entries of 8 bytes, between
     /// 64 KB and 1 GB) and at most half of `ctl`'s memory budget.
     pub fn new(board: &'a Dots, ctl: &Ctl) -> Result<Solver<'a>> {
         let shift = (board.num_lines() as u32).saturating_sub(8).clamp(12, 26);
@@ -290,10 +301,12 @@ impl<'a> Solver<'a> {
         Solver::with_table_bytes(board, want.min(ctl.memory() / 2).max(1 << 16), ctl)
     }
 
-    /// A solver with a transposition table of about `bytes` (rounded down to a power of two;
-    /// refused if `ctl`'s memory budget is smaller).
+    /// A solver with a transposition table of about `bytes` (rounded down to a power of two, at
+    /// least 64 << (lines - 41) bytes so that an entry names its position exactly: 512 MB for
+    /// 64 lines, 32 MB for 5 x 5; refused if `ctl`'s memory budget is smaller).
     pub fn with_table_bytes(board: &'a Dots, bytes: u64, ctl: &Ctl) -> Result<Solver<'a>> {
-        let bytes = bytes.max(64);
+        let nlines = board.num_lines() as u32;
+        let bytes = bytes.max(Table::min_bytes(nlines));
         ctl.reserve(bytes, "the Dots-and-Boxes transposition table")?;
         let lb = board
             .line_boxes
@@ -307,7 +320,7 @@ impl<'a> Solver<'a> {
             .collect();
         Ok(Solver {
             board,
-            table: Table::new(bytes),
+            table: Table::new(bytes, nlines),
             lb,
             nodes: AtomicU64::new(0),
         })
@@ -831,12 +844,10 @@ impl<'s, 'a> Searcher<'s, 'a> {
             if hi <= alpha {
                 return Err(gained + hi);
             }
-            if e.mv != NONE {
-                // the table's best move first
-                let t = board.syms_inv[key.unwrap().1][e.mv as usize];
-                if let Some(i) = moves[..n].iter().position(|&l| l == t) {
-                    moves[..=i].rotate_right(1);
-                }
+            // the table's best move first
+            let t = board.syms_inv[key.unwrap().1][e.mv as usize];
+            if let Some(i) = moves[..n].iter().position(|&l| l == t) {
+                moves[..=i].rotate_right(1);
             }
         }
         Ok(Node {
