@@ -575,12 +575,9 @@ impl Interp {
                         "use a smaller range, or len(r), x in r, min and max, which do not list it",
                     ));
                 }
-                // the budget is read from /proc: only for ranges big enough to matter
-                if n > 1 << 16 {
-                    self.ctl
-                        .reserve(n as u64 * 32, "listing this range")
-                        .map_err(|e| Error::from(e).at(span))?;
-                }
+                self.ctl
+                    .reserve(n as u64 * 32, "listing this range")
+                    .map_err(|e| Error::from(e).at(span))?;
                 (*a..=*b).map(Value::Int).collect()
             }
             Value::Str(s) => s.chars().map(|c| Value::str(&c.to_string())).collect(),
