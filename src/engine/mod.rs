@@ -35,3 +35,14 @@ pub mod partizan;
 pub mod plot;
 pub mod winloss;
 pub mod wythoff;
+
+/// A xorshift generator for the engines' randomised unit tests (fixed seeds: failures repeat).
+#[cfg(test)]
+pub(crate) fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    }
+}

@@ -660,13 +660,7 @@ mod tests {
     }
 
     fn random_graphs(values: &mut std::collections::HashSet<u32>) {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rnd = crate::engine::xorshift(0x2545_f491_4f6c_dd1du64);
         let ctl = Ctl::default();
         for round in 0..120 {
             let n = 4 + (rnd() % 11) as usize;

@@ -673,13 +673,7 @@ mod tests {
 
     #[test]
     fn relabel_and_pext_agree() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rnd = crate::engine::xorshift(0x9e37_79b9_7f4a_7c15u64);
         for _ in 0..2000 {
             // a set `c` of at most 32 squares spread over the four words, and any `m`
             let mut c = [0u64; 4];
