@@ -7,6 +7,9 @@ use gamut::engine::partizan::games::{Colour, Hackenbush, Picture};
 use gamut::engine::partizan::{Store, value};
 use std::collections::HashMap;
 use std::io::BufRead;
+#[path = "common/cpu.rs"]
+mod cpu;
+use cpu::cpu_ms;
 
 /// A ladder of squares standing on the ground, colours in a fixed pattern.
 fn ladder(n: u32) -> Picture {
@@ -58,17 +61,6 @@ fn random(n: u32, seed: u64) -> Picture {
         edges.push((a, b, c));
     }
     Picture { edges }
-}
-
-/// This thread's CPU time in milliseconds.
-fn cpu_ms() -> f64 {
-    let mut t = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: clock_gettime writes one timespec through a valid pointer.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
-    t.tv_sec as f64 * 1e3 + t.tv_nsec as f64 / 1e6
 }
 
 fn main() {

@@ -10,6 +10,9 @@ use gamut::engine::partizan::games::{
 use gamut::engine::partizan::{Store, value};
 use std::collections::HashMap;
 use std::io::BufRead;
+#[path = "common/cpu.rs"]
+mod cpu;
+use cpu::cpu_ms;
 
 /// `n` edges as `k` ladders standing on the ground (`n/k`; `n` alone is one ladder).
 fn ladders(spec: &str) -> Picture {
@@ -52,17 +55,6 @@ fn ladder(n: u32) -> Picture {
         top = (a, b);
     }
     Picture { edges }
-}
-
-/// This thread's CPU time in milliseconds.
-fn cpu_ms() -> f64 {
-    let mut t = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: clock_gettime writes one timespec through a valid pointer.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
-    t.tv_sec as f64 * 1e3 + t.tv_nsec as f64 / 1e6
 }
 
 fn main() {
