@@ -53,7 +53,7 @@ pub(crate) fn game_id() -> u64 {
 
 /// The largest bound [`Game::small`] takes.
 const SMALL: usize = 16;
-/// The largest bound [`Game::small_loses`] takes: its memo is a byte per subset.
+/// The largest bound [`Game::small_loses`] takes.
 const SMALL_LOSES: usize = 20;
 
 /// [`Game::small`] and [`Game::small_loses`] for a game whose squares each interact with
@@ -77,9 +77,73 @@ pub(crate) fn small_bound(degree: f64) -> (usize, usize) {
 type SmallCache = Vec<(u64, [u64; 4], u8)>;
 
 thread_local! {
-    /// Per-thread memo of [`SmallMoves::mex`], one byte per subset (`u8::MAX` = unknown).
-    static SMALL_MEMO: RefCell<(Vec<u8>, Vec<u32>)> = RefCell::new((vec![u8::MAX; 1 << SMALL_LOSES], vec![]));
+    static SMALL_MEMO: RefCell<Memo> = RefCell::new(Memo { slots: vec![0; 1 << 12], stamp: 1, len: 0 });
     static SMALL_CACHE: RefCell<SmallCache> = RefCell::new(vec![(u64::MAX, [0; 4], 0); 1 << 12]);
+}
+
+/// The per-thread memo of the subset searches: a byte per subset (`u8::MAX` = unknown) in an
+/// open-addressed table of `subset << 32 | stamp << 8 | byte` words. A search visits a few
+/// dozen subsets on average, so the table stays in the cache where a directly indexed array of
+/// `2^20` bytes did not; a new search takes a new stamp, which empties the table at once.
+struct Memo {
+    slots: Vec<u64>,
+    stamp: u64,
+    len: usize,
+}
+
+impl Memo {
+    /// A new, empty memo.
+    fn clear(&mut self) {
+        self.len = 0;
+        self.stamp += 1;
+        if self.stamp == 1 << 24 {
+            self.slots.fill(0);
+            self.stamp = 1;
+        }
+    }
+
+    /// The slot of subset `s`: its own, or the empty one where it would go.
+    #[inline]
+    fn slot(&self, s: u32) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut i = (s as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) as usize >> 40 & mask;
+        loop {
+            let e = self.slots[i];
+            if e >> 8 & 0xff_ffff != self.stamp || e >> 32 == s as u64 {
+                return i;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    #[inline]
+    fn get(&self, s: u32) -> u8 {
+        let e = self.slots[self.slot(s)];
+        if e >> 8 & 0xff_ffff == self.stamp {
+            e as u8
+        } else {
+            u8::MAX
+        }
+    }
+
+    fn set(&mut self, s: u32, v: u8) {
+        let i = self.slot(s);
+        if self.slots[i] >> 8 & 0xff_ffff != self.stamp {
+            self.len += 1;
+        }
+        self.slots[i] = (s as u64) << 32 | self.stamp << 8 | v as u64;
+        if self.len * 2 > self.slots.len() {
+            // twice the room, the entries of this search moved over
+            let len = self.slots.len() * 2;
+            let old = std::mem::replace(&mut self.slots, vec![0; len]);
+            for e in old {
+                if e >> 8 & 0xff_ffff == self.stamp {
+                    let j = self.slot((e >> 32) as u32);
+                    self.slots[j] = e;
+                }
+            }
+        }
+    }
 }
 
 /// The moves of a small component, by local square (see [`Game::small_value`]).
@@ -103,9 +167,8 @@ impl SmallMoves<'_> {
             .then(|| graphs::values()[k as usize][graphs::code(adj, t, self.fast)] as u32)
     }
 
-    /// The nimber of the subset `s` of the component (of at least two squares, not in `memo`);
-    /// every subset it values is pushed on `done`, so the memo can be reset cheaply.
-    fn mex(&self, s: u32, memo: &mut [u8], done: &mut Vec<u32>) -> u8 {
+    /// The nimber of the subset `s` of the component (of at least two squares, not in `memo`).
+    fn mex(&self, s: u32, memo: &mut Memo) -> u8 {
         let mut seen = 0u64;
         let mut rest = s;
         while rest != 0 {
@@ -119,8 +182,8 @@ impl SmallMoves<'_> {
                 } else if let Some(v) = self.table_value(t) {
                     v as u8
                 } else {
-                    match memo[t as usize] {
-                        u8::MAX => self.mex(t, memo, done),
+                    match memo.get(t) {
+                        u8::MAX => self.mex(t, memo),
                         m => m,
                     }
                 };
@@ -128,8 +191,7 @@ impl SmallMoves<'_> {
             }
         }
         let g = (!seen).trailing_zeros() as u8;
-        memo[s as usize] = g;
-        done.push(s);
+        memo.set(s, g);
         g
     }
 
@@ -139,8 +201,8 @@ impl SmallMoves<'_> {
     /// every option. Moves in `s` first, then heap moves (each a search of `s + *h'`, `h' < h`).
     /// `memo` holds per subset the heaps decided (low 4 bits) and which of them lose (high 4);
     /// `u8::MAX`, which no set of facts equals, means nothing known.
-    fn loses(&self, s: u32, h: u32, memo: &mut [u8], done: &mut Vec<u32>) -> bool {
-        let m = memo[s as usize];
+    fn loses(&self, s: u32, h: u32, memo: &mut Memo) -> bool {
+        let m = memo.get(s);
         if m != u8::MAX && m >> h & 1 == 1 {
             return m >> (h + 4) & 1 == 1;
         }
@@ -156,7 +218,7 @@ impl SmallMoves<'_> {
                 } else if let Some(v) = self.table_value(t) {
                     v == h
                 } else {
-                    self.loses(t, h, memo, done)
+                    self.loses(t, h, memo)
                 };
                 if child {
                     lost = false;
@@ -164,14 +226,13 @@ impl SmallMoves<'_> {
                 }
             }
         }
-        lost = lost && (0..h).all(|h2| !self.loses(s, h2, memo, done));
-        let m = &mut memo[s as usize];
-        if *m == u8::MAX {
-            *m = 0;
-            done.push(s);
-        }
+        lost = lost && (0..h).all(|h2| !self.loses(s, h2, memo));
+        let m = match memo.get(s) {
+            u8::MAX => 0,
+            m => m,
+        };
         // a loss pins the value: every other heap wins
-        *m |= if lost { 0x0f | 1 << (h + 4) } else { 1 << h };
+        memo.set(s, m | if lost { 0x0f | 1 << (h + 4) } else { 1 << h });
         lost
     }
 }
@@ -407,7 +468,7 @@ impl<B: Bits> Game<B> {
         {
             return Some((f & !EXACT_FACT) as u32);
         }
-        let g = self.small_search(c, |m, s, memo, done| m.mex(s, memo, done))?;
+        let g = self.small_search(c, |m, s, memo| m.mex(s, memo))?;
         self.cache(c, EXACT_FACT | g);
         Some(g as u32)
     }
@@ -439,9 +500,9 @@ impl<B: Bits> Game<B> {
             _ => {}
         }
         // the memo byte of the whole component: the heaps decided, and which of them lose
-        let m = self.small_search(c, |m, s, memo, done| {
-            m.loses(s, h, memo, done);
-            memo[s as usize]
+        let m = self.small_search(c, |m, s, memo| {
+            m.loses(s, h, memo);
+            memo.get(s)
         })?;
         let lost = m >> 4;
         let facts = if lost != 0 {
@@ -454,11 +515,11 @@ impl<B: Bits> Game<B> {
     }
 
     /// Runs `search` on the whole of a component of at most [`Game::small_loses`] squares,
-    /// relabelled `0..k`, with the per-thread memo (left empty again afterwards).
+    /// relabelled `0..k`, with the per-thread memo (emptied first).
     fn small_search(
         &self,
         c: B,
-        search: impl Fn(&SmallMoves<'_>, u32, &mut [u8], &mut Vec<u32>) -> u8,
+        search: impl Fn(&SmallMoves<'_>, u32, &mut Memo) -> u8,
     ) -> Option<u8> {
         let k = c.count() as usize;
         if k < 2 {
@@ -498,12 +559,9 @@ impl<B: Bits> Game<B> {
             fast,
         };
         Some(SMALL_MEMO.with(|memo| {
-            let (memo, done) = &mut *memo.borrow_mut();
-            let g = search(&moves, (1u32 << k) - 1, memo, done);
-            for s in done.drain(..) {
-                memo[s as usize] = u8::MAX;
-            }
-            g
+            let memo = &mut *memo.borrow_mut();
+            memo.clear();
+            search(&moves, (1u32 << k) - 1, memo)
         }))
     }
 
@@ -737,6 +795,26 @@ impl<B: Bits> Sums for Game<B> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn memo_grows_and_empties() {
+        let mut memo = Memo {
+            slots: vec![0; 4],
+            stamp: (1 << 24) - 2,
+            len: 0,
+        };
+        for round in 0..3 {
+            memo.clear();
+            for s in 0..5000u32 {
+                assert_eq!(memo.get(s * 7), u8::MAX, "round {round}");
+                memo.set(s * 7, (s % 200) as u8);
+            }
+            for s in 0..5000u32 {
+                assert_eq!(memo.get(s * 7), (s % 200) as u8);
+                assert_eq!(memo.get(s * 7 + 1), u8::MAX);
+            }
+        }
+    }
 
     #[test]
     fn relabel_and_pext_agree() {
