@@ -219,17 +219,73 @@ fn advise_huge_pages<T>(v: &Vec<T>) {
     let _ = v;
 }
 
-/// What one pass over the boxes finds.
+/// What one pass over the boxes finds (box sets as bitsets of box indices).
 struct Scan {
     free: u64,
     left: i32,
-    deg: [u8; 32],
-    /// boxes with one free side
+    /// boxes with one free side (capturable)
     ones: u32,
+    /// boxes with two free sides
+    twos: u32,
     /// boxes with three or four free sides
     big: u32,
     /// free sides of boxes with two free sides
     sacr: u64,
+}
+
+impl Scan {
+    /// The number of free sides of box `b`, capped at 3.
+    #[inline]
+    fn deg(&self, b: u8) -> u8 {
+        let bit = 1u32 << b;
+        if self.ones & bit != 0 {
+            1
+        } else if self.twos & bit != 0 {
+            2
+        } else {
+            3
+        }
+    }
+}
+
+/// The rows of a board as bit fields: horizontal lines of dot row `r` start at bit `r * stride`,
+/// the vertical lines below it at `r * stride + cols`, and box `(r, c)` is bit `r * cols + c` of
+/// a box set, so the sides of all boxes are gathered a row at a time.
+struct Grid {
+    rows: u32,
+    cols: u32,
+    stride: u32,
+    colmask: u64,
+}
+
+impl Grid {
+    /// The box set whose box `(r, c)` is bit `r * stride + c` of `x`.
+    #[inline]
+    fn gather(&self, x: u64) -> u32 {
+        let mut out = 0u32;
+        for r in 0..self.rows {
+            out |= (((x >> (r * self.stride)) & self.colmask) as u32) << (r * self.cols);
+        }
+        out
+    }
+
+    /// The inverse of `gather`: box `(r, c)` of `set` to bit `r * stride + c`.
+    #[inline]
+    fn spread(&self, set: u32) -> u64 {
+        let mut out = 0u64;
+        for r in 0..self.rows {
+            out |= ((set >> (r * self.cols)) as u64 & self.colmask) << (r * self.stride);
+        }
+        out
+    }
+
+    /// All sides of the boxes of `set`.
+    #[inline]
+    fn sides(&self, set: u32) -> u64 {
+        let h = self.spread(set);
+        let v = h << self.cols;
+        h | h << self.stride | v | v << 1
+    }
 }
 
 enum Kind {
@@ -250,6 +306,7 @@ pub struct Solver<'a> {
     table: Table,
     /// for each line, its boxes (255 = none)
     lb: Vec<[u8; 2]>,
+    grid: Grid,
     nodes: AtomicU64,
 }
 
@@ -322,6 +379,12 @@ impl<'a> Solver<'a> {
             board,
             table: Table::new(bytes, nlines),
             lb,
+            grid: Grid {
+                rows: board.rows() as u32,
+                cols: board.cols() as u32,
+                stride: 2 * board.cols() as u32 + 1,
+                colmask: (1 << board.cols()) - 1,
+            },
             nodes: AtomicU64::new(0),
         })
     }
@@ -426,43 +489,28 @@ impl<'s, 'a> Searcher<'s, 'a> {
         k
     }
 
-    /// One pass over the boxes: their degrees (free sides), the boxes left, the capturable ones
-    /// and the lines whose drawing would give a box away.
+    /// The boxes by their number of free sides, bit-parallel: the free top, bottom, left and
+    /// right sides of all boxes as four box sets, added bit-sliced.
     #[inline]
     fn scan(&self, pos: u64) -> Scan {
-        let board = self.s.board;
-        let free = !pos & board.full;
-        let mut sc = Scan {
+        let g = &self.s.grid;
+        let free = !pos & self.s.board.full;
+        let (t, b) = (g.gather(free), g.gather(free >> g.stride));
+        let (lf, rt) = (g.gather(free >> g.cols), g.gather(free >> (g.cols + 1)));
+        // the sum t + b + lf + rt in three bits: t + b = 2 tb2 + tb1, lf + rt = 2 lr2 + lr1
+        let (tb1, tb2, lr1, lr2) = (t ^ b, t & b, lf ^ rt, lf & rt);
+        let bit0 = tb1 ^ lr1;
+        let bit1 = tb2 ^ lr2 ^ (tb1 & lr1);
+        let bit2 = tb2 & lr2;
+        let twos = bit1 & !bit0;
+        Scan {
             free,
-            left: 0,
-            deg: [0; 32],
-            ones: 0,
-            big: 0,
-            sacr: 0,
-        };
-        for (b, &m) in board.box_mask.iter().enumerate() {
-            let f = m & free;
-            if f == 0 {
-                continue;
-            }
-            sc.left += 1;
-            let f1 = f & (f - 1);
-            let d = if f1 == 0 {
-                sc.ones |= 1 << b;
-                1
-            } else {
-                let f2 = f1 & (f1 - 1);
-                if f2 == 0 {
-                    sc.sacr |= f;
-                    2
-                } else {
-                    sc.big += 1;
-                    if f2 & (f2 - 1) == 0 { 3 } else { 4 }
-                }
-            };
-            sc.deg[b] = d;
+            left: (t | b | lf | rt).count_ones() as i32,
+            ones: bit0 & !bit1,
+            twos,
+            big: (bit0 & bit1) | bit2,
+            sacr: g.sides(twos) & free,
         }
-        sc
     }
 
     /// The capture situation of a position.
@@ -473,7 +521,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
         }
         let bm = &self.s.board.box_mask;
         let free = sc.free;
-        let deg = |b: u8| sc.deg[b as usize];
+        let deg = |b: u8| sc.deg(b);
         let across = |l: u64, from: u8| {
             let [x, y] = self.s.lb[l as usize];
             if x == from { y } else { x }
@@ -548,15 +596,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
         let mut comps = [(0i32, false); 16];
         let mut k = 0;
         let mut seen = 0u32;
-        let todo = {
-            let mut t = 0u32;
-            for (b, &m) in bm.iter().enumerate() {
-                if m & free != 0 {
-                    t |= 1 << b;
-                }
-            }
-            t
-        };
+        let todo = sc.twos;
         while todo & !seen != 0 {
             let start = (todo & !seen).trailing_zeros() as u8;
             seen |= 1 << start;
@@ -664,12 +704,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
         let mut skip = 0u64;
         let mut long = 0u64;
         let mut seen = 0u32;
-        let mut twos = 0u32;
-        for b in 0..bm.len() {
-            if sc.deg[b] == 2 {
-                twos |= 1 << b;
-            }
-        }
+        let twos = sc.twos;
         while twos & !seen != 0 {
             let start = (twos & !seen).trailing_zeros() as u8;
             seen |= 1 << start;
@@ -691,7 +726,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
                         is_loop = true;
                         break;
                     }
-                    if nxt == NONE || sc.deg[nxt as usize] != 2 {
+                    if nxt == NONE || sc.twos >> nxt & 1 == 0 {
                         ends[side] = (l, nxt);
                         break;
                     }
@@ -708,10 +743,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
             let [(e0, x0), (e1, x1)] = ends;
             let keep = if is_loop {
                 1u64 << lines.trailing_zeros()
-            } else if [x0, x1]
-                .iter()
-                .any(|&x| x != NONE && sc.deg[x as usize] < 3)
-            {
+            } else if [x0, x1].iter().any(|&x| x != NONE && sc.deg(x) < 3) {
                 // an end at a capturable box
                 continue;
             } else if boxes == 2 {
