@@ -18,7 +18,7 @@
 //! - a box's border sides are interchangeable, so only one of them is tried, and positions are
 //!   keyed on the number of border sides drawn per box (with the corner boxes this is the corner
 //!   equivalence of Barker and Korf), then canonicalised under the board's symmetries.
-use super::{Dots, Position};
+use super::{Dots, Images, Position};
 use crate::engine::control::Task;
 use crate::engine::{Ctl, Error, Result};
 use rayon::prelude::*;
@@ -337,6 +337,7 @@ impl<'s> Stops<'s> {
 /// A node after its forced captures, with its window narrowed by the table and its moves.
 struct Node {
     pos: u64,
+    imgs: Images,
     gained: i32,
     r: i32,
     /// a lower bound of the value (after `gained`)
@@ -417,7 +418,7 @@ impl<'a> Solver<'a> {
         let task = ctl.task("dots: solving the moves", Some(legal.len() as u64));
         let mut keys: Vec<u64> = legal
             .iter()
-            .map(|&l| b.canonical(pos.lines | 1 << l).0)
+            .map(|&l| b.canonical(pos.lines | 1 << l))
             .collect();
         let mut reps: Vec<usize> = Vec::new(); // index into legal of one child per key
         {
@@ -765,6 +766,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
     fn child_value(
         &mut self,
         pos: u64,
+        imgs: &Images,
         l: usize,
         alpha: i32,
         beta: i32,
@@ -772,14 +774,15 @@ impl<'s, 'a> Searcher<'s, 'a> {
     ) -> std::result::Result<i32, Stop> {
         let k = self.completes(pos, l);
         let child = pos | 1 << l;
+        let imgs = self.s.board.images_add(pos, imgs, l);
         let (a, b) = if k > 0 {
             (alpha - k, beta - k)
         } else {
             (-beta, -alpha)
         };
         let v = match ply {
-            Some(p) => self.par_search(child, a, b, p, None)?,
-            None => self.search(child, a, b)?,
+            Some(p) => self.par_search(child, &imgs, a, b, p, None)?,
+            None => self.search(child, &imgs, a, b)?,
         };
         Ok(if k > 0 { k + v } else { -v })
     }
@@ -790,13 +793,14 @@ impl<'s, 'a> Searcher<'s, 'a> {
         // the value has the parity of r (own + opponent's boxes = r)
         let up = |x: i32| x + (x - r).rem_euclid(2);
         let down = |x: i32| x - (x - r).rem_euclid(2);
+        let imgs = self.s.board.images(pos);
         let (mut lo, mut hi) = (-r, r);
         let mut g = up(guess.clamp(-r, r)).min(r);
         while lo < hi {
             let t = if g > lo { g.min(hi) } else { lo + 2 };
             let ctl = self.ctl;
             let task = report.then(|| ctl.task(&format!("dots: is the value at least {t}?"), None));
-            let v = self.par_search(pos, t - 1, t, 0, task.as_ref())?;
+            let v = self.par_search(pos, &imgs, t - 1, t, 0, task.as_ref())?;
             if v >= t {
                 lo = up(v).min(hi);
                 g = lo;
@@ -811,15 +815,23 @@ impl<'s, 'a> Searcher<'s, 'a> {
     /// The forced captures, the cutoffs without search (bounds, the table, the loony endgame
     /// formula), then the moves to search: `Err` holds a value found without search.
     #[inline]
-    fn prepare(&mut self, pos: u64, alpha: i32, beta: i32) -> std::result::Result<Node, i32> {
+    fn prepare(
+        &mut self,
+        pos: u64,
+        imgs: &Images,
+        alpha: i32,
+        beta: i32,
+    ) -> std::result::Result<Node, i32> {
         let board = self.s.board;
         let mut pos = pos;
+        let mut imgs = *imgs;
         let mut gained = 0;
         let (kind, sc) = loop {
             let sc = self.scan(pos);
             match self.classify(&sc) {
                 Kind::Forced(s) => {
                     gained += self.completes(pos, s as usize);
+                    imgs = board.images_add(pos, &imgs, s as usize);
                     pos |= 1 << s;
                 }
                 k => break (k, sc),
@@ -850,7 +862,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
         }
         let nfree = sc.free.count_ones();
         // positions near the end are searched without the table (a probe costs more)
-        let key = (nfree >= TABLE_MIN_FREE).then(|| board.canonical(pos));
+        let key = (nfree >= TABLE_MIN_FREE).then(|| board.canonical_of(&imgs));
         if let Some((k, _)) = key {
             self.s.table.prefetch(k);
         }
@@ -884,6 +896,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
         }
         Ok(Node {
             pos,
+            imgs,
             gained,
             r,
             key,
@@ -923,13 +936,19 @@ impl<'s, 'a> Searcher<'s, 'a> {
     }
 
     /// Negamax alpha-beta, fail-soft: the value for the mover of the boxes not yet taken.
-    fn search(&mut self, pos: u64, alpha: i32, beta: i32) -> std::result::Result<i32, Stop> {
+    fn search(
+        &mut self,
+        pos: u64,
+        imgs: &Images,
+        alpha: i32,
+        beta: i32,
+    ) -> std::result::Result<i32, Stop> {
         let start = self.nodes;
         self.nodes += 1;
         if self.nodes & 0xfff == 0 && (self.stop.any() || self.ctl.cancelled()) {
             return Err(Stop);
         }
-        let node = match self.prepare(pos, alpha, beta) {
+        let node = match self.prepare(pos, imgs, alpha, beta) {
             Ok(node) => node,
             Err(v) => return Ok(v),
         };
@@ -937,7 +956,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
         let mut best = i32::MIN;
         let mut best_move = NONE;
         for &l in &node.moves[..node.n] {
-            let v = self.child_value(node.pos, l as usize, a, node.b0, None)?;
+            let v = self.child_value(node.pos, &node.imgs, l as usize, a, node.b0, None)?;
             if v > best {
                 best = v;
                 best_move = l;
@@ -958,25 +977,32 @@ impl<'s, 'a> Searcher<'s, 'a> {
     fn par_search(
         &mut self,
         pos: u64,
+        imgs: &Images,
         alpha: i32,
         beta: i32,
         ply: u32,
         task: Option<&Task>,
     ) -> std::result::Result<i32, Stop> {
         if ply >= PARALLEL_PLIES || (!pos & self.s.board.full).count_ones() < SERIAL_BELOW {
-            return self.search(pos, alpha, beta);
+            return self.search(pos, imgs, alpha, beta);
         }
         self.nodes += 1;
         if self.stop.any() || self.ctl.cancelled() {
             return Err(Stop);
         }
-        let node = match self.prepare(pos, alpha, beta) {
+        let node = match self.prepare(pos, imgs, alpha, beta) {
             Ok(node) => node,
             Err(v) => return Ok(v),
         };
         let first = node.moves[0];
-        let mut best =
-            self.child_value(node.pos, first as usize, node.a0, node.b0, Some(ply + 1))?;
+        let mut best = self.child_value(
+            node.pos,
+            &node.imgs,
+            first as usize,
+            node.a0,
+            node.b0,
+            Some(ply + 1),
+        )?;
         let mut best_move = first;
         if let Some(t) = task {
             let _ = t.tick(1);
@@ -988,7 +1014,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
             let rest: Vec<u8> = node.moves[..node.n]
                 .iter()
                 .copied()
-                .filter(|&l| seen.insert(board.canonical(node.pos | 1 << l).0))
+                .filter(|&l| seen.insert(board.canonical(node.pos | 1 << l)))
                 .skip(1)
                 .collect();
             let a = node.a0.max(best);
@@ -1005,7 +1031,8 @@ impl<'s, 'a> Searcher<'s, 'a> {
                         return Err(Stop);
                     }
                     let mut se = Searcher::new(s, ctl, stops);
-                    let v = se.child_value(node.pos, l as usize, a, node.b0, Some(ply + 1));
+                    let v =
+                        se.child_value(node.pos, &node.imgs, l as usize, a, node.b0, Some(ply + 1));
                     s.nodes.fetch_add(se.nodes, Ordering::Relaxed);
                     if let Some(t) = task {
                         let _ = t.tick(1);
