@@ -346,8 +346,12 @@ struct Node {
     key: Option<(u64, usize)>,
     a0: i32,
     b0: i32,
+    /// the moves generated so far
     moves: [u8; 64],
     n: usize,
+    /// candidate sacrifices not yet in `moves` (see [`Searcher::sacrifices`])
+    late: u64,
+    sc: Scan,
 }
 
 impl<'a> Solver<'a> {
@@ -658,9 +662,11 @@ impl<'s, 'a> Searcher<'s, 'a> {
         Some(f[(1 << k) - 1])
     }
 
-    /// Moves of a position without capturable boxes: one border side per box, centre first, sacrifices (moves giving a box away) last.
+    /// The safe moves of a position without capturable boxes (one border side per box, centre
+    /// first) into `buf`; returns their number and the candidate sacrifices (moves that give a
+    /// box away, one border side per box), searched only if no safe move cuts off.
     #[inline]
-    fn free_moves(&self, sc: &Scan, buf: &mut [u8; 64]) -> usize {
+    fn safe_moves(&self, sc: &Scan, buf: &mut [u8; 64]) -> (usize, u64) {
         let board = self.s.board;
         let free = sc.free;
         let mut skip = 0u64;
@@ -668,23 +674,29 @@ impl<'s, 'a> Searcher<'s, 'a> {
             let u = g & free;
             skip |= u & (u.wrapping_sub(1) & u); // all but the lowest
         }
-        let sacr = sc.sacr;
-        let mut long = 0;
-        if sacr != 0 {
-            let (s, l) = self.chain_skips(sc);
-            skip |= s;
-            long = l;
-        }
-        let mut n = 0;
         let cand = free & !skip;
-        // safe moves, then sacrifices of short chains, then of long chains and loops
-        for class in [!sacr, sacr & !long, long] {
-            let mut c = board.ranks(cand & class);
-            while c != 0 {
-                buf[n] = board.order[c.trailing_zeros() as usize];
-                n += 1;
-                c &= c - 1;
-            }
+        (self.ranked(cand & !sc.sacr, buf, 0), cand & sc.sacr)
+    }
+
+    /// Appends the pending sacrifices of `node`, one per chain, those of short chains before
+    /// those of long chains and loops.
+    fn sacrifices(&self, node: &mut Node) {
+        let (skip, long) = self.chain_skips(&node.sc);
+        let late = node.late & !skip;
+        node.late = 0;
+        let n = self.ranked(late & !long, &mut node.moves, node.n);
+        node.n = self.ranked(late & long, &mut node.moves, n);
+    }
+
+    /// Writes the lines of `set` into `buf` from `n` on, centre first; returns the new length.
+    #[inline]
+    fn ranked(&self, set: u64, buf: &mut [u8; 64], mut n: usize) -> usize {
+        let board = self.s.board;
+        let mut c = board.ranks(set);
+        while c != 0 {
+            buf[n] = board.order[c.trailing_zeros() as usize];
+            n += 1;
+            c &= c - 1;
         }
         n
     }
@@ -867,16 +879,16 @@ impl<'s, 'a> Searcher<'s, 'a> {
             self.s.table.prefetch(k);
         }
         let mut moves = [0u8; 64];
-        let n = match kind {
+        let (mut n, mut late) = match kind {
             Kind::Choice(v, n) => {
                 moves[..n].copy_from_slice(&v[..n]);
-                n
+                (n, 0)
             }
             Kind::Multi(v, n) => {
                 moves[..n].copy_from_slice(&v[..n]);
-                n
+                (n, 0)
             }
-            _ => self.free_moves(&sc, &mut moves),
+            _ => self.safe_moves(&sc, &mut moves),
         };
         let mut hi = r;
         if let Some(e) = key.and_then(|(k, _)| self.s.table.probe(k)) {
@@ -892,6 +904,11 @@ impl<'s, 'a> Searcher<'s, 'a> {
             let t = board.syms_inv[key.unwrap().1][e.mv as usize];
             if let Some(i) = moves[..n].iter().position(|&l| l == t) {
                 moves[..=i].rotate_right(1);
+            } else if late >> t & 1 == 1 {
+                moves[..=n].rotate_right(1);
+                moves[0] = t;
+                n += 1;
+                late &= !(1 << t);
             }
         }
         Ok(Node {
@@ -905,6 +922,8 @@ impl<'s, 'a> Searcher<'s, 'a> {
             b0: beta.min(hi),
             moves,
             n,
+            late,
+            sc,
         })
     }
 
@@ -948,14 +967,26 @@ impl<'s, 'a> Searcher<'s, 'a> {
         if self.nodes & 0xfff == 0 && (self.stop.any() || self.ctl.cancelled()) {
             return Err(Stop);
         }
-        let node = match self.prepare(pos, imgs, alpha, beta) {
+        let mut node = match self.prepare(pos, imgs, alpha, beta) {
             Ok(node) => node,
             Err(v) => return Ok(v),
         };
         let mut a = node.a0;
         let mut best = i32::MIN;
         let mut best_move = NONE;
-        for &l in &node.moves[..node.n] {
+        let mut i = 0;
+        loop {
+            if i == node.n {
+                if node.late == 0 {
+                    break;
+                }
+                self.sacrifices(&mut node);
+                if i == node.n {
+                    break;
+                }
+            }
+            let l = node.moves[i];
+            i += 1;
             let v = self.child_value(node.pos, &node.imgs, l as usize, a, node.b0, None)?;
             if v > best {
                 best = v;
@@ -990,10 +1021,13 @@ impl<'s, 'a> Searcher<'s, 'a> {
         if self.stop.any() || self.ctl.cancelled() {
             return Err(Stop);
         }
-        let node = match self.prepare(pos, imgs, alpha, beta) {
+        let mut node = match self.prepare(pos, imgs, alpha, beta) {
             Ok(node) => node,
             Err(v) => return Ok(v),
         };
+        if node.late != 0 {
+            self.sacrifices(&mut node);
+        }
         let first = node.moves[0];
         let mut best = self.child_value(
             node.pos,
