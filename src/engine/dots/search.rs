@@ -890,6 +890,10 @@ impl<'s, 'a> Searcher<'s, 'a> {
             }
             _ => self.safe_moves(&sc, &mut moves),
         };
+        // the first child's bucket comes in while this one is probed
+        if n > 0 {
+            self.prefetch_child(pos, &imgs, &sc, moves[0]);
+        }
         let mut hi = r;
         if let Some(e) = key.and_then(|(k, _)| self.s.table.probe(k)) {
             lo = lo.max(e.lower);
@@ -925,6 +929,17 @@ impl<'s, 'a> Searcher<'s, 'a> {
             late,
             sc,
         })
+    }
+
+    /// Asks for the table bucket of the child after the safe move `l` (no capturable box before
+    /// or after it, so the child is probed as it is) to be brought into the cache.
+    #[inline]
+    fn prefetch_child(&self, pos: u64, imgs: &Images, sc: &Scan, l: u8) {
+        if sc.ones == 0 && sc.sacr >> l & 1 == 0 && sc.free.count_ones() > TABLE_MIN_FREE {
+            let board = self.s.board;
+            let child = board.images_add(pos, imgs, l as usize);
+            self.s.table.prefetch(board.canonical_of(&child).0);
+        }
     }
 
     /// Stores the result of a searched node in the table; returns its value.
@@ -987,6 +1002,10 @@ impl<'s, 'a> Searcher<'s, 'a> {
             }
             let l = node.moves[i];
             i += 1;
+            // the next child's bucket comes in while this one is searched
+            if i < node.n {
+                self.prefetch_child(node.pos, &node.imgs, &node.sc, node.moves[i]);
+            }
             let v = self.child_value(node.pos, &node.imgs, l as usize, a, node.b0, None)?;
             if v > best {
                 best = v;
