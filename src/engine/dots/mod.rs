@@ -68,9 +68,9 @@ pub struct Dots {
     syms: Vec<Vec<u8>>,
     /// inverse permutations
     syms_inv: Vec<Vec<u8>>,
-    /// per symmetry, the image of each line under the key permutation (border sides in order,
-    /// see `new`) as a one-bit set
-    key_bits: Vec<[u64; MAX_LINES]>,
+    /// per line, its image under each symmetry's key permutation (border sides in order, see
+    /// `new`) as a one-bit set; 0 past the board's symmetries
+    key_bits: Vec<Images>,
     /// per line, the index in `ground_mask` of its box if the line is one of two or more border
     /// sides of that box (else 255)
     ground_of: Vec<u8>,
@@ -232,12 +232,11 @@ impl Dots {
                 })
                 .collect()
         };
-        let key_bits = keys
-            .iter()
-            .map(|q| {
-                let mut t = [0u64; MAX_LINES];
-                for (l, &x) in q.iter().enumerate() {
-                    t[l] = 1 << x;
+        let key_bits = (0..nlines)
+            .map(|l| {
+                let mut t = [0u64; 8];
+                for (g, q) in keys.iter().enumerate() {
+                    t[g] = 1 << q[l];
                 }
                 t
             })
@@ -519,14 +518,16 @@ impl Dots {
 
     /// The images of a set of lines, its box border sides normalised (the first k drawn), under
     /// the key permutations of the symmetries; the canonical key is the least of them.
+    /// Past the board's symmetries the images are all ones, never the least.
     fn images(&self, lines: u64) -> Images {
         let mut imgs = [0u64; 8];
+        imgs[self.syms.len()..].fill(u64::MAX);
         let mut rest = self.normalise_ground(lines);
         while rest != 0 {
             let l = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            for (img, t) in imgs.iter_mut().zip(&self.key_bits) {
-                *img |= t[l];
+            for (img, t) in imgs.iter_mut().zip(&self.key_bits[l]) {
+                *img |= t;
             }
         }
         imgs
@@ -534,7 +535,7 @@ impl Dots {
 
     /// The images of `lines | 1 << l` from those of `lines` (`l` not drawn): a border side
     /// of a box adds that box's next side in the normalised order.
-    #[inline]
+    #[inline(always)]
     fn images_add(&self, lines: u64, imgs: &Images, l: usize) -> Images {
         let g = self.ground_of[l];
         let n = if g == u8::MAX {
@@ -544,19 +545,16 @@ impl Dots {
             let k = (lines & m).count_ones() as usize;
             (f[k + 1] ^ f[k]).trailing_zeros() as usize
         };
-        let mut out = *imgs;
-        for (img, t) in out.iter_mut().zip(&self.key_bits) {
-            *img |= t[n];
-        }
-        out
+        let t = &self.key_bits[n];
+        std::array::from_fn(|g| imgs[g] | t[g])
     }
 
     /// The canonical key (the least image) and the index of the symmetry that gave it.
-    #[inline]
+    #[inline(always)]
     fn canonical_of(&self, imgs: &Images) -> (u64, usize) {
         let mut best = imgs[0];
         let mut arg = 0;
-        for (g, &img) in imgs.iter().enumerate().take(self.key_bits.len()).skip(1) {
+        for (g, &img) in imgs.iter().enumerate().skip(1) {
             if img < best {
                 best = img;
                 arg = g;

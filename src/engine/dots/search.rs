@@ -933,7 +933,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
 
     /// Asks for the table bucket of the child after the safe move `l` (no capturable box before
     /// or after it, so the child is probed as it is) to be brought into the cache.
-    #[inline]
+    #[inline(always)]
     fn prefetch_child(&self, pos: u64, imgs: &Images, sc: &Scan, l: u8) {
         if sc.ones == 0 && sc.sacr >> l & 1 == 0 && sc.free.count_ones() > TABLE_MIN_FREE {
             let board = self.s.board;
