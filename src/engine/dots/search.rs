@@ -55,6 +55,9 @@ const SERIAL_BELOW: u32 = 22;
 const PARALLEL_PLIES: u32 = 4;
 /// Positions with fewer free lines are searched without the table (a probe costs more).
 const TABLE_MIN_FREE: u32 = 8;
+/// Safe children whose table buckets are asked for ahead of their search (most children are
+/// answered by the table at once, so one ahead leaves little time for the load).
+const PREFETCH_AHEAD: usize = 2;
 
 /// A fixed-size transposition table of buckets of eight one-word entries, one cache line each
 /// (the entry whose result cost the fewest nodes is replaced), lock-free: a word is read and
@@ -890,9 +893,9 @@ impl<'s, 'a> Searcher<'s, 'a> {
             }
             _ => self.safe_moves(&sc, &mut moves),
         };
-        // the first child's bucket comes in while this one is probed
-        if n > 0 {
-            self.prefetch_child(pos, &imgs, &sc, moves[0]);
+        // the first children's buckets come in while this one is probed
+        for &l in &moves[..n.min(PREFETCH_AHEAD)] {
+            self.prefetch_child(pos, &imgs, &sc, l);
         }
         let mut hi = r;
         if let Some(e) = key.and_then(|(k, _)| self.s.table.probe(k)) {
@@ -1002,9 +1005,9 @@ impl<'s, 'a> Searcher<'s, 'a> {
             }
             let l = node.moves[i];
             i += 1;
-            // the next child's bucket comes in while this one is searched
-            if i < node.n {
-                self.prefetch_child(node.pos, &node.imgs, &node.sc, node.moves[i]);
+            // a later child's bucket comes in while this one is searched
+            if let Some(&next) = node.moves[..node.n].get(i + PREFETCH_AHEAD - 1) {
+                self.prefetch_child(node.pos, &node.imgs, &node.sc, next);
             }
             let v = self.child_value(node.pos, &node.imgs, l as usize, a, node.b0, None)?;
             if v > best {
