@@ -876,10 +876,21 @@ impl<'s, 'a> Searcher<'s, 'a> {
             return Err(gained + v);
         }
         let nfree = sc.free.count_ones();
-        // positions near the end are searched without the table (a probe costs more)
+        // positions near the end are searched without the table (a probe costs more); most
+        // probes answer at once (the parent asked for safe children's buckets ahead), so the
+        // probe comes before the moves
         let key = (nfree >= TABLE_MIN_FREE).then(|| board.canonical_of(&imgs));
-        if let Some((k, _)) = key {
-            self.s.table.prefetch(k);
+        let entry = key.and_then(|(k, _)| self.s.table.probe(k));
+        let mut hi = r;
+        if let Some(e) = entry {
+            lo = lo.max(e.lower);
+            hi = hi.min(e.upper);
+            if lo >= beta || lo == hi {
+                return Err(gained + lo);
+            }
+            if hi <= alpha {
+                return Err(gained + hi);
+            }
         }
         let mut moves = [0u8; 64];
         let (mut n, mut late) = match kind {
@@ -893,22 +904,9 @@ impl<'s, 'a> Searcher<'s, 'a> {
             }
             _ => self.safe_moves(&sc, &mut moves),
         };
-        // the first children's buckets come in while this one is probed
-        for &l in &moves[..n.min(PREFETCH_AHEAD)] {
-            self.prefetch_child(pos, &imgs, &sc, l);
-        }
-        let mut hi = r;
-        if let Some(e) = key.and_then(|(k, _)| self.s.table.probe(k)) {
-            lo = lo.max(e.lower);
-            hi = hi.min(e.upper);
-            if lo >= beta || lo == hi {
-                return Err(gained + lo);
-            }
-            if hi <= alpha {
-                return Err(gained + hi);
-            }
+        if let (Some(e), Some((_, g))) = (entry, key) {
             // the table's best move first
-            let t = board.syms_inv[key.unwrap().1][e.mv as usize];
+            let t = board.syms_inv[g][e.mv as usize];
             if let Some(i) = moves[..n].iter().position(|&l| l == t) {
                 moves[..=i].rotate_right(1);
             } else if late >> t & 1 == 1 {
@@ -917,6 +915,10 @@ impl<'s, 'a> Searcher<'s, 'a> {
                 n += 1;
                 late &= !(1 << t);
             }
+        }
+        // the first children's buckets come in while this one is set up
+        for &l in &moves[..n.min(PREFETCH_AHEAD)] {
+            self.prefetch_child(pos, &imgs, &sc, l);
         }
         Ok(Node {
             pos,
