@@ -262,6 +262,40 @@ struct Grid {
 }
 
 impl Grid {
+    fn new(board: &Dots) -> Grid {
+        Grid {
+            rows: board.rows() as u32,
+            cols: board.cols() as u32,
+            stride: 2 * board.cols() as u32 + 1,
+            colmask: (1 << board.cols()) - 1,
+        }
+    }
+
+    /// The boxes by their number of free sides, bit-parallel: the free top, bottom, left and
+    /// right sides of all boxes as four box sets, added bit-sliced.
+    #[inline]
+    fn scan(&self, free: u64) -> Scan {
+        let (t, b) = (self.gather(free), self.gather(free >> self.stride));
+        let (lf, rt) = (
+            self.gather(free >> self.cols),
+            self.gather(free >> (self.cols + 1)),
+        );
+        // the sum t + b + lf + rt in three bits: t + b = 2 tb2 + tb1, lf + rt = 2 lr2 + lr1
+        let (tb1, tb2, lr1, lr2) = (t ^ b, t & b, lf ^ rt, lf & rt);
+        let bit0 = tb1 ^ lr1;
+        let bit1 = tb2 ^ lr2 ^ (tb1 & lr1);
+        let bit2 = tb2 & lr2;
+        let twos = bit1 & !bit0;
+        Scan {
+            free,
+            left: (t | b | lf | rt).count_ones() as i32,
+            ones: bit0 & !bit1,
+            twos,
+            big: (bit0 & bit1) | bit2,
+            sacr: self.sides(twos) & free,
+        }
+    }
+
     /// The box set whose box `(r, c)` is bit `r * stride + c` of `x`.
     #[inline]
     fn gather(&self, x: u64) -> u32 {
@@ -387,12 +421,7 @@ impl<'a> Solver<'a> {
             board,
             table: Table::new(bytes, nlines),
             lb,
-            grid: Grid {
-                rows: board.rows() as u32,
-                cols: board.cols() as u32,
-                stride: 2 * board.cols() as u32 + 1,
-                colmask: (1 << board.cols()) - 1,
-            },
+            grid: Grid::new(board),
             nodes: AtomicU64::new(0),
         })
     }
@@ -495,30 +524,6 @@ impl<'s, 'a> Searcher<'s, 'a> {
             k += 1;
         }
         k
-    }
-
-    /// The boxes by their number of free sides, bit-parallel: the free top, bottom, left and
-    /// right sides of all boxes as four box sets, added bit-sliced.
-    #[inline]
-    fn scan(&self, pos: u64) -> Scan {
-        let g = &self.s.grid;
-        let free = !pos & self.s.board.full;
-        let (t, b) = (g.gather(free), g.gather(free >> g.stride));
-        let (lf, rt) = (g.gather(free >> g.cols), g.gather(free >> (g.cols + 1)));
-        // the sum t + b + lf + rt in three bits: t + b = 2 tb2 + tb1, lf + rt = 2 lr2 + lr1
-        let (tb1, tb2, lr1, lr2) = (t ^ b, t & b, lf ^ rt, lf & rt);
-        let bit0 = tb1 ^ lr1;
-        let bit1 = tb2 ^ lr2 ^ (tb1 & lr1);
-        let bit2 = tb2 & lr2;
-        let twos = bit1 & !bit0;
-        Scan {
-            free,
-            left: (t | b | lf | rt).count_ones() as i32,
-            ones: bit0 & !bit1,
-            twos,
-            big: (bit0 & bit1) | bit2,
-            sacr: g.sides(twos) & free,
-        }
     }
 
     /// The capture situation of a position.
@@ -842,7 +847,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
         let mut imgs = *imgs;
         let mut gained = 0;
         let (kind, sc) = loop {
-            let sc = self.scan(pos);
+            let sc = self.s.grid.scan(!pos & board.full);
             match self.classify(&sc) {
                 Kind::Forced(s) => {
                     gained += self.completes(pos, s as usize);
@@ -1120,5 +1125,77 @@ impl<'s, 'a> Searcher<'s, 'a> {
         }
         // the other threads' nodes are not counted here: these few results are kept first
         Ok(self.finish(&node, best, best_move, u64::MAX))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Boards of every shape up to 64 lines, as (rows, cols).
+    const BOARDS: [(usize, usize); 8] = [
+        (1, 1),
+        (2, 3),
+        (3, 2),
+        (3, 4),
+        (4, 4),
+        (5, 5),
+        (1, 21),
+        (21, 1),
+    ];
+
+    /// The bit-sliced scan against a count of each box's free sides.
+    #[test]
+    fn scan_counts_free_sides() {
+        let mut rng = crate::engine::xorshift(0x2545_F491_4F6C_DD1D);
+        for (m, n) in BOARDS {
+            let b = Dots::new(m, n).unwrap();
+            let g = Grid::new(&b);
+            for _ in 0..2000 {
+                let free = rng() & rng() & b.full;
+                let sc = g.scan(free);
+                let (mut ones, mut twos, mut big, mut left, mut sacr) = (0u32, 0u32, 0u32, 0, 0u64);
+                for (i, &mask) in b.box_mask.iter().enumerate() {
+                    match (mask & free).count_ones() {
+                        0 => {}
+                        1 => ones |= 1 << i,
+                        2 => {
+                            twos |= 1 << i;
+                            sacr |= mask & free;
+                        }
+                        _ => big |= 1 << i,
+                    }
+                    left += (mask & free != 0) as i32;
+                }
+                assert_eq!(
+                    (sc.ones, sc.twos, sc.big, sc.left, sc.sacr),
+                    (ones, twos, big, left, sacr),
+                    "{m} x {n}, free {free:#x}"
+                );
+            }
+        }
+    }
+
+    /// The images kept line by line against those computed from scratch, so that every
+    /// position has one key whatever the order its lines were drawn in.
+    #[test]
+    fn images_follow_the_lines() {
+        let mut rng = crate::engine::xorshift(0x9E37_79B9_7F4A_7C15);
+        for (m, n) in BOARDS {
+            let b = Dots::new(m, n).unwrap();
+            for _ in 0..200 {
+                let (mut lines, mut imgs) = (0u64, b.images(0));
+                while lines != b.full {
+                    let free = b.full & !lines;
+                    let mut l = (rng() % b.num_lines() as u64) as usize;
+                    if free >> l & 1 == 0 {
+                        l = free.trailing_zeros() as usize;
+                    }
+                    imgs = b.images_add(lines, &imgs, l);
+                    lines |= 1 << l;
+                    assert_eq!(imgs, b.images(lines), "{m} x {n}, lines {lines:#x}");
+                }
+            }
+        }
     }
 }
