@@ -227,11 +227,11 @@ struct Scan {
     free: u64,
     left: i32,
     /// boxes with one free side (capturable)
-    ones: u32,
+    ones: u64,
     /// boxes with two free sides
-    twos: u32,
+    twos: u64,
     /// boxes with three or four free sides
-    big: u32,
+    big: u64,
     /// free sides of boxes with two free sides
     sacr: u64,
 }
@@ -240,7 +240,7 @@ impl Scan {
     /// The number of free sides of box `b`, capped at 3.
     #[inline]
     fn deg(&self, b: u8) -> u8 {
-        let bit = 1u32 << b;
+        let bit = 1u64 << b;
         if self.ones & bit != 0 {
             1
         } else if self.twos & bit != 0 {
@@ -251,23 +251,29 @@ impl Scan {
     }
 }
 
-/// The rows of a board as bit fields: horizontal lines of dot row `r` start at bit `r * stride`,
-/// the vertical lines below it at `r * stride + cols`, and box `(r, c)` is bit `r * cols + c` of
-/// a box set, so the sides of all boxes are gathered a row at a time.
+/// The board as bit fields: the horizontal lines of dot row `r` are bits `r * stride ..`, the
+/// vertical lines below them follow at `r * stride + cols ..`. In the search a box is named by
+/// its top side (box `(r, c)` is `r * stride + c`), so a set of boxes is a `u64` whose shifts by
+/// 0, `stride`, `cols` and `cols + 1` line its boxes up with their top, bottom, left and right
+/// sides.
 struct Grid {
-    rows: u32,
     cols: u32,
     stride: u32,
-    colmask: u64,
+    /// the top sides of all boxes: the set of all boxes
+    boxes: u64,
 }
 
 impl Grid {
     fn new(board: &Dots) -> Grid {
+        let stride = 2 * board.cols() as u32 + 1;
+        let mut boxes = 0u64;
+        for r in 0..board.rows() as u32 {
+            boxes |= ((1u64 << board.cols()) - 1) << (r * stride);
+        }
         Grid {
-            rows: board.rows() as u32,
             cols: board.cols() as u32,
-            stride: 2 * board.cols() as u32 + 1,
-            colmask: (1 << board.cols()) - 1,
+            stride,
+            boxes,
         }
     }
 
@@ -275,10 +281,10 @@ impl Grid {
     /// right sides of all boxes as four box sets, added bit-sliced.
     #[inline]
     fn scan(&self, free: u64) -> Scan {
-        let (t, b) = (self.gather(free), self.gather(free >> self.stride));
+        let (t, b) = (free & self.boxes, free >> self.stride & self.boxes);
         let (lf, rt) = (
-            self.gather(free >> self.cols),
-            self.gather(free >> (self.cols + 1)),
+            free >> self.cols & self.boxes,
+            free >> (self.cols + 1) & self.boxes,
         );
         // the sum t + b + lf + rt in three bits: t + b = 2 tb2 + tb1, lf + rt = 2 lr2 + lr1
         let (tb1, tb2, lr1, lr2) = (t ^ b, t & b, lf ^ rt, lf & rt);
@@ -296,32 +302,11 @@ impl Grid {
         }
     }
 
-    /// The box set whose box `(r, c)` is bit `r * stride + c` of `x`.
-    #[inline]
-    fn gather(&self, x: u64) -> u32 {
-        let mut out = 0u32;
-        for r in 0..self.rows {
-            out |= (((x >> (r * self.stride)) & self.colmask) as u32) << (r * self.cols);
-        }
-        out
-    }
-
-    /// The inverse of `gather`: box `(r, c)` of `set` to bit `r * stride + c`.
-    #[inline]
-    fn spread(&self, set: u32) -> u64 {
-        let mut out = 0u64;
-        for r in 0..self.rows {
-            out |= ((set >> (r * self.cols)) as u64 & self.colmask) << (r * self.stride);
-        }
-        out
-    }
-
     /// All sides of the boxes of `set`.
     #[inline]
-    fn sides(&self, set: u32) -> u64 {
-        let h = self.spread(set);
-        let v = h << self.cols;
-        h | h << self.stride | v | v << 1
+    fn sides(&self, set: u64) -> u64 {
+        let v = set << self.cols;
+        set | set << self.stride | v | v << 1
     }
 }
 
@@ -341,8 +326,10 @@ enum Kind {
 pub struct Solver<'a> {
     board: &'a Dots,
     table: Table,
-    /// for each line, its boxes (255 = none)
+    /// for each line, its boxes (255 = none), named as in [`Grid`]
     lb: Vec<[u8; 2]>,
+    /// the sides of each box, by its name in [`Grid`]
+    bm: [u64; 64],
     grid: Grid,
     nodes: AtomicU64,
 }
@@ -407,20 +394,27 @@ impl<'a> Solver<'a> {
         let nlines = board.num_lines() as u32;
         let bytes = bytes.max(Table::min_bytes(nlines));
         ctl.reserve(bytes, "the Dots-and-Boxes transposition table")?;
+        // a box's name in the search: its top side
+        let name = |b: usize| board.box_mask[b].trailing_zeros() as u8;
         let lb = board
             .line_boxes
             .iter()
             .map(|v| {
                 [
-                    v.first().map_or(NONE, |&b| b as u8),
-                    v.get(1).map_or(NONE, |&b| b as u8),
+                    v.first().map_or(NONE, |&b| name(b)),
+                    v.get(1).map_or(NONE, |&b| name(b)),
                 ]
             })
             .collect();
+        let mut bm = [0u64; 64];
+        for (b, &m) in board.box_mask.iter().enumerate() {
+            bm[name(b) as usize] = m;
+        }
         Ok(Solver {
             board,
             table: Table::new(bytes, nlines),
             lb,
+            bm,
             grid: Grid::new(board),
             nodes: AtomicU64::new(0),
         })
@@ -514,7 +508,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
     #[inline]
     fn completes(&self, pos: u64, l: usize) -> i32 {
         let p = pos | 1 << l;
-        let bm = &self.s.board.box_mask;
+        let bm = &self.s.bm;
         let [a, b] = self.s.lb[l];
         let mut k = 0;
         if a != NONE && p & bm[a as usize] == bm[a as usize] {
@@ -532,7 +526,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
         if sc.ones == 0 {
             return Kind::Free;
         }
-        let bm = &self.s.board.box_mask;
+        let bm = &self.s.bm;
         let free = sc.free;
         let deg = |b: u8| sc.deg(b);
         let across = |l: u64, from: u8| {
@@ -603,12 +597,12 @@ impl<'s, 'a> Searcher<'s, 'a> {
         if sc.ones != 0 || sc.big != 0 {
             return None;
         }
-        let bm = &self.s.board.box_mask;
+        let bm = &self.s.bm;
         let free = sc.free;
         // components: (length, is a loop)
         let mut comps = [(0i32, false); 16];
         let mut k = 0;
-        let mut seen = 0u32;
+        let mut seen = 0u64;
         let todo = sc.twos;
         while todo & !seen != 0 {
             let start = (todo & !seen).trailing_zeros() as u8;
@@ -720,11 +714,11 @@ impl<'s, 'a> Searcher<'s, 'a> {
     /// no triangles). The two lines of a single box lead to the same position after the forced
     /// capture. In an isolated loop all lines are alike, one is kept.
     fn chain_skips(&self, sc: &Scan) -> (u64, u64) {
-        let bm = &self.s.board.box_mask;
+        let bm = &self.s.bm;
         let free = sc.free;
         let mut skip = 0u64;
         let mut long = 0u64;
-        let mut seen = 0u32;
+        let mut seen = 0u64;
         let twos = sc.twos;
         while twos & !seen != 0 {
             let start = (twos & !seen).trailing_zeros() as u8;
@@ -1154,8 +1148,10 @@ mod tests {
             for _ in 0..2000 {
                 let free = rng() & rng() & b.full;
                 let sc = g.scan(free);
-                let (mut ones, mut twos, mut big, mut left, mut sacr) = (0u32, 0u32, 0u32, 0, 0u64);
-                for (i, &mask) in b.box_mask.iter().enumerate() {
+                let (mut ones, mut twos, mut big, mut left, mut sacr) = (0u64, 0u64, 0u64, 0, 0u64);
+                for &mask in &b.box_mask {
+                    // a box is named by its top side
+                    let i = mask.trailing_zeros();
                     match (mask & free).count_ones() {
                         0 => {}
                         1 => ones |= 1 << i,
