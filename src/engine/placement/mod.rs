@@ -239,6 +239,7 @@ impl<B: Bits> Inner<B> {
         let degree = adj.iter().map(|a| a.count() as f64 - 1.0).sum::<f64>() / n.max(1) as f64;
         let bytes = Game::<B>::byte_tables(n, &syms);
         let mirrors = Game::mirror_syms(&masks, &syms);
+        let (small, small_loses) = solve::small_bound(degree);
         Inner {
             game: Some(Game {
                 masks,
@@ -248,7 +249,8 @@ impl<B: Bits> Inner<B> {
                 stride,
                 bytes,
                 mirrors,
-                small: solve::small_bound(degree),
+                small,
+                small_loses,
                 id: solve::game_id(),
             }),
             blocking: None,

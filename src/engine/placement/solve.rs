@@ -36,6 +36,9 @@ pub(crate) struct Game<B> {
     pub mirrors: Vec<(usize, B)>,
     /// components of at most this many squares are valued by [`Game::small_value`]
     pub small: usize,
+    /// components of at most this many squares (and at least [`Game::small`]) answer "is the
+    /// value `h`" by [`Game::small_loses`]
+    pub small_loses: usize,
     /// distinct for every game built, so the per-thread cache of small values (shared by the
     /// games a thread searches) never mixes two games
     pub id: u64,
@@ -49,21 +52,32 @@ pub(crate) fn game_id() -> u64 {
 
 /// The largest bound [`Game::small`] takes.
 const SMALL: usize = 16;
+/// The largest bound [`Game::small_loses`] takes: its memo is a byte per subset.
+const SMALL_LOSES: usize = 20;
 
-/// [`Game::small`] for a game whose squares each interact with `degree` others on average: a
-/// move of a sparse game (Node-Kayles: 4) removes few squares, so many subsets of a component
-/// are reached and the plain mex pays only up to 12 squares (3 x 14: 0.07 s against 0.24 s at
-/// 16); dense games (queens 14 x 14: 8 % faster, half the memory at 16) gain up to 16.
-pub(crate) fn small_bound(degree: f64) -> usize {
-    if degree < 8.0 { 12 } else { SMALL }
+/// [`Game::small`] and [`Game::small_loses`] for a game whose squares each interact with
+/// `degree` others on average. A move of a sparse game (Node-Kayles: 4) removes few squares,
+/// so many subsets of a component are reached and the subset searches pay only up to 12
+/// squares (3 x 14: 0.07 s against 0.24 s at 16; 3 x 21: 13 s against 18 s at 16 and 67 s at
+/// 20). Dense games gain up to 16 for values (queens 14 x 14: 8 % faster, half the memory) and
+/// up to 20 for the win/loss question (queens 14 x 14: 22 s of CPU against 28 s at 16 and 29 s
+/// at 24, where the memo no longer fits the cache).
+pub(crate) fn small_bound(degree: f64) -> (usize, usize) {
+    if degree < 8.0 {
+        (12, 12)
+    } else {
+        (SMALL, SMALL_LOSES)
+    }
 }
 
-/// A per-thread cache of small values: (game id, the component's words, its value), by hash.
+/// A per-thread cache of what is known of small components: (game id, the component's words,
+/// its facts), by hash. The facts are [`EXACT_FACT`] with the value, or else bit `h` set for
+/// each heap `h <= MAX_LOSES` with `C + *h` a win.
 type SmallCache = Vec<(u64, [u64; 4], u8)>;
 
 thread_local! {
     /// Per-thread memo of [`SmallMoves::mex`], one byte per subset (`u8::MAX` = unknown).
-    static SMALL_MEMO: RefCell<(Vec<u8>, Vec<u32>)> = RefCell::new((vec![u8::MAX; 1 << SMALL], vec![]));
+    static SMALL_MEMO: RefCell<(Vec<u8>, Vec<u32>)> = RefCell::new((vec![u8::MAX; 1 << SMALL_LOSES], vec![]));
     static SMALL_CACHE: RefCell<SmallCache> = RefCell::new(vec![(u64::MAX, [0; 4], 0); 1 << 12]);
 }
 
@@ -142,6 +156,9 @@ impl SmallMoves<'_> {
         lost
     }
 }
+
+/// Marks the facts of [`SmallCache`] that hold the value itself.
+const EXACT_FACT: u8 = 0x80;
 
 /// The largest heap [`SmallMoves::loses`] takes (its memo has four bits for them).
 const MAX_LOSES: u32 = 3;
@@ -366,16 +383,17 @@ impl<B: Bits> Game<B> {
     /// table probes (each a cache miss) and searches that the heap-sum rounds spend on it.
     /// `None` when it has too many moves for the 64-bit mex.
     fn small_value(&self, c: B) -> Option<u32> {
-        if let Some(v) = self.cached(c) {
-            return Some(v as u32);
+        if let Some(f) = self.cached(c)
+            && f & EXACT_FACT != 0
+        {
+            return Some((f & !EXACT_FACT) as u32);
         }
         let g = self.small_search(c, |m, s, memo, done| m.mex(s, memo, done))?;
-        let slot = (c.hash64() >> 52) as usize;
-        SMALL_CACHE.with(|t| t.borrow_mut()[slot] = (self.id, c.words(), g));
+        self.cache(c, EXACT_FACT | g);
         Some(g as u32)
     }
 
-    /// The value of a small component if this thread's cache holds it.
+    /// What this thread's cache knows of a small component (see [`EXACT_FACT`]).
     #[inline]
     fn cached(&self, c: B) -> Option<u8> {
         let slot = (c.hash64() >> 52) as usize;
@@ -385,13 +403,38 @@ impl<B: Bits> Game<B> {
         })
     }
 
-    /// Whether a component of at most [`Game::small`] squares plus a heap of `h <= MAX_LOSES`
-    /// loses (its value is `h`), by [`SmallMoves::loses`]. `None` as [`Game::small_value`].
-    fn small_loses(&self, c: B, h: u32) -> Option<bool> {
-        Some(self.small_search(c, |m, s, memo, done| m.loses(s, h, memo, done) as u8)? == 1)
+    #[inline]
+    fn cache(&self, c: B, facts: u8) {
+        let slot = (c.hash64() >> 52) as usize;
+        SMALL_CACHE.with(|t| t.borrow_mut()[slot] = (self.id, c.words(), facts));
     }
 
-    /// Runs `search` on the whole of a component of at most [`Game::small`] squares,
+    /// Whether a component of at most [`Game::small_loses`] squares plus a heap of `h <= MAX_LOSES`
+    /// loses (its value is `h`), by [`SmallMoves::loses`], from this thread's cache when it
+    /// knows. `None` as [`Game::small_value`].
+    fn small_loses(&self, c: B, h: u32) -> Option<bool> {
+        let known = self.cached(c);
+        match known {
+            Some(f) if f & EXACT_FACT != 0 => return Some((f & !EXACT_FACT) as u32 == h),
+            Some(f) if f >> h & 1 == 1 => return Some(false),
+            _ => {}
+        }
+        // the memo byte of the whole component: the heaps decided, and which of them lose
+        let m = self.small_search(c, |m, s, memo, done| {
+            m.loses(s, h, memo, done);
+            memo[s as usize]
+        })?;
+        let lost = m >> 4;
+        let facts = if lost != 0 {
+            EXACT_FACT | lost.trailing_zeros() as u8
+        } else {
+            known.unwrap_or(0) | m & 0x0f
+        };
+        self.cache(c, facts);
+        Some(lost >> h & 1 == 1)
+    }
+
+    /// Runs `search` on the whole of a component of at most [`Game::small_loses`] squares,
     /// relabelled `0..k`, with the per-thread memo (left empty again afterwards).
     fn small_search(
         &self,
@@ -406,7 +449,7 @@ impl<B: Bits> Game<B> {
         let cw = c.words();
         let fast = has_pext();
         let mut removes = [0u32; 64];
-        let mut start = [0u8; SMALL + 1];
+        let mut start = [0u8; SMALL_LOSES + 1];
         let mut nm = 0;
         for (i, v) in c.ones().enumerate() {
             for &m in &self.masks[v] {
@@ -638,13 +681,10 @@ impl<B: Bits> Sums for Game<B> {
     #[inline]
     fn known_loses(&self, c: B, h: u32) -> Option<bool> {
         let k = c.count() as usize;
-        if h > MAX_LOSES || k <= 2 || k > self.small || self.single && self.clique(c) {
+        if h > MAX_LOSES || k <= 2 || k > self.small_loses || self.single && self.clique(c) {
             return self.trivial(c).map(|v| v == h);
         }
-        match self.cached(c) {
-            Some(v) => Some(v as u32 == h),
-            None => self.small_loses(c, h),
-        }
+        self.small_loses(c, h)
     }
 
     #[inline]
