@@ -237,7 +237,7 @@ struct Scan {
 }
 
 impl Scan {
-    /// The number of free sides of box `b`, capped at 3.
+    /// The number of free sides of box `b` (a box with a free side), capped at 3.
     #[inline]
     fn deg(&self, b: u8) -> u8 {
         let bit = 1u64 << b;
