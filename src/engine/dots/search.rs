@@ -222,7 +222,7 @@ fn advise_huge_pages<T>(v: &Vec<T>) {
     let _ = v;
 }
 
-/// What one pass over the boxes finds (box sets as bitsets of box indices).
+/// What one pass over the boxes finds (sets of boxes named as in [`Grid`]).
 struct Scan {
     free: u64,
     left: i32,
