@@ -25,6 +25,7 @@
 //! println!("{}", game.show(&after));
 //! ```
 pub(crate) mod bits;
+mod graphs;
 mod piece;
 mod solve;
 mod theory;

@@ -12,6 +12,7 @@
 //! Blocking games: the occupied squares matter too (they stop rays); the state is
 //! `(available, occupied)` and the search is a plain memoised mex, refused beyond a budget.
 use super::bits::{Bits, MAX_SQUARES, bounding_box};
+use super::graphs;
 use crate::engine::winloss::{Sums, mark, mex};
 use crate::engine::{Ctl, Error, Result};
 use std::cell::RefCell;
@@ -85,9 +86,23 @@ thread_local! {
 struct SmallMoves<'a> {
     removes: &'a [u32],
     start: &'a [u8],
+    /// in Node-Kayles (one move per square), the neighbours of each square: subsets of at
+    /// most `graphs::MAX` squares are then valued from the tables of `graphs`
+    adj: Option<&'a [u32]>,
+    /// whether `pext` is at hand ([`has_pext`])
+    fast: bool,
 }
 
 impl SmallMoves<'_> {
+    /// The value of a subset of at least two squares when the tables of `graphs` hold it.
+    #[inline]
+    fn table_value(&self, t: u32) -> Option<u32> {
+        let adj = self.adj?;
+        let k = t.count_ones();
+        (k <= graphs::MAX)
+            .then(|| graphs::values()[k as usize][graphs::code(adj, t, self.fast)] as u32)
+    }
+
     /// The nimber of the subset `s` of the component (of at least two squares, not in `memo`);
     /// every subset it values is pushed on `done`, so the memo can be reset cheaply.
     fn mex(&self, s: u32, memo: &mut [u8], done: &mut Vec<u32>) -> u8 {
@@ -101,6 +116,8 @@ impl SmallMoves<'_> {
                 let t = s & !r;
                 let v = if t & t.wrapping_sub(1) == 0 {
                     (t != 0) as u8
+                } else if let Some(v) = self.table_value(t) {
+                    v as u8
                 } else {
                     match memo[t as usize] {
                         u8::MAX => self.mex(t, memo, done),
@@ -136,6 +153,8 @@ impl SmallMoves<'_> {
                 let t = s & !r;
                 let child = if t & t.wrapping_sub(1) == 0 {
                     t.count_ones() == h
+                } else if let Some(v) = self.table_value(t) {
+                    v == h
                 } else {
                     self.loses(t, h, memo, done)
                 };
@@ -165,7 +184,7 @@ const MAX_LOSES: u32 = 3;
 
 /// Whether the processor extracts bits in parallel (BMI2's `pext`).
 #[inline]
-fn has_pext() -> bool {
+pub(super) fn has_pext() -> bool {
     #[cfg(target_arch = "x86_64")]
     return std::arch::is_x86_feature_detected!("bmi2");
     #[cfg(not(target_arch = "x86_64"))]
@@ -466,9 +485,17 @@ impl<B: Bits> Game<B> {
             }
             start[i + 1] = nm as u8;
         }
+        let mut adj = [0u32; SMALL_LOSES];
+        if self.single {
+            for (i, a) in adj[..k].iter_mut().enumerate() {
+                *a = removes[i] & !(1 << i);
+            }
+        }
         let moves = SmallMoves {
             removes: &removes[..nm],
             start: &start[..=k],
+            adj: self.single.then_some(&adj[..k]),
+            fast,
         };
         Some(SMALL_MEMO.with(|memo| {
             let (memo, done) = &mut *memo.borrow_mut();
