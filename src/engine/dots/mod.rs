@@ -68,9 +68,12 @@ pub struct Dots {
     syms: Vec<Vec<u8>>,
     /// inverse permutations
     syms_inv: Vec<Vec<u8>>,
-    /// per symmetry, per byte of the bitset, the image of each byte value under the key
-    /// permutation (border sides in order, see `new`)
-    sym_tables: Vec<Vec<[u64; 256]>>,
+    /// per line, its image under each symmetry's key permutation (border sides in order, see
+    /// `new`) as a one-bit set; 0 past the board's symmetries
+    key_bits: Vec<Images>,
+    /// per line, the index in `ground_mask` of its box if the line is one of two or more border
+    /// sides of that box (else 255)
+    ground_of: Vec<u8>,
     /// per byte of the bitset, the lines' ranks in `order` as a bitset
     rank_tables: Vec<[u64; 256]>,
     /// mask of the border sides of each box in `ground`
@@ -229,7 +232,23 @@ impl Dots {
                 })
                 .collect()
         };
-        let sym_tables = keys.iter().map(|q| byte_tables(q)).collect();
+        let key_bits = (0..nlines)
+            .map(|l| {
+                let mut t = [0u64; 8];
+                for (g, q) in keys.iter().enumerate() {
+                    t[g] = 1 << q[l];
+                }
+                t
+            })
+            .collect();
+        let mut ground_of = vec![u8::MAX; nlines];
+        for (i, &m) in ground_mask.iter().enumerate() {
+            for (l, g) in ground_of.iter_mut().enumerate() {
+                if m >> l & 1 == 1 {
+                    *g = i as u8;
+                }
+            }
+        }
         // centre first: by the distance of the line's midpoint to the centre of the board
         let mut order: Vec<u8> = (0..nlines as u8).collect();
         let key = |l: u8| {
@@ -258,7 +277,8 @@ impl Dots {
             },
             syms,
             syms_inv,
-            sym_tables,
+            key_bits,
+            ground_of,
             rank_tables,
             ground_mask,
             ground_first,
@@ -496,15 +516,45 @@ impl Dots {
 
     // ---- internals shared with the search ----
 
-    /// The canonical key of a set of lines under the symmetries and the interchange of a box's
-    /// border sides; also the index of the symmetry that gave it.
-    #[inline]
-    fn canonical(&self, lines: u64) -> (u64, usize) {
-        let lines = self.normalise_ground(lines);
-        let mut best = u64::MAX;
+    /// The images of a set of lines, its box border sides normalised (the first k drawn), under
+    /// the key permutations of the symmetries; the canonical key is the least of them.
+    /// Past the board's symmetries the images are all ones, never the least.
+    fn images(&self, lines: u64) -> Images {
+        let mut imgs = [0u64; 8];
+        imgs[self.syms.len()..].fill(u64::MAX);
+        let mut rest = self.normalise_ground(lines);
+        while rest != 0 {
+            let l = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            for (img, t) in imgs.iter_mut().zip(&self.key_bits[l]) {
+                *img |= t;
+            }
+        }
+        imgs
+    }
+
+    /// The images of `lines | 1 << l` from those of `lines` (`l` not drawn): a border side
+    /// of a box adds that box's next side in the normalised order.
+    #[inline(always)]
+    fn images_add(&self, lines: u64, imgs: &Images, l: usize) -> Images {
+        let g = self.ground_of[l];
+        let n = if g == u8::MAX {
+            l
+        } else {
+            let (m, f) = (self.ground_mask[g as usize], &self.ground_first[g as usize]);
+            let k = (lines & m).count_ones() as usize;
+            (f[k + 1] ^ f[k]).trailing_zeros() as usize
+        };
+        let t = &self.key_bits[n];
+        std::array::from_fn(|g| imgs[g] | t[g])
+    }
+
+    /// The canonical key (the least image) and the index of the symmetry that gave it.
+    #[inline(always)]
+    fn canonical_of(&self, imgs: &Images) -> (u64, usize) {
+        let mut best = imgs[0];
         let mut arg = 0;
-        for (g, t) in self.sym_tables.iter().enumerate() {
-            let img = bytes_image(t, lines);
+        for (g, &img) in imgs.iter().enumerate().skip(1) {
             if img < best {
                 best = img;
                 arg = g;
@@ -513,27 +563,28 @@ impl Dots {
         (best, arg)
     }
 
+    /// The canonical key of a set of lines under the symmetries and the interchange of a box's
+    /// border sides.
+    fn canonical(&self, lines: u64) -> u64 {
+        self.canonical_of(&self.images(lines)).0
+    }
+
     /// The lines of `set` as a bitset of their ranks in the search order.
     #[inline]
     fn ranks(&self, set: u64) -> u64 {
         bytes_image(&self.rank_tables, set)
     }
 
-    #[inline]
     fn normalise_ground(&self, mut img: u64) -> u64 {
         for (m, f) in self.ground_mask.iter().zip(&self.ground_first) {
-            // at most four bits: count without a popcount instruction
-            let mut x = img & m;
-            let mut k = 0;
-            while x != 0 {
-                x &= x - 1;
-                k += 1;
-            }
-            img = (img & !m) | f[k];
+            img = (img & !m) | f[(img & m).count_ones() as usize];
         }
         img
     }
 }
+
+/// The images of a position under the (at most 8) symmetries, see [`Dots::images`].
+type Images = [u64; 8];
 
 /// The image of a bitset under a bit permutation given by one table per byte.
 #[inline]

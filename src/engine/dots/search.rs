@@ -18,7 +18,7 @@
 //! - a box's border sides are interchangeable, so only one of them is tried, and positions are
 //!   keyed on the number of border sides drawn per box (with the corner boxes this is the corner
 //!   equivalence of Barker and Korf), then canonicalised under the board's symmetries.
-use super::{Dots, Position};
+use super::{Dots, Images, Position};
 use crate::engine::control::Task;
 use crate::engine::{Ctl, Error, Result};
 use rayon::prelude::*;
@@ -55,6 +55,9 @@ const SERIAL_BELOW: u32 = 22;
 const PARALLEL_PLIES: u32 = 4;
 /// Positions with fewer free lines are searched without the table (a probe costs more).
 const TABLE_MIN_FREE: u32 = 8;
+/// Safe children whose table buckets are asked for ahead of their search (most children are
+/// answered by the table at once, so one ahead leaves little time for the load).
+const PREFETCH_AHEAD: usize = 2;
 
 /// A fixed-size transposition table of buckets of eight one-word entries, one cache line each
 /// (the entry whose result cost the fewest nodes is replaced), lock-free: a word is read and
@@ -219,17 +222,92 @@ fn advise_huge_pages<T>(v: &Vec<T>) {
     let _ = v;
 }
 
-/// What one pass over the boxes finds.
+/// What one pass over the boxes finds (sets of boxes named as in [`Grid`]).
 struct Scan {
     free: u64,
     left: i32,
-    deg: [u8; 32],
-    /// boxes with one free side
-    ones: u32,
+    /// boxes with one free side (capturable)
+    ones: u64,
+    /// boxes with two free sides
+    twos: u64,
     /// boxes with three or four free sides
-    big: u32,
+    big: u64,
     /// free sides of boxes with two free sides
     sacr: u64,
+}
+
+impl Scan {
+    /// The number of free sides of box `b` (a box with a free side), capped at 3.
+    #[inline]
+    fn deg(&self, b: u8) -> u8 {
+        let bit = 1u64 << b;
+        if self.ones & bit != 0 {
+            1
+        } else if self.twos & bit != 0 {
+            2
+        } else {
+            3
+        }
+    }
+}
+
+/// The board as bit fields: the horizontal lines of dot row `r` are bits `r * stride ..`, the
+/// vertical lines below them follow at `r * stride + cols ..`. In the search a box is named by
+/// its top side (box `(r, c)` is `r * stride + c`), so a set of boxes is a `u64` whose shifts by
+/// 0, `stride`, `cols` and `cols + 1` line its boxes up with their top, bottom, left and right
+/// sides.
+struct Grid {
+    cols: u32,
+    stride: u32,
+    /// the top sides of all boxes: the set of all boxes
+    boxes: u64,
+}
+
+impl Grid {
+    fn new(board: &Dots) -> Grid {
+        let stride = 2 * board.cols() as u32 + 1;
+        let mut boxes = 0u64;
+        for r in 0..board.rows() as u32 {
+            boxes |= ((1u64 << board.cols()) - 1) << (r * stride);
+        }
+        Grid {
+            cols: board.cols() as u32,
+            stride,
+            boxes,
+        }
+    }
+
+    /// The boxes by their number of free sides, bit-parallel: the free top, bottom, left and
+    /// right sides of all boxes as four box sets, added bit-sliced.
+    #[inline]
+    fn scan(&self, free: u64) -> Scan {
+        let (t, b) = (free & self.boxes, free >> self.stride & self.boxes);
+        let (lf, rt) = (
+            free >> self.cols & self.boxes,
+            free >> (self.cols + 1) & self.boxes,
+        );
+        // the sum t + b + lf + rt in three bits: t + b = 2 tb2 + tb1, lf + rt = 2 lr2 + lr1
+        let (tb1, tb2, lr1, lr2) = (t ^ b, t & b, lf ^ rt, lf & rt);
+        let bit0 = tb1 ^ lr1;
+        let bit1 = tb2 ^ lr2 ^ (tb1 & lr1);
+        let bit2 = tb2 & lr2;
+        let twos = bit1 & !bit0;
+        Scan {
+            free,
+            left: (t | b | lf | rt).count_ones() as i32,
+            ones: bit0 & !bit1,
+            twos,
+            big: (bit0 & bit1) | bit2,
+            sacr: self.sides(twos) & free,
+        }
+    }
+
+    /// All sides of the boxes of `set`.
+    #[inline]
+    fn sides(&self, set: u64) -> u64 {
+        let v = set << self.cols;
+        set | set << self.stride | v | v << 1
+    }
 }
 
 enum Kind {
@@ -248,8 +326,11 @@ enum Kind {
 pub struct Solver<'a> {
     board: &'a Dots,
     table: Table,
-    /// for each line, its boxes (255 = none)
+    /// for each line, its boxes (255 = none), named as in [`Grid`]
     lb: Vec<[u8; 2]>,
+    /// the sides of each box, by its name in [`Grid`]
+    bm: [u64; 64],
+    grid: Grid,
     nodes: AtomicU64,
 }
 
@@ -280,6 +361,7 @@ impl<'s> Stops<'s> {
 /// A node after its forced captures, with its window narrowed by the table and its moves.
 struct Node {
     pos: u64,
+    imgs: Images,
     gained: i32,
     r: i32,
     /// a lower bound of the value (after `gained`)
@@ -288,8 +370,12 @@ struct Node {
     key: Option<(u64, usize)>,
     a0: i32,
     b0: i32,
+    /// the moves generated so far
     moves: [u8; 64],
     n: usize,
+    /// candidate sacrifices not yet in `moves` (see [`Searcher::sacrifices`])
+    late: u64,
+    sc: Scan,
 }
 
 impl<'a> Solver<'a> {
@@ -308,20 +394,28 @@ impl<'a> Solver<'a> {
         let nlines = board.num_lines() as u32;
         let bytes = bytes.max(Table::min_bytes(nlines));
         ctl.reserve(bytes, "the Dots-and-Boxes transposition table")?;
+        // a box's name in the search: its top side
+        let name = |b: usize| board.box_mask[b].trailing_zeros() as u8;
         let lb = board
             .line_boxes
             .iter()
             .map(|v| {
                 [
-                    v.first().map_or(NONE, |&b| b as u8),
-                    v.get(1).map_or(NONE, |&b| b as u8),
+                    v.first().map_or(NONE, |&b| name(b)),
+                    v.get(1).map_or(NONE, |&b| name(b)),
                 ]
             })
             .collect();
+        let mut bm = [0u64; 64];
+        for (b, &m) in board.box_mask.iter().enumerate() {
+            bm[name(b) as usize] = m;
+        }
         Ok(Solver {
             board,
             table: Table::new(bytes, nlines),
             lb,
+            bm,
+            grid: Grid::new(board),
             nodes: AtomicU64::new(0),
         })
     }
@@ -354,7 +448,7 @@ impl<'a> Solver<'a> {
         let task = ctl.task("dots: solving the moves", Some(legal.len() as u64));
         let mut keys: Vec<u64> = legal
             .iter()
-            .map(|&l| b.canonical(pos.lines | 1 << l).0)
+            .map(|&l| b.canonical(pos.lines | 1 << l))
             .collect();
         let mut reps: Vec<usize> = Vec::new(); // index into legal of one child per key
         {
@@ -414,7 +508,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
     #[inline]
     fn completes(&self, pos: u64, l: usize) -> i32 {
         let p = pos | 1 << l;
-        let bm = &self.s.board.box_mask;
+        let bm = &self.s.bm;
         let [a, b] = self.s.lb[l];
         let mut k = 0;
         if a != NONE && p & bm[a as usize] == bm[a as usize] {
@@ -426,54 +520,15 @@ impl<'s, 'a> Searcher<'s, 'a> {
         k
     }
 
-    /// One pass over the boxes: their degrees (free sides), the boxes left, the capturable ones
-    /// and the lines whose drawing would give a box away.
-    #[inline]
-    fn scan(&self, pos: u64) -> Scan {
-        let board = self.s.board;
-        let free = !pos & board.full;
-        let mut sc = Scan {
-            free,
-            left: 0,
-            deg: [0; 32],
-            ones: 0,
-            big: 0,
-            sacr: 0,
-        };
-        for (b, &m) in board.box_mask.iter().enumerate() {
-            let f = m & free;
-            if f == 0 {
-                continue;
-            }
-            sc.left += 1;
-            let f1 = f & (f - 1);
-            let d = if f1 == 0 {
-                sc.ones |= 1 << b;
-                1
-            } else {
-                let f2 = f1 & (f1 - 1);
-                if f2 == 0 {
-                    sc.sacr |= f;
-                    2
-                } else {
-                    sc.big += 1;
-                    if f2 & (f2 - 1) == 0 { 3 } else { 4 }
-                }
-            };
-            sc.deg[b] = d;
-        }
-        sc
-    }
-
     /// The capture situation of a position.
     #[inline]
     fn classify(&self, sc: &Scan) -> Kind {
         if sc.ones == 0 {
             return Kind::Free;
         }
-        let bm = &self.s.board.box_mask;
+        let bm = &self.s.bm;
         let free = sc.free;
-        let deg = |b: u8| sc.deg[b as usize];
+        let deg = |b: u8| sc.deg(b);
         let across = |l: u64, from: u8| {
             let [x, y] = self.s.lb[l as usize];
             if x == from { y } else { x }
@@ -542,21 +597,13 @@ impl<'s, 'a> Searcher<'s, 'a> {
         if sc.ones != 0 || sc.big != 0 {
             return None;
         }
-        let bm = &self.s.board.box_mask;
+        let bm = &self.s.bm;
         let free = sc.free;
         // components: (length, is a loop)
         let mut comps = [(0i32, false); 16];
         let mut k = 0;
-        let mut seen = 0u32;
-        let todo = {
-            let mut t = 0u32;
-            for (b, &m) in bm.iter().enumerate() {
-                if m & free != 0 {
-                    t |= 1 << b;
-                }
-            }
-            t
-        };
+        let mut seen = 0u64;
+        let todo = sc.twos;
         while todo & !seen != 0 {
             let start = (todo & !seen).trailing_zeros() as u8;
             seen |= 1 << start;
@@ -617,9 +664,11 @@ impl<'s, 'a> Searcher<'s, 'a> {
         Some(f[(1 << k) - 1])
     }
 
-    /// Moves of a position without capturable boxes: one border side per box, centre first, sacrifices (moves giving a box away) last.
+    /// The safe moves of a position without capturable boxes (one border side per box, centre
+    /// first) into `buf`; returns their number and the candidate sacrifices (moves that give a
+    /// box away, one border side per box), searched only if no safe move cuts off.
     #[inline]
-    fn free_moves(&self, sc: &Scan, buf: &mut [u8; 64]) -> usize {
+    fn safe_moves(&self, sc: &Scan, buf: &mut [u8; 64]) -> (usize, u64) {
         let board = self.s.board;
         let free = sc.free;
         let mut skip = 0u64;
@@ -627,23 +676,29 @@ impl<'s, 'a> Searcher<'s, 'a> {
             let u = g & free;
             skip |= u & (u.wrapping_sub(1) & u); // all but the lowest
         }
-        let sacr = sc.sacr;
-        let mut long = 0;
-        if sacr != 0 {
-            let (s, l) = self.chain_skips(sc);
-            skip |= s;
-            long = l;
-        }
-        let mut n = 0;
         let cand = free & !skip;
-        // safe moves, then sacrifices of short chains, then of long chains and loops
-        for class in [!sacr, sacr & !long, long] {
-            let mut c = board.ranks(cand & class);
-            while c != 0 {
-                buf[n] = board.order[c.trailing_zeros() as usize];
-                n += 1;
-                c &= c - 1;
-            }
+        (self.ranked(cand & !sc.sacr, buf, 0), cand & sc.sacr)
+    }
+
+    /// Appends the pending sacrifices of `node`, one per chain, those of short chains before
+    /// those of long chains and loops.
+    fn sacrifices(&self, node: &mut Node) {
+        let (skip, long) = self.chain_skips(&node.sc);
+        let late = node.late & !skip;
+        node.late = 0;
+        let n = self.ranked(late & !long, &mut node.moves, node.n);
+        node.n = self.ranked(late & long, &mut node.moves, n);
+    }
+
+    /// Writes the lines of `set` into `buf` from `n` on, centre first; returns the new length.
+    #[inline]
+    fn ranked(&self, set: u64, buf: &mut [u8; 64], mut n: usize) -> usize {
+        let board = self.s.board;
+        let mut c = board.ranks(set);
+        while c != 0 {
+            buf[n] = board.order[c.trailing_zeros() as usize];
+            n += 1;
+            c &= c - 1;
         }
         n
     }
@@ -659,17 +714,12 @@ impl<'s, 'a> Searcher<'s, 'a> {
     /// no triangles). The two lines of a single box lead to the same position after the forced
     /// capture. In an isolated loop all lines are alike, one is kept.
     fn chain_skips(&self, sc: &Scan) -> (u64, u64) {
-        let bm = &self.s.board.box_mask;
+        let bm = &self.s.bm;
         let free = sc.free;
         let mut skip = 0u64;
         let mut long = 0u64;
-        let mut seen = 0u32;
-        let mut twos = 0u32;
-        for b in 0..bm.len() {
-            if sc.deg[b] == 2 {
-                twos |= 1 << b;
-            }
-        }
+        let mut seen = 0u64;
+        let twos = sc.twos;
         while twos & !seen != 0 {
             let start = (twos & !seen).trailing_zeros() as u8;
             seen |= 1 << start;
@@ -691,7 +741,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
                         is_loop = true;
                         break;
                     }
-                    if nxt == NONE || sc.deg[nxt as usize] != 2 {
+                    if nxt == NONE || sc.twos >> nxt & 1 == 0 {
                         ends[side] = (l, nxt);
                         break;
                     }
@@ -708,10 +758,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
             let [(e0, x0), (e1, x1)] = ends;
             let keep = if is_loop {
                 1u64 << lines.trailing_zeros()
-            } else if [x0, x1]
-                .iter()
-                .any(|&x| x != NONE && sc.deg[x as usize] < 3)
-            {
+            } else if [x0, x1].iter().any(|&x| x != NONE && sc.deg(x) < 3) {
                 // an end at a capturable box
                 continue;
             } else if boxes == 2 {
@@ -733,6 +780,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
     fn child_value(
         &mut self,
         pos: u64,
+        imgs: &Images,
         l: usize,
         alpha: i32,
         beta: i32,
@@ -740,14 +788,15 @@ impl<'s, 'a> Searcher<'s, 'a> {
     ) -> std::result::Result<i32, Stop> {
         let k = self.completes(pos, l);
         let child = pos | 1 << l;
+        let imgs = self.s.board.images_add(pos, imgs, l);
         let (a, b) = if k > 0 {
             (alpha - k, beta - k)
         } else {
             (-beta, -alpha)
         };
         let v = match ply {
-            Some(p) => self.par_search(child, a, b, p, None)?,
-            None => self.search(child, a, b)?,
+            Some(p) => self.par_search(child, &imgs, a, b, p, None)?,
+            None => self.search(child, &imgs, a, b)?,
         };
         Ok(if k > 0 { k + v } else { -v })
     }
@@ -758,13 +807,14 @@ impl<'s, 'a> Searcher<'s, 'a> {
         // the value has the parity of r (own + opponent's boxes = r)
         let up = |x: i32| x + (x - r).rem_euclid(2);
         let down = |x: i32| x - (x - r).rem_euclid(2);
+        let imgs = self.s.board.images(pos);
         let (mut lo, mut hi) = (-r, r);
         let mut g = up(guess.clamp(-r, r)).min(r);
         while lo < hi {
             let t = if g > lo { g.min(hi) } else { lo + 2 };
             let ctl = self.ctl;
             let task = report.then(|| ctl.task(&format!("dots: is the value at least {t}?"), None));
-            let v = self.par_search(pos, t - 1, t, 0, task.as_ref())?;
+            let v = self.par_search(pos, &imgs, t - 1, t, 0, task.as_ref())?;
             if v >= t {
                 lo = up(v).min(hi);
                 g = lo;
@@ -779,15 +829,23 @@ impl<'s, 'a> Searcher<'s, 'a> {
     /// The forced captures, the cutoffs without search (bounds, the table, the loony endgame
     /// formula), then the moves to search: `Err` holds a value found without search.
     #[inline]
-    fn prepare(&mut self, pos: u64, alpha: i32, beta: i32) -> std::result::Result<Node, i32> {
+    fn prepare(
+        &mut self,
+        pos: u64,
+        imgs: &Images,
+        alpha: i32,
+        beta: i32,
+    ) -> std::result::Result<Node, i32> {
         let board = self.s.board;
         let mut pos = pos;
+        let mut imgs = *imgs;
         let mut gained = 0;
         let (kind, sc) = loop {
-            let sc = self.scan(pos);
+            let sc = self.s.grid.scan(!pos & board.full);
             match self.classify(&sc) {
                 Kind::Forced(s) => {
                     gained += self.completes(pos, s as usize);
+                    imgs = board.images_add(pos, &imgs, s as usize);
                     pos |= 1 << s;
                 }
                 k => break (k, sc),
@@ -817,25 +875,13 @@ impl<'s, 'a> Searcher<'s, 'a> {
             return Err(gained + v);
         }
         let nfree = sc.free.count_ones();
-        // positions near the end are searched without the table (a probe costs more)
-        let key = (nfree >= TABLE_MIN_FREE).then(|| board.canonical(pos));
-        if let Some((k, _)) = key {
-            self.s.table.prefetch(k);
-        }
-        let mut moves = [0u8; 64];
-        let n = match kind {
-            Kind::Choice(v, n) => {
-                moves[..n].copy_from_slice(&v[..n]);
-                n
-            }
-            Kind::Multi(v, n) => {
-                moves[..n].copy_from_slice(&v[..n]);
-                n
-            }
-            _ => self.free_moves(&sc, &mut moves),
-        };
+        // positions near the end are searched without the table (a probe costs more); most
+        // probes answer at once (the parent asked for safe children's buckets ahead), so the
+        // probe comes before the moves
+        let key = (nfree >= TABLE_MIN_FREE).then(|| board.canonical_of(&imgs));
+        let entry = key.and_then(|(k, _)| self.s.table.probe(k));
         let mut hi = r;
-        if let Some(e) = key.and_then(|(k, _)| self.s.table.probe(k)) {
+        if let Some(e) = entry {
             lo = lo.max(e.lower);
             hi = hi.min(e.upper);
             if lo >= beta || lo == hi {
@@ -844,14 +890,38 @@ impl<'s, 'a> Searcher<'s, 'a> {
             if hi <= alpha {
                 return Err(gained + hi);
             }
+        }
+        let mut moves = [0u8; 64];
+        let (mut n, mut late) = match kind {
+            Kind::Choice(v, n) => {
+                moves[..n].copy_from_slice(&v[..n]);
+                (n, 0)
+            }
+            Kind::Multi(v, n) => {
+                moves[..n].copy_from_slice(&v[..n]);
+                (n, 0)
+            }
+            _ => self.safe_moves(&sc, &mut moves),
+        };
+        if let (Some(e), Some((_, g))) = (entry, key) {
             // the table's best move first
-            let t = board.syms_inv[key.unwrap().1][e.mv as usize];
+            let t = board.syms_inv[g][e.mv as usize];
             if let Some(i) = moves[..n].iter().position(|&l| l == t) {
                 moves[..=i].rotate_right(1);
+            } else if late >> t & 1 == 1 {
+                moves[..=n].rotate_right(1);
+                moves[0] = t;
+                n += 1;
+                late &= !(1 << t);
             }
+        }
+        // the first children's buckets come in while this one is set up
+        for &l in &moves[..n.min(PREFETCH_AHEAD)] {
+            self.prefetch_child(pos, &imgs, &sc, l);
         }
         Ok(Node {
             pos,
+            imgs,
             gained,
             r,
             key,
@@ -860,7 +930,20 @@ impl<'s, 'a> Searcher<'s, 'a> {
             b0: beta.min(hi),
             moves,
             n,
+            late,
+            sc,
         })
+    }
+
+    /// Asks for the table bucket of the child after the safe move `l` (no capturable box before
+    /// or after it, so the child is probed as it is) to be brought into the cache.
+    #[inline(always)]
+    fn prefetch_child(&self, pos: u64, imgs: &Images, sc: &Scan, l: u8) {
+        if sc.ones == 0 && sc.sacr >> l & 1 == 0 && sc.free.count_ones() > TABLE_MIN_FREE {
+            let board = self.s.board;
+            let child = board.images_add(pos, imgs, l as usize);
+            self.s.table.prefetch(board.canonical_of(&child).0);
+        }
     }
 
     /// Stores the result of a searched node in the table; returns its value.
@@ -891,21 +974,43 @@ impl<'s, 'a> Searcher<'s, 'a> {
     }
 
     /// Negamax alpha-beta, fail-soft: the value for the mover of the boxes not yet taken.
-    fn search(&mut self, pos: u64, alpha: i32, beta: i32) -> std::result::Result<i32, Stop> {
+    fn search(
+        &mut self,
+        pos: u64,
+        imgs: &Images,
+        alpha: i32,
+        beta: i32,
+    ) -> std::result::Result<i32, Stop> {
         let start = self.nodes;
         self.nodes += 1;
         if self.nodes & 0xfff == 0 && (self.stop.any() || self.ctl.cancelled()) {
             return Err(Stop);
         }
-        let node = match self.prepare(pos, alpha, beta) {
+        let mut node = match self.prepare(pos, imgs, alpha, beta) {
             Ok(node) => node,
             Err(v) => return Ok(v),
         };
         let mut a = node.a0;
         let mut best = i32::MIN;
         let mut best_move = NONE;
-        for &l in &node.moves[..node.n] {
-            let v = self.child_value(node.pos, l as usize, a, node.b0, None)?;
+        let mut i = 0;
+        loop {
+            if i == node.n {
+                if node.late == 0 {
+                    break;
+                }
+                self.sacrifices(&mut node);
+                if i == node.n {
+                    break;
+                }
+            }
+            let l = node.moves[i];
+            i += 1;
+            // a later child's bucket comes in while this one is searched
+            if let Some(&next) = node.moves[..node.n].get(i + PREFETCH_AHEAD - 1) {
+                self.prefetch_child(node.pos, &node.imgs, &node.sc, next);
+            }
+            let v = self.child_value(node.pos, &node.imgs, l as usize, a, node.b0, None)?;
             if v > best {
                 best = v;
                 best_move = l;
@@ -926,25 +1031,35 @@ impl<'s, 'a> Searcher<'s, 'a> {
     fn par_search(
         &mut self,
         pos: u64,
+        imgs: &Images,
         alpha: i32,
         beta: i32,
         ply: u32,
         task: Option<&Task>,
     ) -> std::result::Result<i32, Stop> {
         if ply >= PARALLEL_PLIES || (!pos & self.s.board.full).count_ones() < SERIAL_BELOW {
-            return self.search(pos, alpha, beta);
+            return self.search(pos, imgs, alpha, beta);
         }
         self.nodes += 1;
         if self.stop.any() || self.ctl.cancelled() {
             return Err(Stop);
         }
-        let node = match self.prepare(pos, alpha, beta) {
+        let mut node = match self.prepare(pos, imgs, alpha, beta) {
             Ok(node) => node,
             Err(v) => return Ok(v),
         };
+        if node.late != 0 {
+            self.sacrifices(&mut node);
+        }
         let first = node.moves[0];
-        let mut best =
-            self.child_value(node.pos, first as usize, node.a0, node.b0, Some(ply + 1))?;
+        let mut best = self.child_value(
+            node.pos,
+            &node.imgs,
+            first as usize,
+            node.a0,
+            node.b0,
+            Some(ply + 1),
+        )?;
         let mut best_move = first;
         if let Some(t) = task {
             let _ = t.tick(1);
@@ -956,7 +1071,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
             let rest: Vec<u8> = node.moves[..node.n]
                 .iter()
                 .copied()
-                .filter(|&l| seen.insert(board.canonical(node.pos | 1 << l).0))
+                .filter(|&l| seen.insert(board.canonical(node.pos | 1 << l)))
                 .skip(1)
                 .collect();
             let a = node.a0.max(best);
@@ -973,7 +1088,8 @@ impl<'s, 'a> Searcher<'s, 'a> {
                         return Err(Stop);
                     }
                     let mut se = Searcher::new(s, ctl, stops);
-                    let v = se.child_value(node.pos, l as usize, a, node.b0, Some(ply + 1));
+                    let v =
+                        se.child_value(node.pos, &node.imgs, l as usize, a, node.b0, Some(ply + 1));
                     s.nodes.fetch_add(se.nodes, Ordering::Relaxed);
                     if let Some(t) = task {
                         let _ = t.tick(1);
@@ -1003,5 +1119,79 @@ impl<'s, 'a> Searcher<'s, 'a> {
         }
         // the other threads' nodes are not counted here: these few results are kept first
         Ok(self.finish(&node, best, best_move, u64::MAX))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Boards of every shape up to 64 lines, as (rows, cols).
+    const BOARDS: [(usize, usize); 8] = [
+        (1, 1),
+        (2, 3),
+        (3, 2),
+        (3, 4),
+        (4, 4),
+        (5, 5),
+        (1, 21),
+        (21, 1),
+    ];
+
+    /// The bit-sliced scan against a count of each box's free sides.
+    #[test]
+    fn scan_counts_free_sides() {
+        let mut rng = crate::engine::xorshift(0x2545_F491_4F6C_DD1D);
+        for (m, n) in BOARDS {
+            let b = Dots::new(m, n).unwrap();
+            let g = Grid::new(&b);
+            for _ in 0..2000 {
+                let free = rng() & rng() & b.full;
+                let sc = g.scan(free);
+                let (mut ones, mut twos, mut big, mut left, mut sacr) = (0u64, 0u64, 0u64, 0, 0u64);
+                for &mask in &b.box_mask {
+                    // a box is named by its top side
+                    let i = mask.trailing_zeros();
+                    match (mask & free).count_ones() {
+                        0 => {}
+                        1 => ones |= 1 << i,
+                        2 => {
+                            twos |= 1 << i;
+                            sacr |= mask & free;
+                        }
+                        _ => big |= 1 << i,
+                    }
+                    left += (mask & free != 0) as i32;
+                }
+                assert_eq!(
+                    (sc.ones, sc.twos, sc.big, sc.left, sc.sacr),
+                    (ones, twos, big, left, sacr),
+                    "{m} x {n}, free {free:#x}"
+                );
+            }
+        }
+    }
+
+    /// The images kept line by line against those computed from scratch, so that every
+    /// position has one key whatever the order its lines were drawn in.
+    #[test]
+    fn images_follow_the_lines() {
+        let mut rng = crate::engine::xorshift(0x9E37_79B9_7F4A_7C15);
+        for (m, n) in BOARDS {
+            let b = Dots::new(m, n).unwrap();
+            for _ in 0..200 {
+                let (mut lines, mut imgs) = (0u64, b.images(0));
+                while lines != b.full {
+                    let free = b.full & !lines;
+                    let mut l = (rng() % b.num_lines() as u64) as usize;
+                    if free >> l & 1 == 0 {
+                        l = free.trailing_zeros() as usize;
+                    }
+                    imgs = b.images_add(lines, &imgs, l);
+                    lines |= 1 << l;
+                    assert_eq!(imgs, b.images(lines), "{m} x {n}, lines {lines:#x}");
+                }
+            }
+        }
     }
 }
