@@ -240,7 +240,7 @@ impl<B: Bits> Inner<B> {
         let degree = adj.iter().map(|a| a.count() as f64 - 1.0).sum::<f64>() / n.max(1) as f64;
         let bytes = Game::<B>::byte_tables(n, &syms);
         let mirrors = Game::mirror_syms(&masks, &syms);
-        let (small, small_loses) = solve::small_bound(degree);
+        let (small, small_loses) = solve::small_bound(degree, single);
         Inner {
             game: Some(Game {
                 masks,

@@ -53,21 +53,24 @@ pub(crate) fn game_id() -> u64 {
 
 /// The largest bound [`Game::small`] takes.
 const SMALL: usize = 16;
-/// The largest bound [`Game::small_loses`] takes.
-const SMALL_LOSES: usize = 20;
+/// The largest bound [`Game::small_loses`] takes (its subsets are `u32` words).
+const SMALL_LOSES: usize = 28;
 
 /// [`Game::small`] and [`Game::small_loses`] for a game whose squares each interact with
-/// `degree` others on average. A move of a sparse game (Node-Kayles: 4) removes few squares,
-/// so many subsets of a component are reached and the subset searches pay only up to 12
-/// squares (3 x 14: 0.07 s against 0.24 s at 16; 3 x 21: 13 s against 18 s at 16 and 67 s at
-/// 20). Dense games gain up to 16 for values (queens 14 x 14: 8 % faster, half the memory) and
-/// up to 20 for the win/loss question (queens 14 x 14: 22 s of CPU against 28 s at 16 and 29 s
-/// at 24, where the memo no longer fits the cache).
-pub(crate) fn small_bound(degree: f64) -> (usize, usize) {
-    if degree < 8.0 {
-        (12, 12)
-    } else {
-        (SMALL, SMALL_LOSES)
+/// `degree` others on average, `single` when each square has one move (Node-Kayles). A move
+/// of a sparse game (Node-Kayles on a grid: 4) removes few squares, so many subsets of a
+/// component are reached and the subset searches pay only up to 12 squares (3 x 14: 0.07 s
+/// against 0.24 s at 16; 3 x 21: 13 s against 18 s at 16 and 67 s at 20). Dense games gain up
+/// to 16 for values (queens 14 x 14: 8 % faster, half the memory). For the win/loss question,
+/// dense Node-Kayles (queens) gains up to 28 squares, whose subsets of up to six squares are
+/// read from the tables of `graphs` (queens 14: 0.80 of the CPU at 28 against 24, 0.96 at 24
+/// against 20); with several pieces 20 squares already took twice the CPU of 16 (kings and
+/// knights on 6 x 6).
+pub(crate) fn small_bound(degree: f64, single: bool) -> (usize, usize) {
+    match (degree < 8.0, single) {
+        (true, _) => (12, 12),
+        (false, true) => (SMALL, SMALL_LOSES),
+        (false, false) => (SMALL, SMALL),
     }
 }
 
@@ -77,32 +80,49 @@ pub(crate) fn small_bound(degree: f64) -> (usize, usize) {
 type SmallCache = Vec<(u64, [u64; 4], u8)>;
 
 thread_local! {
-    static SMALL_MEMO: RefCell<Memo> = RefCell::new(Memo { slots: vec![0; 1 << 12], stamp: 1, len: 0 });
+    static SMALL_MEMO: RefCell<Memo> = RefCell::new(Memo::new());
     static SMALL_CACHE: RefCell<SmallCache> = RefCell::new(vec![(u64::MAX, [0; 4], 0); 1 << 12]);
 }
 
-/// The per-thread memo of the subset searches: a byte per subset (`u8::MAX` = unknown) in an
-/// open-addressed table of `subset << 32 | stamp << 8 | byte` words. A search visits a few
-/// dozen subsets on average, so the table stays in the cache where a directly indexed array of
-/// `2^20` bytes did not; a new search takes a new stamp, which empties the table at once.
+/// The per-thread memo of the subset searches: a byte per subset (`u8::MAX` = unknown), each
+/// entry stamped with its search, so a new search (a new stamp) finds the memo empty at once.
+/// Subsets of components of up to [`SMALL`] squares index an array of `stamp << 8 | byte`
+/// words directly; larger ones (dense Node-Kayles, up to [`SMALL_LOSES`] squares) go to an
+/// open-addressed table of `subset << 32 | stamp << 8 | byte` words: such a search visits few
+/// subsets, and a direct array of `2^28` would not stay in the cache.
 struct Memo {
+    direct: Vec<u32>,
     slots: Vec<u64>,
     stamp: u64,
     len: usize,
+    /// whether this search uses `slots`
+    wide: bool,
 }
 
 impl Memo {
-    /// A new, empty memo.
-    fn clear(&mut self) {
+    fn new() -> Memo {
+        Memo {
+            direct: vec![0; 1 << SMALL],
+            slots: vec![0; 1 << 12],
+            stamp: 1,
+            len: 0,
+            wide: false,
+        }
+    }
+
+    /// A new, empty memo for the subsets of a component of `k` squares.
+    fn clear(&mut self, k: usize) {
         self.len = 0;
+        self.wide = k > SMALL;
         self.stamp += 1;
         if self.stamp == 1 << 24 {
+            self.direct.fill(0);
             self.slots.fill(0);
             self.stamp = 1;
         }
     }
 
-    /// The slot of subset `s`: its own, or the empty one where it would go.
+    /// The slot of subset `s` in `slots`: its own, or the empty one where it would go.
     #[inline]
     fn slot(&self, s: u32) -> usize {
         let mask = self.slots.len() - 1;
@@ -118,7 +138,11 @@ impl Memo {
 
     #[inline]
     fn get(&self, s: u32) -> u8 {
-        let e = self.slots[self.slot(s)];
+        let e = if self.wide {
+            self.slots[self.slot(s)]
+        } else {
+            self.direct[s as usize] as u64
+        };
         if e >> 8 & 0xff_ffff == self.stamp {
             e as u8
         } else {
@@ -127,6 +151,10 @@ impl Memo {
     }
 
     fn set(&mut self, s: u32, v: u8) {
+        if !self.wide {
+            self.direct[s as usize] = (self.stamp << 8 | v as u64) as u32;
+            return;
+        }
         let i = self.slot(s);
         if self.slots[i] >> 8 & 0xff_ffff != self.stamp {
             self.len += 1;
@@ -560,7 +588,7 @@ impl<B: Bits> Game<B> {
         };
         Some(SMALL_MEMO.with(|memo| {
             let memo = &mut *memo.borrow_mut();
-            memo.clear();
+            memo.clear(k);
             search(&moves, (1u32 << k) - 1, memo)
         }))
     }
@@ -771,20 +799,21 @@ mod tests {
 
     #[test]
     fn memo_grows_and_empties() {
-        let mut memo = Memo {
-            slots: vec![0; 4],
-            stamp: (1 << 24) - 2,
-            len: 0,
-        };
-        for round in 0..3 {
-            memo.clear();
-            for s in 0..5000u32 {
-                assert_eq!(memo.get(s * 7), u8::MAX, "round {round}");
-                memo.set(s * 7, (s % 200) as u8);
+        let mut memo = Memo::new();
+        memo.slots = vec![0; 4];
+        memo.stamp = (1 << 24) - 3;
+        for round in 0..4 {
+            // a search over 20 squares (the table), then one over 16 (the array)
+            let (k, step) = if round % 2 == 0 { (20, 7) } else { (16, 13) };
+            memo.clear(k);
+            let sets = (0..5000u32).map(|i| i * step % (1 << k));
+            for (i, s) in sets.clone().enumerate() {
+                assert_eq!(memo.get(s), u8::MAX, "round {round}");
+                memo.set(s, (i % 200) as u8);
             }
-            for s in 0..5000u32 {
-                assert_eq!(memo.get(s * 7), (s % 200) as u8);
-                assert_eq!(memo.get(s * 7 + 1), u8::MAX);
+            for (i, s) in sets.enumerate() {
+                assert_eq!(memo.get(s), (i % 200) as u8);
+                assert_eq!(memo.get((s + 1) % (1 << k)), u8::MAX);
             }
         }
     }
