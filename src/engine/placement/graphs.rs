@@ -30,16 +30,7 @@ fn extract(m: u32, c: u32, fast: bool) -> u32 {
         // SAFETY: `fast` is set only where the processor has BMI2
         return unsafe { pext32(m, c) };
     }
-    let (mut out, mut rank, mut rest) = (0, 0, c);
-    while rest != 0 {
-        let low = rest & rest.wrapping_neg();
-        if m & low != 0 {
-            out |= 1 << rank;
-        }
-        rank += 1;
-        rest ^= low;
-    }
-    out
+    super::solve::ranks(m as u64, c as u64) as u32
 }
 
 #[cfg(target_arch = "x86_64")]

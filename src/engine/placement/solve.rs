@@ -283,17 +283,24 @@ pub(super) fn has_pext() -> bool {
 /// The members of `m` that lie in `c`, renumbered by their rank in `c` (which has at most 32
 /// members): the local numbering of [`Game::small_search`].
 fn relabel(m: [u64; 4], c: [u64; 4]) -> u32 {
-    let (mut out, mut rank) = (0u32, 0);
+    let (mut out, mut shift) = (0u64, 0);
     for (mw, cw) in m.into_iter().zip(c) {
-        let mut rest = cw;
-        while rest != 0 {
-            let low = rest & rest.wrapping_neg();
-            if mw & low != 0 {
-                out |= 1 << rank;
-            }
-            rank += 1;
-            rest ^= low;
+        out |= ranks(mw, cw) << shift;
+        shift += cw.count_ones();
+    }
+    out as u32
+}
+
+/// The bits of `m` at the positions of the members of `c`, packed down (a plain `pext`).
+pub(super) fn ranks(m: u64, c: u64) -> u64 {
+    let (mut out, mut rank, mut rest) = (0, 0, c);
+    while rest != 0 {
+        let low = rest & rest.wrapping_neg();
+        if m & low != 0 {
+            out |= 1 << rank;
         }
+        rank += 1;
+        rest ^= low;
     }
     out
 }
