@@ -270,12 +270,12 @@ fn grid(it: &mut Interp, a: &mut Args) -> Result<Value> {
 pub fn board(_: &mut Interp, a: &mut Args, torus: bool) -> Result<Value> {
     a.count(2, 2)?;
     let (m, n) = (a.nonneg(0)? as usize, a.nonneg(1)? as usize);
-    if m == 0 || n == 0 || m.checked_mul(n).is_none_or(|c| c > 255) {
+    if m == 0 || n == 0 || m.checked_mul(n).is_none_or(|c| c > 256) {
         return Err(Error::runtime(
             format!("a {}x{} grid is not supported", num(m), num(n)),
             a.span,
         )
-        .hint("boards have 1 to 255 cells"));
+        .hint("boards have 1 to 256 cells"));
     }
     Ok(Value::Board(Rc::new(Board {
         rows: m,
