@@ -287,3 +287,19 @@ fn graph_numbers_of_graph_boards_agree_with_brute_force() {
         assert_eq!(got, [json!(gamma), json!(i), json!(alpha)], "{g}");
     }
 }
+
+#[test]
+fn boards_of_256_cells_are_the_largest() {
+    // Node-Kayles on a path is Dawson's chess (octal 0.137); 16 x 16 knights lose by the
+    // point-reflection mirror
+    let v = values(
+        "grundy(placement(grid(1, 256), [wazir]))\ngrundy(octal(\"0.137\"), 256..256)\n\
+         outcome(placement(grid(16, 16), [knight]))\nlen(options(placement(grid(16, 16), [queen])))",
+    );
+    assert_eq!(json!([v[0]]), v[1]);
+    assert_eq!(v[2], json!("P"));
+    assert_eq!(v[3], json!(256));
+    let (code, _, err) = common::run_e("grid(16, 17)");
+    assert_eq!(code, 1);
+    assert!(err.contains("1 to 256 cells"), "{err}");
+}

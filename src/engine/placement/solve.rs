@@ -93,17 +93,24 @@ thread_local! {
 struct Memo {
     direct: Vec<u32>,
     slots: Vec<u64>,
+    /// the most slots `slots` grows to; a search that fills them starts over with an empty
+    /// memo (a new stamp): the memo only saves work, and so stays within [`MEMO_CAP`]
+    cap: usize,
     stamp: u64,
     len: usize,
     /// whether this search uses `slots`
     wide: bool,
 }
 
+/// The most slots of the subset memo past [`SMALL`] squares (32 MB of words).
+const MEMO_CAP: usize = 1 << 22;
+
 impl Memo {
     fn new() -> Memo {
         Memo {
             direct: vec![0; 1 << SMALL],
             slots: vec![0; 1 << 12],
+            cap: MEMO_CAP,
             stamp: 1,
             len: 0,
             wide: false,
@@ -112,8 +119,13 @@ impl Memo {
 
     /// A new, empty memo for the subsets of a component of `k` squares.
     fn clear(&mut self, k: usize) {
-        self.len = 0;
         self.wide = k > SMALL;
+        self.restamp();
+    }
+
+    /// Empties the memo at once: a new stamp, which no entry carries.
+    fn restamp(&mut self) {
+        self.len = 0;
         self.stamp += 1;
         if self.stamp == 1 << 24 {
             self.direct.fill(0);
@@ -155,22 +167,27 @@ impl Memo {
             self.direct[s as usize] = (self.stamp << 8 | v as u64) as u32;
             return;
         }
-        let i = self.slot(s);
+        let mut i = self.slot(s);
         if self.slots[i] >> 8 & 0xff_ffff != self.stamp {
+            if (self.len + 1) * 2 > self.slots.len() {
+                if self.slots.len() < self.cap {
+                    // twice the room, the entries of this search moved over
+                    let len = self.slots.len() * 2;
+                    let old = std::mem::replace(&mut self.slots, vec![0; len]);
+                    for e in old {
+                        if e >> 8 & 0xff_ffff == self.stamp {
+                            let j = self.slot((e >> 32) as u32);
+                            self.slots[j] = e;
+                        }
+                    }
+                } else {
+                    self.restamp();
+                }
+                i = self.slot(s);
+            }
             self.len += 1;
         }
         self.slots[i] = (s as u64) << 32 | self.stamp << 8 | v as u64;
-        if self.len * 2 > self.slots.len() {
-            // twice the room, the entries of this search moved over
-            let len = self.slots.len() * 2;
-            let old = std::mem::replace(&mut self.slots, vec![0; len]);
-            for e in old {
-                if e >> 8 & 0xff_ffff == self.stamp {
-                    let j = self.slot((e >> 32) as u32);
-                    self.slots[j] = e;
-                }
-            }
-        }
     }
 }
 
@@ -823,6 +840,17 @@ mod tests {
                 assert_eq!(memo.get((s + 1) % (1 << k)), u8::MAX);
             }
         }
+        // at its cap the memo empties instead of growing, and keeps the newest entry
+        memo.slots = vec![0; 4];
+        memo.cap = 1 << 8;
+        memo.clear(20);
+        for i in 0..5000u32 {
+            let s = i * 7 % (1 << 20);
+            memo.set(s, (i % 200) as u8);
+            assert_eq!(memo.get(s), (i % 200) as u8);
+            assert!(memo.slots.len() <= 1 << 8);
+        }
+        assert!(memo.len * 2 <= memo.slots.len());
     }
 
     #[test]
