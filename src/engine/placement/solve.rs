@@ -84,14 +84,16 @@ thread_local! {
     static SMALL_CACHE: RefCell<SmallCache> = RefCell::new(vec![(u64::MAX, [0; 4], 0); 1 << 12]);
 }
 
-/// The per-thread memo of the subset searches: a byte per subset (`u8::MAX` = unknown), each
-/// entry stamped with its search, so a new search (a new stamp) finds the memo empty at once.
-/// Subsets of components of up to [`SMALL`] squares index an array of `stamp << 8 | byte`
-/// words directly; larger ones (dense Node-Kayles, up to [`SMALL_LOSES`] squares) go to an
-/// open-addressed table of `subset << 32 | stamp << 8 | byte` words: such a search visits few
+/// The per-thread memo of the subset searches: a byte per subset (`u8::MAX` = unknown).
+/// Subsets of components of up to [`SMALL`] squares index a byte array directly, emptied
+/// after each search through the list of what it touched (a byte each keeps the array in the
+/// cache). Larger ones (dense Node-Kayles, up to [`SMALL_LOSES`] squares) go to an
+/// open-addressed table of `subset << 32 | stamp << 8 | byte` words, each entry stamped with
+/// its search, so a new search (a new stamp) finds it empty at once: such a search visits few
 /// subsets, and a direct array of `2^28` would not stay in the cache.
 struct Memo {
-    direct: Vec<u32>,
+    direct: Vec<u8>,
+    touched: Vec<u16>,
     slots: Vec<u64>,
     /// the most slots `slots` grows to; a search that fills them starts over with an empty
     /// memo (a new stamp): the memo only saves work, and so stays within [`MEMO_CAP`]
@@ -108,7 +110,8 @@ const MEMO_CAP: usize = 1 << 22;
 impl Memo {
     fn new() -> Memo {
         Memo {
-            direct: vec![0; 1 << SMALL],
+            direct: vec![u8::MAX; 1 << SMALL],
+            touched: vec![],
             slots: vec![0; 1 << 12],
             cap: MEMO_CAP,
             stamp: 1,
@@ -119,16 +122,19 @@ impl Memo {
 
     /// A new, empty memo for the subsets of a component of `k` squares.
     fn clear(&mut self, k: usize) {
+        for &s in &self.touched {
+            self.direct[s as usize] = u8::MAX;
+        }
+        self.touched.clear();
         self.wide = k > SMALL;
         self.restamp();
     }
 
-    /// Empties the memo at once: a new stamp, which no entry carries.
+    /// Empties `slots` at once: a new stamp, which no entry carries.
     fn restamp(&mut self) {
         self.len = 0;
         self.stamp += 1;
         if self.stamp == 1 << 24 {
-            self.direct.fill(0);
             self.slots.fill(0);
             self.stamp = 1;
         }
@@ -150,11 +156,10 @@ impl Memo {
 
     #[inline]
     fn get(&self, s: u32) -> u8 {
-        let e = if self.wide {
-            self.slots[self.slot(s)]
-        } else {
-            self.direct[s as usize] as u64
-        };
+        if !self.wide {
+            return self.direct[s as usize];
+        }
+        let e = self.slots[self.slot(s)];
         if e >> 8 & 0xff_ffff == self.stamp {
             e as u8
         } else {
@@ -162,11 +167,20 @@ impl Memo {
         }
     }
 
+    #[inline]
     fn set(&mut self, s: u32, v: u8) {
-        if !self.wide {
-            self.direct[s as usize] = (self.stamp << 8 | v as u64) as u32;
-            return;
+        if self.wide {
+            return self.set_wide(s, v);
         }
+        let d = &mut self.direct[s as usize];
+        if *d == u8::MAX {
+            self.touched.push(s as u16);
+        }
+        *d = v;
+    }
+
+    #[inline(never)]
+    fn set_wide(&mut self, s: u32, v: u8) {
         let mut i = self.slot(s);
         if self.slots[i] >> 8 & 0xff_ffff != self.stamp {
             if (self.len + 1) * 2 > self.slots.len() {
