@@ -27,7 +27,7 @@ use crate::engine::control::Task;
 use crate::engine::{Ctl, Result};
 use rayon::prelude::*;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// A canonical key of a position: equal keys must mean equal games.
 pub trait Key: Copy + Eq + std::hash::Hash + Default + Send + Sync + 'static {
@@ -46,8 +46,9 @@ pub trait Sums: Sync {
     /// The value of a component when it is known without search.
     fn known(&self, c: Self::Pos) -> Option<u32>;
     /// Whether `c + *h` loses (the value of `c` is `h`), when that is known without search: a
-    /// game may answer it more cheaply than it finds the value.
-    fn known_loses(&self, c: Self::Pos, h: u32) -> Option<bool> {
+    /// game may answer it more cheaply than it finds the value. A game that answers by a search
+    /// of its own gives up (`None`) once `stop`, the cancellation flag, is set.
+    fn known_loses(&self, c: Self::Pos, h: u32, _stop: &AtomicBool) -> Option<bool> {
         self.known(c).map(|v| v == h)
     }
     /// The canonical key of any position (reduced under the game's symmetries).
@@ -437,7 +438,7 @@ impl<'a, G: Sums> Search<'a, G> {
             // the last component, all others known: the game may answer the question whole
             if next.is_none()
                 && open.is_none()
-                && let Some(l) = self.g.known_loses(c, x)
+                && let Some(l) = self.g.known_loses(c, x, self.ctl.cancel_flag())
             {
                 return Ok(l);
             }

@@ -17,6 +17,7 @@ use crate::engine::winloss::{Sums, mark, mex};
 use crate::engine::{Ctl, Error, Result};
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The static description of a non-blocking game.
 pub(crate) struct Game<B> {
@@ -102,6 +103,9 @@ struct Memo {
     len: usize,
     /// whether this search uses `slots`
     wide: bool,
+    /// the nodes of this search, and whether it was stopped (see [`SmallMoves::loses`])
+    nodes: u32,
+    stopped: bool,
 }
 
 /// The most slots of the subset memo past [`SMALL`] squares (32 MB of words).
@@ -117,6 +121,8 @@ impl Memo {
             stamp: 1,
             len: 0,
             wide: false,
+            nodes: 0,
+            stopped: false,
         }
     }
 
@@ -127,6 +133,8 @@ impl Memo {
         }
         self.touched.clear();
         self.wide = k > SMALL;
+        self.nodes = 0;
+        self.stopped = false;
         self.restamp();
     }
 
@@ -214,6 +222,8 @@ struct SmallMoves<'a> {
     adj: Option<&'a [u32]>,
     /// whether `pext` is at hand ([`has_pext`])
     fast: bool,
+    /// the cancellation flag, polled by [`SmallMoves::loses`]
+    stop: &'a AtomicBool,
 }
 
 impl SmallMoves<'_> {
@@ -260,10 +270,19 @@ impl SmallMoves<'_> {
     /// every option. Moves in `s` first, then heap moves (each a search of `s + *h'`, `h' < h`).
     /// `memo` holds per subset the heaps decided (low 4 bits) and which of them lose (high 4);
     /// `u8::MAX`, which no set of facts equals, means nothing known.
+    /// Past [`SMALL`] squares a search may be long: it polls `stop` and, once it is set, ends
+    /// with `memo.stopped` (its answer then means nothing).
     fn loses(&self, s: u32, h: u32, memo: &mut Memo) -> bool {
         let m = memo.get(s);
         if m != u8::MAX && m >> h & 1 == 1 {
             return m >> (h + 4) & 1 == 1;
+        }
+        memo.nodes = memo.nodes.wrapping_add(1);
+        if memo.nodes & 0x3ff == 0 && self.stop.load(Ordering::Relaxed) {
+            memo.stopped = true;
+        }
+        if memo.stopped {
+            return false;
         }
         let mut lost = true;
         let mut rest = s;
@@ -534,7 +553,8 @@ impl<B: Bits> Game<B> {
         {
             return Some((f & !EXACT_FACT) as u32);
         }
-        let g = self.small_search(c, |m, s, memo| m.mex(s, memo))?;
+        // a mex over at most 2^16 subsets is short: it is not stopped
+        let g = self.small_search(c, &AtomicBool::new(false), |m, s, memo| m.mex(s, memo))?;
         self.cache(c, EXACT_FACT | g);
         Some(g as u32)
     }
@@ -558,7 +578,7 @@ impl<B: Bits> Game<B> {
     /// Whether a component of at most [`Game::small_loses`] squares plus a heap of `h <= MAX_LOSES`
     /// loses (its value is `h`), by [`SmallMoves::loses`], from this thread's cache when it
     /// knows. `None` as [`Game::small_value`].
-    fn small_loses(&self, c: B, h: u32) -> Option<bool> {
+    fn small_loses(&self, c: B, h: u32, stop: &AtomicBool) -> Option<bool> {
         let known = self.cached(c);
         match known {
             Some(f) if f & EXACT_FACT != 0 => return Some((f & !EXACT_FACT) as u32 == h),
@@ -566,7 +586,7 @@ impl<B: Bits> Game<B> {
             _ => {}
         }
         // the memo byte of the whole component: the heaps decided, and which of them lose
-        let m = self.small_search(c, |m, s, memo| {
+        let m = self.small_search(c, stop, |m, s, memo| {
             m.loses(s, h, memo);
             memo.get(s)
         })?;
@@ -585,6 +605,7 @@ impl<B: Bits> Game<B> {
     fn small_search(
         &self,
         c: B,
+        stop: &AtomicBool,
         search: impl Fn(&SmallMoves<'_>, u32, &mut Memo) -> u8,
     ) -> Option<u8> {
         let k = c.count() as usize;
@@ -623,12 +644,14 @@ impl<B: Bits> Game<B> {
             start: &start[..=k],
             adj: self.single.then_some(&adj[..k]),
             fast,
+            stop,
         };
-        Some(SMALL_MEMO.with(|memo| {
+        SMALL_MEMO.with(|memo| {
             let memo = &mut *memo.borrow_mut();
             memo.clear(k);
-            search(&moves, (1u32 << k) - 1, memo)
-        }))
+            let v = search(&moves, (1u32 << k) - 1, memo);
+            (!memo.stopped).then_some(v)
+        })
     }
 
     /// Shortest (`longest == false`) or longest play from `a`: additive over components.
@@ -803,12 +826,12 @@ impl<B: Bits> Sums for Game<B> {
     }
 
     #[inline]
-    fn known_loses(&self, c: B, h: u32) -> Option<bool> {
+    fn known_loses(&self, c: B, h: u32, stop: &AtomicBool) -> Option<bool> {
         let k = c.count() as usize;
         if h > MAX_LOSES || k <= 2 || k > self.small_loses || self.single && self.clique(c) {
             return self.trivial(c).map(|v| v == h);
         }
-        self.small_loses(c, h)
+        self.small_loses(c, h, stop)
     }
 
     #[inline]
@@ -865,6 +888,52 @@ mod tests {
             assert!(memo.slots.len() <= 1 << 8);
         }
         assert!(memo.len * 2 <= memo.slots.len());
+    }
+
+    #[test]
+    fn a_long_subset_search_stops_when_cancelled() {
+        // Node-Kayles on the 4 x 7 grid: 28 squares, far more than 2^10 subsets searched
+        let (rows, cols) = (4, 7);
+        let masks: Vec<Vec<u64>> = (0..rows * cols)
+            .map(|s| {
+                let (r, c) = (s / cols, s % cols);
+                let mut m = 1u64 << s;
+                if c > 0 {
+                    m |= 1 << (s - 1);
+                }
+                if c + 1 < cols {
+                    m |= 1 << (s + 1);
+                }
+                if r > 0 {
+                    m |= 1 << (s - cols);
+                }
+                if r + 1 < rows {
+                    m |= 1 << (s + cols);
+                }
+                vec![m]
+            })
+            .collect();
+        let g = Game {
+            adj: masks.iter().map(|m| m[0]).collect(),
+            masks,
+            single: true,
+            syms: vec![],
+            stride: None,
+            bytes: vec![],
+            mirrors: vec![],
+            small: SMALL,
+            small_loses: SMALL_LOSES,
+            id: game_id(),
+        };
+        let all = (1u64 << (rows * cols)) - 1;
+        let (stopped, free) = (AtomicBool::new(true), AtomicBool::new(false));
+        assert_eq!(g.small_loses(all, 0, &stopped), None);
+        let v = g
+            .small_search(all, &free, |m, s, memo| m.mex(s, memo))
+            .unwrap();
+        for h in 0..=MAX_LOSES {
+            assert_eq!(g.small_loses(all, h, &free), Some(v as u32 == h), "h = {h}");
+        }
     }
 
     #[test]
