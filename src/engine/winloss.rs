@@ -45,9 +45,9 @@ pub trait Sums: Sync {
     fn next_part(&self, p: &mut Self::Pos) -> Option<Self::Pos>;
     /// The value of a component when it is known without search.
     fn known(&self, c: Self::Pos) -> Option<u32>;
-    /// Whether `c + *h` loses (the value of `c` is `h`), when that is known without search: a
-    /// game may answer it more cheaply than it finds the value. A game that answers by a search
-    /// of its own gives up (`None`) once `stop`, the cancellation flag, is set.
+    /// Whether `c + *h` loses (the value of `c` is `h`), when the game answers it without this
+    /// search (more cheaply than it finds the value, or by a search of its own, which gives up
+    /// with `None` once `stop`, the cancellation flag, is set).
     fn known_loses(&self, c: Self::Pos, h: u32, _stop: &AtomicBool) -> Option<bool> {
         self.known(c).map(|v| v == h)
     }

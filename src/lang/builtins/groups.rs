@@ -1,5 +1,6 @@
 //! Group queries (docs/language.md, "Groups") as builtins.
 use crate::engine::Ctl;
+use crate::engine::board::MAX_CELLS;
 use crate::engine::control::human_bytes;
 use crate::engine::control::{depth_heading, depth_line, num};
 use crate::engine::group::cayley::{SchreierGraph, State};
@@ -270,12 +271,13 @@ fn grid(it: &mut Interp, a: &mut Args) -> Result<Value> {
 pub fn board(_: &mut Interp, a: &mut Args, torus: bool) -> Result<Value> {
     a.count(2, 2)?;
     let (m, n) = (a.nonneg(0)? as usize, a.nonneg(1)? as usize);
-    if m == 0 || n == 0 || m.checked_mul(n).is_none_or(|c| c > 256) {
+    // the board engines keep a set of cells in at most 256 bits
+    if m == 0 || n == 0 || m.checked_mul(n).is_none_or(|c| c > MAX_CELLS) {
         return Err(Error::runtime(
             format!("a {}x{} grid is not supported", num(m), num(n)),
             a.span,
         )
-        .hint("boards have 1 to 256 cells"));
+        .hint(format!("boards have 1 to {MAX_CELLS} cells")));
     }
     Ok(Value::Board(Rc::new(Board {
         rows: m,
