@@ -5,7 +5,8 @@ mod common;
 use common::Rng;
 use gamut::engine::Ctl;
 use gamut::engine::dots::{Dots, Position, Solver, best_of};
-use std::time::Instant;
+use std::sync::mpsc::RecvTimeoutError;
+use std::time::{Duration, Instant};
 
 /// Box masks built from the dot names alone (not from the engine's tables).
 fn boxes(b: &Dots) -> Vec<u64> {
@@ -565,7 +566,44 @@ fn empty_boards_bench() {
             Err(_) => Solver::new(&b, &ctl),
         }
         .unwrap();
-        let v = solver.value(&b.empty(), &ctl).unwrap();
+        // DOTS_TABLE_FILE: a run too long for one sitting starts from the table a stopped run
+        // saved, and saves its own every DOTS_SAVE_MINUTES (default 10)
+        let file = std::env::var("DOTS_TABLE_FILE")
+            .ok()
+            .map(std::path::PathBuf::from);
+        if let Some(f) = file.as_deref().filter(|f| f.exists()) {
+            solver.load_table(f).unwrap();
+            eprintln!(
+                "[{:.1} s] table loaded from {}",
+                t.elapsed().as_secs_f64(),
+                f.display()
+            );
+        }
+        let minutes: u64 = std::env::var("DOTS_SAVE_MINUTES").map_or(10, |m| m.parse().unwrap());
+        let (done, wait) = std::sync::mpsc::channel::<()>();
+        let v = std::thread::scope(|sc| {
+            if let Some(f) = file.as_deref() {
+                let solver = &solver;
+                sc.spawn(move || {
+                    while let Err(RecvTimeoutError::Timeout) =
+                        wait.recv_timeout(Duration::from_secs(60 * minutes))
+                    {
+                        let s = Instant::now();
+                        solver.save_table(f).unwrap();
+                        eprintln!(
+                            "[{:.1} s, cpu {:.1} s] table saved to {} in {:.1} s",
+                            t.elapsed().as_secs_f64(),
+                            cpu_seconds(),
+                            f.display(),
+                            s.elapsed().as_secs_f64()
+                        );
+                    }
+                });
+            }
+            let v = solver.value(&b.empty(), &ctl).unwrap();
+            drop(done);
+            v
+        });
         let st = solver.stats();
         println!(
             "{m} x {n}: value {v:+}  time {:.3} s (cpu {:.2} s)  nodes {}  table {} MB",

@@ -103,6 +103,27 @@ fn parts_run_one_by_one_merge_to_the_single_process_answer() {
     }
 }
 
+/// Options equal under the board's symmetries are searched once: 25 queens' squares on 5 x 5
+/// fall into 6 classes, the 12 lines of an empty 2 x 2 Dots-and-Boxes board into 2 (border
+/// and inner), the 49 of 4 x 5 into 14 (a corner box's two border sides are interchangeable);
+/// heap options are kept as they are.
+#[test]
+fn a_split_searches_one_option_per_symmetry_class() {
+    for (query, says) in [
+        ("grundy(Q)", "25 options of the position (6 distinct"),
+        ("value(dots(2, 2))", "12 options of the position (2 distinct"),
+        ("value(dots(4, 5))", "49 options of the position (14 distinct"),
+        ("grundy(kayles(9))", "9 options of the position (9 distinct"),
+    ] {
+        let dir = scratch("classes");
+        let out = try_split(&dir, query, 2);
+        succeeded(&out);
+        let text = String::from_utf8_lossy(&out.stderr);
+        assert!(text.contains(says), "{query}: {text}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
 #[test]
 fn a_part_of_an_edited_script_is_refused() {
     let dir = scratch("edited");

@@ -105,6 +105,13 @@ pub trait Family: Any {
         Ok(None)
     }
 
+    /// A key that a component shares with every component of equal value, such as its state
+    /// up to the board's symmetries: `gamut split` searches one option per key. `None`: the
+    /// state alone is the key.
+    fn class_key(&self, _state: &[i64]) -> Option<Vec<u64>> {
+        None
+    }
+
     /// `moves(P)` of a family that is not impartial: each move by name with its value.
     fn moves(&self, _it: &mut Interp, _state: &[i64]) -> Result<Option<Vec<(Value, Value)>>> {
         Ok(None)

@@ -55,10 +55,23 @@ fn parse_query(it: &mut Interp, text: &str) -> Result<Query> {
     })
 }
 
-/// The options of the query's position, in the order every process lists them, each with the
-/// points its mover scores on the way (for `value`; 0 otherwise), and their fingerprint
+/// A key options of equal value share: the family's class key (the state up to the board's
+/// symmetries) where it has one, else the option's text.
+fn class_of(o: &Value) -> String {
+    if let Value::Position(p) = o
+        && let Some(c) = p.the_one()
+        && let Some(k) = c.rs.family.class_key(&c.args)
+    {
+        return format!("{} {k:?}", c.rs.id);
+    }
+    o.to_text()
+}
+
+/// The options of the query's position, one per class of equal value (see [`class_of`]), in
+/// the order every process lists them, each with the points its mover scores on the way (for
+/// `value`; 0 otherwise); how many options there are in all; and the fingerprint of the list
 /// (FNV-1a of their text).
-fn options(it: &mut Interp, script: &str, q: &Query) -> Result<(Vec<(Value, i64)>, u64)> {
+fn options(it: &mut Interp, script: &str, q: &Query) -> Result<(Vec<(Value, i64)>, usize, u64)> {
     it.run_source("script.game", script)?;
     let env = it.globals.clone();
     let p = it.eval(&q.position, &env)?;
@@ -96,13 +109,19 @@ fn options(it: &mut Interp, script: &str, q: &Query) -> Result<(Vec<(Value, i64)
             v => return Err(Error::runtime(format!("options gave {}", v.a_type()), span)),
         }
     };
+    let all = opts.len();
+    let mut seen = std::collections::HashSet::new();
+    let opts: Vec<(Value, i64)> = opts
+        .into_iter()
+        .filter(|(o, taken)| seen.insert((class_of(o), *taken)))
+        .collect();
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for (o, _) in &opts {
         for b in o.to_text().bytes().chain([b'\n']) {
             h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
         }
     }
-    Ok((opts, h))
+    Ok((opts, all, h))
 }
 
 fn io_error(what: &str, path: &Path, e: std::io::Error) -> Error {
@@ -136,7 +155,7 @@ pub fn plan(
         )));
     }
     let q = parse_query(it, query)?;
-    let (opts, fingerprint) = options(it, script, &q)?;
+    let (opts, all, fingerprint) = options(it, script, &q)?;
     std::fs::create_dir_all(dir).map_err(|e| io_error("create", dir, e))?;
     let dir = dir.canonicalize().map_err(|e| io_error("find", dir, e))?;
     let base = base_dir
@@ -167,7 +186,8 @@ pub fn plan(
     );
     write(&dir.join("slurm.sh"), &slurm)?;
     Ok(format!(
-        "{} options of the position in {parts} parts, written to {d}\n  Slurm:        sbatch {d}/slurm.sh\n  GNU parallel: parallel {g} part {d} ::: $(seq 0 {last})\n  then:         {g} merge {d}",
+        "{} options of the position ({} distinct under its symmetries) in {parts} parts, written to {d}\n  Slurm:        sbatch {d}/slurm.sh\n  GNU parallel: parallel {g} part {d} ::: $(seq 0 {last})\n  then:         {g} merge {d}",
+        crate::engine::control::num(all),
         crate::engine::control::num(opts.len()),
         d = dir.display(),
         g = gamut.display()
@@ -197,7 +217,7 @@ pub fn part(it: &mut Interp, dir: &Path, index: usize) -> Result<()> {
         .map_err(|e| io_error("read", &dir.join("script.game"), e))?;
     it.base_dir = plan["base_dir"].as_str().map(PathBuf::from);
     let q = parse_query(it, plan["query"].as_str().unwrap_or(""))?;
-    let (opts, fingerprint) = options(it, &script, &q)?;
+    let (opts, _, fingerprint) = options(it, &script, &q)?;
     if plan["fingerprint"].as_str() != Some(fingerprint.to_string().as_str()) {
         return Err(Error::plain(
             "this part lists other options than the plan: the script or gamut changed since the split",

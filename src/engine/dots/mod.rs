@@ -564,8 +564,8 @@ impl Dots {
     }
 
     /// The canonical key of a set of lines under the symmetries and the interchange of a box's
-    /// border sides.
-    fn canonical(&self, lines: u64) -> u64 {
+    /// border sides: positions with one key have one value.
+    pub fn canonical(&self, lines: u64) -> u64 {
         self.canonical_of(&self.images(lines)).0
     }
 

@@ -22,6 +22,8 @@ use super::{Dots, Images, Position};
 use crate::engine::control::Task;
 use crate::engine::{Ctl, Error, Result};
 use rayon::prelude::*;
+use std::io::{Read, Write};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// A legal line with the net score for the mover of drawing it.
@@ -72,6 +74,9 @@ struct Table {
 
 #[repr(align(64))]
 struct Bucket([AtomicU64; 8]);
+
+/// The first bytes of a saved table; the number changes whenever keys or entries change meaning.
+const TABLE_FILE_FORMAT: &[u8; 16] = b"gamut dots tt 1\n";
 
 /// Bits of an entry after its data (`DATA_BITS`): what is left of the key.
 const TAG_BITS: u32 = 64 - DATA_BITS;
@@ -418,6 +423,60 @@ impl<'a> Solver<'a> {
             grid: Grid::new(board),
             nodes: AtomicU64::new(0),
         })
+    }
+
+    /// What a saved table starts with: the format (its number changes whenever keys or entries
+    /// change meaning), the board and the table's size.
+    fn table_header(&self) -> Vec<u8> {
+        let mut h = TABLE_FILE_FORMAT.to_vec();
+        let b = self.board;
+        for x in [b.rows, b.cols, b.nlines, self.table.bits as usize] {
+            h.extend((x as u64).to_le_bytes());
+        }
+        h
+    }
+
+    /// Writes the transposition table to `path`, so that a long search stopped later can be
+    /// resumed with [`Solver::load_table`]. It may run beside a search: every entry is a true
+    /// bound on its own position, so any mix of old and new entries is a valid table. The file
+    /// is written under another name and renamed, so a killed save leaves the previous one.
+    pub fn save_table(&self, path: &Path) -> std::io::Result<()> {
+        let tmp = path.with_extension("tmp");
+        let mut w = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?);
+        w.write_all(&self.table_header())?;
+        for b in &self.table.buckets {
+            for e in &b.0 {
+                w.write_all(&e.load(Ordering::Relaxed).to_le_bytes())?;
+            }
+        }
+        w.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        std::fs::rename(&tmp, path)
+    }
+
+    /// Fills the table from a file [`Solver::save_table`] wrote for the same board and table
+    /// size; refuses any other file.
+    pub fn load_table(&self, path: &Path) -> std::io::Result<()> {
+        let mut r = std::io::BufReader::with_capacity(1 << 20, std::fs::File::open(path)?);
+        let want = self.table_header();
+        let mut got = vec![0; want.len()];
+        r.read_exact(&mut got)?;
+        if got != want {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!(
+                    "{} was saved for another board, table size or table format",
+                    path.display()
+                ),
+            ));
+        }
+        let mut buf = [0u8; 64];
+        for b in &self.table.buckets {
+            r.read_exact(&mut buf)?;
+            for (e, w) in b.0.iter().zip(buf.chunks_exact(8)) {
+                e.store(u64::from_le_bytes(w.try_into().unwrap()), Ordering::Relaxed);
+            }
+        }
+        Ok(())
     }
 
     /// Nodes searched so far and the table size.
@@ -1193,5 +1252,27 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A table saved and loaded again answers the same search at once; a file saved for
+    /// another board or table size is refused.
+    #[test]
+    fn a_saved_table_resumes_the_search() {
+        let ctl = Ctl::default();
+        let path = std::env::temp_dir().join(format!("gamut-tt-{}.bin", std::process::id()));
+        let b = Dots::new(3, 3).unwrap();
+        let first = Solver::with_table_bytes(&b, 1 << 20, &ctl).unwrap();
+        let v = first.value(&b.empty(), &ctl).unwrap();
+        first.save_table(&path).unwrap();
+        let again = Solver::with_table_bytes(&b, 1 << 20, &ctl).unwrap();
+        again.load_table(&path).unwrap();
+        assert_eq!(again.value(&b.empty(), &ctl).unwrap(), v);
+        assert!(again.stats().nodes * 100 < first.stats().nodes);
+        let bigger = Solver::with_table_bytes(&b, 1 << 21, &ctl).unwrap();
+        assert!(bigger.load_table(&path).is_err());
+        let other = Dots::new(2, 4).unwrap();
+        let other = Solver::with_table_bytes(&other, 1 << 20, &ctl).unwrap();
+        assert!(other.load_table(&path).is_err());
+        std::fs::remove_file(&path).unwrap();
     }
 }

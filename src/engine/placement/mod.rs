@@ -294,6 +294,15 @@ impl<B: Bits> Inner<B> {
         }
     }
 
+    /// See [`Placement::class_key`].
+    fn class_key(&self, avail: &[usize], occ: &[usize]) -> Vec<u64> {
+        let a: B = set_of(avail.iter().copied());
+        match &self.game {
+            Some(g) => g.canon(a).words().to_vec(),
+            None => [a.words(), set_of::<B>(occ.iter().copied()).words()].concat(),
+        }
+    }
+
     /// Whether the player to move loses: a win/loss search for non-blocking games.
     fn loses(&self, avail: &[usize], occ: &[usize], n: usize, ctl: &Ctl) -> Result<bool> {
         match &self.game {
@@ -552,6 +561,14 @@ impl Placement {
         let avail = (0..self.n).filter(|&s| av[s]).collect();
         let occ = (0..self.n).filter(|&s| pos.cells[s].is_some()).collect();
         (avail, occ)
+    }
+
+    /// A key that positions of equal value share: the free squares up to the board's
+    /// symmetries and translations, as the search keys them (with blocking attacks, the free
+    /// and the occupied squares).
+    pub fn class_key(&self, pos: &Pos) -> Vec<u64> {
+        let (avail, occ) = self.sets(pos);
+        with_wide!(&self.engine, e => e.class_key(&avail, &occ))
     }
 
     /// The nimber of `pos` (normal play).

@@ -45,6 +45,9 @@ impl Family for DotsGame {
         });
         Ok(Some(moves.collect::<Result<_>>()?))
     }
+    fn class_key(&self, state: &[i64]) -> Option<Vec<u64>> {
+        Some(vec![self.0.canonical(self.pos(state).ok()?.lines)])
+    }
     fn not_impartial(&self) -> Option<&'static str> {
         Some("Dots-and-Boxes is a scoring game: ask value(P), moves(P) or winning(P)")
     }

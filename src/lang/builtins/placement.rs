@@ -211,6 +211,10 @@ impl Family for PlacementGame {
         ))
     }
 
+    fn class_key(&self, state: &[i64]) -> Option<Vec<u64>> {
+        Some(self.0.class_key(&placement_pos(&self.0, state).ok()?))
+    }
+
     fn move_label(&self, state: &[i64], option: &[i64]) -> Option<String> {
         let pair = option
             .chunks(2)
