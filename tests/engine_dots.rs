@@ -589,13 +589,16 @@ fn empty_boards_bench() {
                         wait.recv_timeout(Duration::from_secs(60 * minutes))
                     {
                         let s = Instant::now();
-                        solver.save_table(f).unwrap();
+                        let used = solver.save_table(f).unwrap();
+                        let st = solver.stats();
                         eprintln!(
-                            "[{:.1} s, cpu {:.1} s] table saved to {} in {:.1} s",
+                            "[{:.1} s, cpu {:.1} s] {} nodes; table saved to {} in {:.1} s, {:.1} % of its entries in use",
                             t.elapsed().as_secs_f64(),
                             cpu_seconds(),
+                            st.nodes,
                             f.display(),
-                            s.elapsed().as_secs_f64()
+                            s.elapsed().as_secs_f64(),
+                            100.0 * used as f64 / (st.table_bytes / 8) as f64
                         );
                     }
                 });

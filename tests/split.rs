@@ -111,8 +111,14 @@ fn parts_run_one_by_one_merge_to_the_single_process_answer() {
 fn a_split_searches_one_option_per_symmetry_class() {
     for (query, says) in [
         ("grundy(Q)", "25 options of the position (6 distinct"),
-        ("value(dots(2, 2))", "12 options of the position (2 distinct"),
-        ("value(dots(4, 5))", "49 options of the position (14 distinct"),
+        (
+            "value(dots(2, 2))",
+            "12 options of the position (2 distinct",
+        ),
+        (
+            "value(dots(4, 5))",
+            "49 options of the position (14 distinct",
+        ),
         ("grundy(kayles(9))", "9 options of the position (9 distinct"),
     ] {
         let dir = scratch("classes");

@@ -345,6 +345,8 @@ struct Searcher<'s, 'a> {
     ctl: &'s Ctl,
     stop: Stops<'s>,
     nodes: u64,
+    /// the part of `nodes` already added to the solver's count
+    counted: u64,
 }
 
 /// The stop flags of the parallel nodes above a search: a cutoff at any of them ends it.
@@ -440,17 +442,22 @@ impl<'a> Solver<'a> {
     /// resumed with [`Solver::load_table`]. It may run beside a search: every entry is a true
     /// bound on its own position, so any mix of old and new entries is a valid table. The file
     /// is written under another name and renamed, so a killed save leaves the previous one.
-    pub fn save_table(&self, path: &Path) -> std::io::Result<()> {
+    /// Returns the number of entries in use.
+    pub fn save_table(&self, path: &Path) -> std::io::Result<u64> {
         let tmp = path.with_extension("tmp");
         let mut w = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?);
         w.write_all(&self.table_header())?;
+        let mut used = 0;
         for b in &self.table.buckets {
             for e in &b.0 {
-                w.write_all(&e.load(Ordering::Relaxed).to_le_bytes())?;
+                let d = e.load(Ordering::Relaxed);
+                used += (d != 0) as u64;
+                w.write_all(&d.to_le_bytes())?;
             }
         }
         w.into_inner().map_err(|e| e.into_error())?.sync_all()?;
-        std::fs::rename(&tmp, path)
+        std::fs::rename(&tmp, path)?;
+        Ok(used)
     }
 
     /// Fills the table from a file [`Solver::save_table`] wrote for the same board and table
@@ -494,7 +501,7 @@ impl<'a> Solver<'a> {
         let flag = AtomicBool::new(false);
         let mut se = Searcher::new(self, ctl, Stops::root(&flag));
         let v = se.mtd(pos.lines, 0, true);
-        self.nodes.fetch_add(se.nodes, Ordering::Relaxed);
+        se.count();
         ctl.check()?;
         v.map_err(|_| Error::cancelled())
     }
@@ -526,7 +533,7 @@ impl<'a> Solver<'a> {
                 let child = pos.lines | 1 << legal[i];
                 let mut se = Searcher::new(self, ctl, Stops::root(&flag));
                 let v = se.mtd(child, 0, false);
-                self.nodes.fetch_add(se.nodes, Ordering::Relaxed);
+                se.count();
                 let _ = task.tick(1);
                 v.map(|v| (keys[i], v))
             })
@@ -561,7 +568,15 @@ impl<'s, 'a> Searcher<'s, 'a> {
             ctl,
             stop,
             nodes: 0,
+            counted: 0,
         }
+    }
+
+    /// Adds the nodes searched since the last call to the solver's count.
+    fn count(&mut self) {
+        let n = self.nodes - self.counted;
+        self.s.nodes.fetch_add(n, Ordering::Relaxed);
+        self.counted = self.nodes;
     }
 
     #[inline]
@@ -1042,8 +1057,14 @@ impl<'s, 'a> Searcher<'s, 'a> {
     ) -> std::result::Result<i32, Stop> {
         let start = self.nodes;
         self.nodes += 1;
-        if self.nodes & 0xfff == 0 && (self.stop.any() || self.ctl.cancelled()) {
-            return Err(Stop);
+        if self.nodes & 0xfff == 0 {
+            if self.stop.any() || self.ctl.cancelled() {
+                return Err(Stop);
+            }
+            // the solver's count stays current during a long search
+            if self.nodes & 0xf_ffff == 0 {
+                self.count();
+            }
         }
         let mut node = match self.prepare(pos, imgs, alpha, beta) {
             Ok(node) => node,
@@ -1149,7 +1170,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
                     let mut se = Searcher::new(s, ctl, stops);
                     let v =
                         se.child_value(node.pos, &node.imgs, l as usize, a, node.b0, Some(ply + 1));
-                    s.nodes.fetch_add(se.nodes, Ordering::Relaxed);
+                    se.count();
                     if let Some(t) = task {
                         let _ = t.tick(1);
                     }
