@@ -5,6 +5,9 @@
 #   DOTS_RETRO=1 bench/dots-empty.sh 3x3   also runs the retrograde reference (boards up to 31 lines: 3x4 needs 2 GB)
 #   DOTS_PROGRESS=1 bench/dots-empty.sh 4x4   prints the null-window tests as they go (wall and cpu)
 #   DOTS_TABLE_MB=8192 bench/dots-empty.sh 4x5   a larger table than the default 1 GB
+#   DOTS_TABLE_FILE=t.bin DOTS_TABLE_MB=8192 bench/dots-empty.sh 4x5   starts from the table a
+#       stopped run saved in t.bin (if there is one) and saves its own there every
+#       DOTS_SAVE_MINUTES (default 10): a run longer than one sitting goes on where it stopped
 set -e
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-target}"
