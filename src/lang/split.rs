@@ -67,11 +67,18 @@ fn class_of(o: &Value) -> String {
     o.to_text()
 }
 
-/// The options of the query's position, one per class of equal value (see [`class_of`]), in
-/// the order every process lists them, each with the points its mover scores on the way (for
-/// `value`; 0 otherwise); how many options there are in all; and the fingerprint of the list
-/// (FNV-1a of their text).
-fn options(it: &mut Interp, script: &str, q: &Query) -> Result<(Vec<(Value, i64)>, usize, u64)> {
+/// The options of a split's position.
+struct Listed {
+    /// one option per class of equal value (see [`class_of`]), in the order every process
+    /// lists them, each with the points its mover scores on the way (for `value`; 0 otherwise)
+    opts: Vec<(Value, i64)>,
+    /// how many options there are in all
+    all: usize,
+    /// FNV-1a of the text of `opts`
+    fingerprint: u64,
+}
+
+fn options(it: &mut Interp, script: &str, q: &Query) -> Result<Listed> {
     it.run_source("script.game", script)?;
     let env = it.globals.clone();
     let p = it.eval(&q.position, &env)?;
@@ -121,7 +128,11 @@ fn options(it: &mut Interp, script: &str, q: &Query) -> Result<(Vec<(Value, i64)
             h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
         }
     }
-    Ok((opts, all, h))
+    Ok(Listed {
+        opts,
+        all,
+        fingerprint: h,
+    })
 }
 
 fn io_error(what: &str, path: &Path, e: std::io::Error) -> Error {
@@ -155,7 +166,11 @@ pub fn plan(
         )));
     }
     let q = parse_query(it, query)?;
-    let (opts, all, fingerprint) = options(it, script, &q)?;
+    let Listed {
+        opts,
+        all,
+        fingerprint,
+    } = options(it, script, &q)?;
     std::fs::create_dir_all(dir).map_err(|e| io_error("create", dir, e))?;
     let dir = dir.canonicalize().map_err(|e| io_error("find", dir, e))?;
     let base = base_dir
@@ -217,7 +232,9 @@ pub fn part(it: &mut Interp, dir: &Path, index: usize) -> Result<()> {
         .map_err(|e| io_error("read", &dir.join("script.game"), e))?;
     it.base_dir = plan["base_dir"].as_str().map(PathBuf::from);
     let q = parse_query(it, plan["query"].as_str().unwrap_or(""))?;
-    let (opts, _, fingerprint) = options(it, &script, &q)?;
+    let Listed {
+        opts, fingerprint, ..
+    } = options(it, &script, &q)?;
     if plan["fingerprint"].as_str() != Some(fingerprint.to_string().as_str()) {
         return Err(Error::plain(
             "this part lists other options than the plan: the script or gamut changed since the split",
