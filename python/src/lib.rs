@@ -1,6 +1,7 @@
 //! Python bindings: `gamut.Session().run(code)` runs gamut code in one interpreter session and
 //! returns the last value it shows, converted from its JSON form (int, bool, str, list, dict,
-//! None; integers past 64 bits come as strings of digits, as in JSON).
+//! None; integers past 64 bits come as strings of digits, as in JSON); a picture comes as a
+//! `gamut.Picture` holding its drawing, which Jupyter shows inline.
 //!
 //! The interpreter lives on its own thread (its values are not `Send`); the calling thread waits
 //! for the answer without the GIL and checks Python's signals between waits, so Ctrl-C cancels
@@ -9,10 +10,11 @@
 use ::gamut::engine::Ctl;
 use ::gamut::lang::error::Kind;
 use ::gamut::lang::eval::Interp;
+use ::gamut::lang::value::Value;
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyBytes, PyDict, PyList};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::sync::{Arc, Mutex};
@@ -20,8 +22,19 @@ use std::time::Duration;
 
 create_exception!(gamut, GamutError, PyException, "An error in gamut code.");
 
+/// What a run shows last: a value in its JSON form, or a picture drawn in its first format (on
+/// the interpreter's thread, where the picture lives).
+enum Shown {
+    Json(serde_json::Value),
+    Picture {
+        title: String,
+        format: &'static str,
+        data: Result<Vec<u8>, String>,
+    },
+}
+
 enum Outcome {
-    Value(Option<serde_json::Value>),
+    Value(Option<Shown>),
     Cancelled,
     /// the error's report: message, the span underlined, a hint
     Failed(String),
@@ -51,7 +64,14 @@ impl Session {
                 let shown = last.clone();
                 let mut it = Interp::new(Box::new(move |_, v| {
                     if let Ok(mut l) = shown.lock() {
-                        *l = Some(v.to_json());
+                        *l = Some(match v {
+                            Value::Picture(p) => Shown::Picture {
+                                title: p.title.clone(),
+                                format: p.formats[0],
+                                data: p.bytes(p.formats[0]),
+                            },
+                            v => Shown::Json(v.to_json()),
+                        });
                     }
                 }));
                 it.ctl = Ctl::new(flag);
@@ -109,11 +129,59 @@ impl Session {
             return Err(e);
         }
         match outcome {
-            Outcome::Value(Some(v)) => to_py(py, &v),
+            Outcome::Value(Some(Shown::Json(v))) => to_py(py, &v),
+            Outcome::Value(Some(Shown::Picture {
+                title,
+                format,
+                data,
+            })) => {
+                let data = data.map_err(|e| {
+                    GamutError::new_err(format!("cannot draw the picture {title}: {e}"))
+                })?;
+                Ok(Picture {
+                    title,
+                    format,
+                    data,
+                }
+                .into_pyobject(py)?
+                .into_any()
+                .unbind())
+            }
             Outcome::Value(None) => Ok(py.None()),
             Outcome::Cancelled => Err(GamutError::new_err("cancelled")),
             Outcome::Failed(report) => Err(GamutError::new_err(report)),
         }
+    }
+}
+
+/// A drawing (`export(x)`, `plot(data)`): `title`, `format` ("svg" or "png") and `data`, the
+/// file's bytes; Jupyter and IPython show it inline.
+#[pyclass(frozen)]
+struct Picture {
+    #[pyo3(get)]
+    title: String,
+    #[pyo3(get)]
+    format: &'static str,
+    data: Vec<u8>,
+}
+
+#[pymethods]
+impl Picture {
+    #[getter]
+    fn data<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.data)
+    }
+
+    fn _repr_svg_(&self) -> Option<String> {
+        (self.format == "svg").then(|| String::from_utf8_lossy(&self.data).into_owned())
+    }
+
+    fn _repr_png_<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {
+        (self.format == "png").then(|| PyBytes::new(py, &self.data))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<gamut picture ({}): {}>", self.format, self.title)
     }
 }
 
@@ -154,6 +222,7 @@ fn to_py(py: Python<'_>, v: &serde_json::Value) -> PyResult<PyObject> {
 #[pyo3(name = "gamut")]
 fn gamut_py(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Session>()?;
+    m.add_class::<Picture>()?;
     m.add("GamutError", m.py().get_type::<GamutError>())?;
     Ok(())
 }

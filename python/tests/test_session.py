@@ -22,6 +22,20 @@ class SessionTests(unittest.TestCase):
         self.assertEqual(s.run('"a" + "b"'), "ab")
         self.assertIsNone(s.run("let x = 5"))
 
+    def test_pictures_come_with_their_drawing(self):
+        s = gamut.Session()
+        p = s.run('plot([3, 1, 2], title: "three bars")')
+        self.assertIsInstance(p, gamut.Picture)
+        self.assertEqual(p.format, "svg")
+        self.assertIn("three bars", p.title)
+        self.assertIn(b"<svg", p.data)
+        self.assertEqual(p._repr_svg_(), p.data.decode())
+        self.assertIsNone(p._repr_png_())
+        w = s.run("export(walks(slide2, 2))")
+        self.assertEqual(w.format, "png")
+        self.assertTrue(w.data.startswith(b"\x89PNG"))
+        self.assertEqual(w._repr_png_(), w.data)
+
     def test_one_session_and_errors(self):
         s = gamut.Session()
         s.run("let x = 20")
