@@ -428,11 +428,11 @@ impl<'a> Solver<'a> {
     }
 
     /// What a saved table starts with: the format (its number changes whenever keys or entries
-    /// change meaning), the board and the table's size.
+    /// change meaning) and the board; the number of bits of a bucket's index follows.
     fn table_header(&self) -> Vec<u8> {
         let mut h = TABLE_FILE_FORMAT.to_vec();
         let b = self.board;
-        for x in [b.rows, b.cols, b.nlines, self.table.bits as usize] {
+        for x in [b.rows, b.cols, b.nlines] {
             h.extend((x as u64).to_le_bytes());
         }
         h
@@ -447,6 +447,7 @@ impl<'a> Solver<'a> {
         let tmp = path.with_extension("tmp");
         let mut w = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?);
         w.write_all(&self.table_header())?;
+        w.write_all(&(self.table.bits as u64).to_le_bytes())?;
         let mut used = 0;
         for b in &self.table.buckets {
             for e in &b.0 {
@@ -460,27 +461,44 @@ impl<'a> Solver<'a> {
         Ok(used)
     }
 
-    /// Fills the table from a file [`Solver::save_table`] wrote for the same board and table
-    /// size; refuses any other file.
+    /// Fills the (empty) table from a file [`Solver::save_table`] wrote for the same board, with
+    /// a table of this size or smaller: an entry's bucket and tag are the low and high bits of
+    /// its key's image, so each entry of a smaller table finds its place in a larger one (the
+    /// eight of a bucket spread over buckets of their own). Refuses any other file.
     pub fn load_table(&self, path: &Path) -> std::io::Result<()> {
+        let invalid = |what: &str| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("{} was saved {what}", path.display()),
+            )
+        };
         let mut r = std::io::BufReader::with_capacity(1 << 20, std::fs::File::open(path)?);
         let want = self.table_header();
-        let mut got = vec![0; want.len()];
+        let mut got = vec![0; want.len() + 8];
         r.read_exact(&mut got)?;
-        if got != want {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::InvalidData,
-                format!(
-                    "{} was saved for another board, table size or table format",
-                    path.display()
-                ),
-            ));
+        if got[..want.len()] != want[..] {
+            return Err(invalid("for another board or table format"));
         }
+        let old = u64::from_le_bytes(got[want.len()..].try_into().unwrap()) as u32;
+        let bits = self.table.bits;
+        if old > bits {
+            return Err(invalid("from a larger table"));
+        }
+        let data = (1u64 << DATA_BITS) - 1;
         let mut buf = [0u8; 64];
-        for b in &self.table.buckets {
+        for i in 0..1u64 << old {
             r.read_exact(&mut buf)?;
-            for (e, w) in b.0.iter().zip(buf.chunks_exact(8)) {
-                e.store(u64::from_le_bytes(w.try_into().unwrap()), Ordering::Relaxed);
+            for w in buf.chunks_exact(8) {
+                let d = u64::from_le_bytes(w.try_into().unwrap());
+                if d == 0 {
+                    continue;
+                }
+                let h = (d >> DATA_BITS) << old | i;
+                let bucket = &self.table.buckets[(h & ((1 << bits) - 1)) as usize].0;
+                // at most eight entries come to a bucket, all from bucket i
+                if let Some(e) = bucket.iter().find(|e| e.load(Ordering::Relaxed) == 0) {
+                    e.store((h >> bits) << DATA_BITS | d & data, Ordering::Relaxed);
+                }
             }
         }
         Ok(())
@@ -1275,8 +1293,8 @@ mod tests {
         }
     }
 
-    /// A table saved and loaded again answers the same search at once; a file saved for
-    /// another board or table size is refused.
+    /// A table saved and loaded again, into a table of its size or a larger one, answers the
+    /// same search at once; a file saved for another board or from a larger table is refused.
     #[test]
     fn a_saved_table_resumes_the_search() {
         let ctl = Ctl::default();
@@ -1289,8 +1307,13 @@ mod tests {
         again.load_table(&path).unwrap();
         assert_eq!(again.value(&b.empty(), &ctl).unwrap(), v);
         assert!(again.stats().nodes * 100 < first.stats().nodes);
-        let bigger = Solver::with_table_bytes(&b, 1 << 21, &ctl).unwrap();
-        assert!(bigger.load_table(&path).is_err());
+        // a larger table takes the entries of a smaller one, not the other way round
+        let bigger = Solver::with_table_bytes(&b, 1 << 22, &ctl).unwrap();
+        bigger.load_table(&path).unwrap();
+        assert_eq!(bigger.value(&b.empty(), &ctl).unwrap(), v);
+        assert!(bigger.stats().nodes * 100 < first.stats().nodes);
+        bigger.save_table(&path).unwrap();
+        assert!(first.load_table(&path).is_err());
         let other = Dots::new(2, 4).unwrap();
         let other = Solver::with_table_bytes(&other, 1 << 20, &ctl).unwrap();
         assert!(other.load_table(&path).is_err());
