@@ -8,6 +8,7 @@
 #   DOTS_TABLE_FILE=t.bin DOTS_TABLE_MB=8192 bench/dots-empty.sh 4x5   starts from the table a
 #       stopped run saved in t.bin (if there is one) and saves its own there every
 #       DOTS_SAVE_MINUTES (default 10): a run longer than one sitting goes on where it stopped
+#       (one board per file; the table may grow between sittings, not shrink)
 set -e
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-target}"

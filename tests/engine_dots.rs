@@ -571,6 +571,10 @@ fn empty_boards_bench() {
         let file = std::env::var("DOTS_TABLE_FILE")
             .ok()
             .map(std::path::PathBuf::from);
+        assert!(
+            file.is_none() || !list.contains(','),
+            "DOTS_TABLE_FILE is the table of one board: give DOTS_BOARDS one board"
+        );
         if let Some(f) = file.as_deref().filter(|f| f.exists()) {
             solver.load_table(f).unwrap();
             eprintln!(

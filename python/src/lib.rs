@@ -15,6 +15,8 @@ use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
+use std::cell::RefCell;
+use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::sync::{Arc, Mutex};
@@ -23,7 +25,7 @@ use std::time::Duration;
 create_exception!(gamut, GamutError, PyException, "An error in gamut code.");
 
 /// What a run shows last: a value in its JSON form, or a picture drawn in its first format (on
-/// the interpreter's thread, where the picture lives).
+/// the interpreter's thread, where the picture lives, once the run is over).
 enum Shown {
     Json(serde_json::Value),
     Picture {
@@ -31,6 +33,19 @@ enum Shown {
         format: &'static str,
         data: Result<Vec<u8>, String>,
     },
+}
+
+impl Shown {
+    fn of(v: &Value) -> Shown {
+        match v {
+            Value::Picture(p) => Shown::Picture {
+                title: p.title.clone(),
+                format: p.formats[0],
+                data: p.bytes(p.formats[0]),
+            },
+            v => Shown::Json(v.to_json()),
+        }
+    }
 }
 
 enum Outcome {
@@ -60,19 +75,10 @@ impl Session {
         std::thread::Builder::new()
             .stack_size(1 << 29)
             .spawn(move || {
-                let last = Arc::new(Mutex::new(None));
+                let last: Rc<RefCell<Option<Value>>> = Rc::default();
                 let shown = last.clone();
                 let mut it = Interp::new(Box::new(move |_, v| {
-                    if let Ok(mut l) = shown.lock() {
-                        *l = Some(match v {
-                            Value::Picture(p) => Shown::Picture {
-                                title: p.title.clone(),
-                                format: p.formats[0],
-                                data: p.bytes(p.formats[0]),
-                            },
-                            v => Shown::Json(v.to_json()),
-                        });
-                    }
+                    *shown.borrow_mut() = Some(v.clone());
                 }));
                 it.ctl = Ctl::new(flag);
                 for code in job_rx {
@@ -80,7 +86,7 @@ impl Session {
                     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                         it.run_source("<python>", &code)
                     }));
-                    let value = last.lock().ok().and_then(|mut l| l.take());
+                    let value = last.take().as_ref().map(Shown::of);
                     let out = match r {
                         Ok(Ok(())) => Outcome::Value(value),
                         Ok(Err(e)) if e.kind == Kind::Cancelled => Outcome::Cancelled,
@@ -135,13 +141,15 @@ impl Session {
                 format,
                 data,
             })) => {
-                let data = data.map_err(|e| {
-                    GamutError::new_err(format!("cannot draw the picture {title}: {e}"))
-                })?;
+                let (data, error) = match data {
+                    Ok(d) => (Some(d), None),
+                    Err(e) => (None, Some(e)),
+                };
                 Ok(Picture {
                     title,
                     format,
                     data,
+                    error,
                 }
                 .into_pyobject(py)?
                 .into_any()
@@ -155,29 +163,34 @@ impl Session {
 }
 
 /// A drawing (`export(x)`, `plot(data)`): `title`, `format` ("svg" or "png") and `data`, the
-/// file's bytes; Jupyter and IPython show it inline.
+/// file's bytes, which Jupyter and IPython show inline; when it cannot be drawn here (Graphviz
+/// missing, say), `data` is None and `error` says why.
 #[pyclass(frozen)]
 struct Picture {
     #[pyo3(get)]
     title: String,
     #[pyo3(get)]
     format: &'static str,
-    data: Vec<u8>,
+    data: Option<Vec<u8>>,
+    #[pyo3(get)]
+    error: Option<String>,
 }
 
 #[pymethods]
 impl Picture {
     #[getter]
-    fn data<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, &self.data)
+    fn data<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {
+        self.data.as_ref().map(|d| PyBytes::new(py, d))
     }
 
     fn _repr_svg_(&self) -> Option<String> {
-        (self.format == "svg").then(|| String::from_utf8_lossy(&self.data).into_owned())
+        let d = self.data.as_ref().filter(|_| self.format == "svg")?;
+        Some(String::from_utf8_lossy(d).into_owned())
     }
 
     fn _repr_png_<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {
-        (self.format == "png").then(|| PyBytes::new(py, &self.data))
+        let d = self.data.as_ref().filter(|_| self.format == "png")?;
+        Some(PyBytes::new(py, d))
     }
 
     fn __repr__(&self) -> String {

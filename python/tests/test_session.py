@@ -31,6 +31,7 @@ class SessionTests(unittest.TestCase):
         self.assertIn(b"<svg", p.data)
         self.assertEqual(p._repr_svg_(), p.data.decode())
         self.assertIsNone(p._repr_png_())
+        self.assertIsNone(p.error)
         w = s.run("export(walks(slide2, 2))")
         self.assertEqual(w.format, "png")
         self.assertTrue(w.data.startswith(b"\x89PNG"))

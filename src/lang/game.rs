@@ -106,8 +106,8 @@ pub trait Family: Any {
     }
 
     /// A key that a component shares with every component of equal value, such as its state
-    /// up to the board's symmetries: `gamut split` searches one option per key. `None`: the
-    /// state alone is the key.
+    /// up to the board's symmetries: `gamut split` searches one option per key. `None`: every
+    /// option is searched.
     fn class_key(&self, _state: &[i64]) -> Option<Vec<u64>> {
         None
     }

@@ -56,15 +56,11 @@ fn parse_query(it: &mut Interp, text: &str) -> Result<Query> {
 }
 
 /// A key options of equal value share: the family's class key (the state up to the board's
-/// symmetries) where it has one, else the option's text.
-fn class_of(o: &Value) -> String {
-    if let Value::Position(p) = o
-        && let Some(c) = p.the_one()
-        && let Some(k) = c.rs.family.class_key(&c.args)
-    {
-        return format!("{} {k:?}", c.rs.id);
-    }
-    o.to_text()
+/// symmetries) where it has one; `None` for an option that is kept as it is.
+fn class_of(o: &Value) -> Option<(usize, Vec<u64>)> {
+    let Value::Position(p) = o else { return None };
+    let c = p.the_one()?;
+    Some((c.rs.id, c.rs.family.class_key(&c.args)?))
 }
 
 /// The options of a split's position.
@@ -120,7 +116,7 @@ fn options(it: &mut Interp, script: &str, q: &Query) -> Result<Listed> {
     let mut seen = std::collections::HashSet::new();
     let opts: Vec<(Value, i64)> = opts
         .into_iter()
-        .filter(|(o, taken)| seen.insert((class_of(o), *taken)))
+        .filter(|(o, taken)| class_of(o).is_none_or(|k| seen.insert((k, *taken))))
         .collect();
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for (o, _) in &opts {

@@ -444,7 +444,8 @@ impl<'a> Solver<'a> {
     /// is written under another name and renamed, so a killed save leaves the previous one.
     /// Returns the number of entries in use.
     pub fn save_table(&self, path: &Path) -> std::io::Result<u64> {
-        let tmp = path.with_extension("tmp");
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(".tmp");
         let mut w = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?);
         w.write_all(&self.table_header())?;
         w.write_all(&(self.table.bits as u64).to_le_bytes())?;
@@ -479,9 +480,9 @@ impl<'a> Solver<'a> {
         if got[..want.len()] != want[..] {
             return Err(invalid("for another board or table format"));
         }
-        let old = u64::from_le_bytes(got[want.len()..].try_into().unwrap()) as u32;
+        let old = u64::from_le_bytes(got[want.len()..].try_into().unwrap());
         let bits = self.table.bits;
-        if old > bits {
+        if old > bits as u64 {
             return Err(invalid("from a larger table"));
         }
         let data = (1u64 << DATA_BITS) - 1;
@@ -500,6 +501,9 @@ impl<'a> Solver<'a> {
                     e.store((h >> bits) << DATA_BITS | d & data, Ordering::Relaxed);
                 }
             }
+        }
+        if r.read(&mut buf)? != 0 {
+            return Err(invalid("with more entries than its header says"));
         }
         Ok(())
     }
