@@ -129,6 +129,8 @@ fn serve(file: &str) -> i32 {
 enum Printed {
     Text(String),
     Picture(Vec<MediaType>),
+    /// a warning, for the cell's stderr stream
+    Warning(String),
 }
 
 enum Job {
@@ -140,7 +142,7 @@ enum Job {
 enum Event {
     /// a value the cell printed, in every form it has
     Output(Vec<MediaType>),
-    /// what `print` printed: text for stdout, or a picture to display
+    /// what `print` printed: text for stdout, or a picture to display; or a warning
     Print(Printed),
     /// the cell ended: an error is (name, message, rendered report)
     Done(Option<(String, String, String)>),
@@ -168,6 +170,10 @@ fn start_interp(
                     _ => Printed::Text(format!("{}\n", v.to_text())),
                 };
                 let _ = printed.send(Event::Print(p));
+            }));
+            let warned = ev_tx.clone();
+            it.warn_sink = Some(Box::new(move |w| {
+                let _ = warned.send(Event::Print(Printed::Warning(format!("warning: {w}\n"))));
             }));
             it.ctl = Ctl::new(cancel);
             for job in job_rx {
@@ -511,6 +517,7 @@ impl Kernel {
                     }
                     let out = match p {
                         Printed::Text(t) => StreamContent::stdout(&t).as_child_of(msg),
+                        Printed::Warning(t) => StreamContent::stderr(&t).as_child_of(msg),
                         Printed::Picture(m) => DisplayData::new(Media::new(m)).as_child_of(msg),
                     };
                     self.iopub.send(out).await?;

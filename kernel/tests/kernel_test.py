@@ -16,6 +16,8 @@ class GamutKernelTests(jupyter_kernel_test.KernelTests):
         {"code": "grundy(kayles, 0..5)", "result": "[0, 1, 2, 3, 1, 4]"},
     ]
     code_generate_error = "1 +"
+    # a warning (cells of a table that failed) goes to the cell's stderr
+    code_stderr = "table(fn(r, c) = 1 / (r - c), 1..2, 1..2)"
     # print writes to stdout
     code_hello_world = 'print("hello, world")'
     # every value but a cell's last is display data; a printed picture is displayed as SVG

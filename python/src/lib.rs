@@ -1,7 +1,8 @@
 //! Python bindings: `gamut.Session().run(code)` runs gamut code in one interpreter session and
 //! returns the last value it shows, converted from its JSON form (int, bool, str, list, dict,
 //! None; integers past 64 bits come as strings of digits, as in JSON); a picture comes as a
-//! `gamut.Picture` holding its drawing, which Jupyter shows inline.
+//! `gamut.Picture` holding its drawing, which Jupyter shows inline. Warnings come as Python's
+//! `UserWarning`s.
 //!
 //! The interpreter lives on its own thread (its values are not `Send`); the calling thread waits
 //! for the answer without the GIL and checks Python's signals between waits, so Ctrl-C cancels
@@ -12,7 +13,7 @@ use ::gamut::lang::error::Kind;
 use ::gamut::lang::eval::Interp;
 use ::gamut::lang::value::Value;
 use pyo3::create_exception;
-use pyo3::exceptions::PyException;
+use pyo3::exceptions::{PyException, PyUserWarning};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 use std::cell::RefCell;
@@ -59,7 +60,8 @@ enum Outcome {
 #[pyclass]
 struct Session {
     jobs: Sender<String>,
-    answers: Mutex<Receiver<Outcome>>,
+    /// each run's outcome with the warnings it gave
+    answers: Mutex<Receiver<(Outcome, Vec<String>)>>,
     cancel: Arc<AtomicBool>,
 }
 
@@ -80,6 +82,9 @@ impl Session {
                 let mut it = Interp::new(Box::new(move |_, v| {
                     *shown.borrow_mut() = Some(v.clone());
                 }));
+                let warnings: Rc<RefCell<Vec<String>>> = Rc::default();
+                let warned = warnings.clone();
+                it.warn_sink = Some(Box::new(move |w| warned.borrow_mut().push(w.to_string())));
                 it.ctl = Ctl::new(flag);
                 for code in job_rx {
                     it.ctl.cancel_flag().store(false, Ordering::Relaxed);
@@ -93,7 +98,7 @@ impl Session {
                         Ok(Err(e)) => Outcome::Failed(::gamut::lang::error::render(&it, &e)),
                         Err(_) => Outcome::Failed("internal error in gamut (a bug)".into()),
                     };
-                    if answer_tx.send(out).is_err() {
+                    if answer_tx.send((out, warnings.take())).is_err() {
                         break;
                     }
                 }
@@ -133,6 +138,12 @@ impl Session {
         };
         if let Some(e) = interrupted {
             return Err(e);
+        }
+        let (outcome, warnings) = outcome;
+        // as Python's warnings (a table's failed cells, say), shown once per place by default
+        for w in warnings {
+            let text = std::ffi::CString::new(w.replace('\0', " ")).unwrap_or_default();
+            PyErr::warn(py, &py.get_type::<PyUserWarning>(), &text, 1)?;
         }
         match outcome {
             Outcome::Value(Some(Shown::Json(v))) => to_py(py, &v),

@@ -3,6 +3,7 @@ import os
 import signal
 import threading
 import unittest
+import warnings
 
 import gamut
 
@@ -36,6 +37,15 @@ class SessionTests(unittest.TestCase):
         self.assertEqual(w.format, "png")
         self.assertTrue(w.data.startswith(b"\x89PNG"))
         self.assertEqual(w._repr_png_(), w.data)
+
+    def test_warnings_are_python_warnings(self):
+        s = gamut.Session()
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            t = s.run("table(fn(r, c) = 1 / (r - c), 1..2, 1..2)")
+        self.assertEqual(t["values"], [[None, -1], [1, None]])
+        self.assertEqual(len(seen), 1)
+        self.assertIn("2 cells of the table failed", str(seen[0].message))
 
     def test_one_session_and_errors(self):
         s = gamut.Session()

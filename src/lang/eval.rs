@@ -203,6 +203,8 @@ pub struct Interp {
     pub sink: Sink,
     /// receives what `print` prints instead of `sink` when set (a notebook's stdout stream)
     pub print_sink: Option<Sink>,
+    /// receives warnings instead of stderr when set (a notebook's stderr stream)
+    pub warn_sink: Option<Box<dyn FnMut(&str)>>,
     pub games: crate::lang::rules::Cache,
     /// cancellation, progress and the memory budget, handed to every engine call
     pub ctl: Ctl,
@@ -294,6 +296,7 @@ impl Interp {
             builtins: IndexMap::new(),
             sink,
             print_sink: None,
+            warn_sink: None,
             games: Default::default(),
             ctl: Ctl::default(),
             depth: 0,
@@ -359,6 +362,17 @@ impl Interp {
             hint: Some(e.hint),
             at_end: e.at_end,
         })
+    }
+
+    /// A warning line ("warning: ..."): to the warn sink when set, else to stderr.
+    pub fn warn(&mut self, msg: &str) {
+        match &mut self.warn_sink {
+            Some(w) => w(msg),
+            None => {
+                use std::io::Write;
+                let _ = writeln!(std::io::stderr(), "warning: {msg}");
+            }
+        }
     }
 
     /// Parse and run a whole source; top-level expressions are printed through the sink.

@@ -479,13 +479,11 @@ fn table(it: &mut Interp, a: &mut Args) -> Result<Value> {
         values.push(line);
     }
     if let Some((n, first)) = failed {
-        use std::io::Write;
-        let _ = writeln!(
-            std::io::stderr(),
-            "warning: {n} cell{} of the table failed and {} left empty; the first {first}",
+        it.warn(&format!(
+            "{n} cell{} of the table failed and {} left empty; the first {first}",
             if n == 1 { "" } else { "s" },
             if n == 1 { "is" } else { "are" }
-        );
+        ));
     }
     Ok(Value::Table(Rc::new(Table { rows, cols, values })))
 }
