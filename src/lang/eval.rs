@@ -194,6 +194,8 @@ pub const MAX_ELEMENTS: u64 = 20_000_000;
 
 /// Receives (line, value) for every printed value.
 pub type Sink = Box<dyn FnMut(usize, &Value)>;
+/// Receives a warning's text.
+pub type WarnSink = Box<dyn FnMut(&str)>;
 
 pub struct Interp {
     pub sources: Vec<Source>,
@@ -204,7 +206,7 @@ pub struct Interp {
     /// receives what `print` prints instead of `sink` when set (a notebook's stdout stream)
     pub print_sink: Option<Sink>,
     /// receives warnings instead of stderr when set (a notebook's stderr stream)
-    pub warn_sink: Option<Box<dyn FnMut(&str)>>,
+    pub warn_sink: Option<WarnSink>,
     pub games: crate::lang::rules::Cache,
     /// cancellation, progress and the memory budget, handed to every engine call
     pub ctl: Ctl,
