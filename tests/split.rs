@@ -153,6 +153,7 @@ fn only_grundy_outcome_and_scoring_values_split() {
     for (query, says) in [
         ("order(slide3_easy)", "`grundy(P)` or `outcome(P)`"),
         ("value(kayles(3))", "splits for a scoring game"),
+        ("grundy(M)", "split `outcome(P)` for a misère position"),
     ] {
         let dir = scratch("bad");
         let out = try_split(&dir, query, 2);

@@ -11,7 +11,7 @@
 use crate::lang::error::{Error, Result};
 use crate::lang::eval::Interp;
 use crate::lang::rules::Position;
-use crate::lang::syntax::ast::{Expr, ExprKind, Span, Stmt};
+use crate::lang::syntax::ast::{Expr, ExprKind, Stmt};
 use crate::lang::value::Value;
 use serde_json::{Value as Json, json};
 use std::path::{Path, PathBuf};
@@ -79,6 +79,13 @@ fn options(it: &mut Interp, script: &str, q: &Query) -> Result<Listed> {
     let env = it.globals.clone();
     let p = it.eval(&q.position, &env)?;
     let span = q.position.span;
+    if q.name == "grundy" && matches!(&p, Value::Position(pos) if pos.misere) {
+        return Err(Error::runtime(
+            "grundy values are for normal play; a misère position has none",
+            span,
+        )
+        .hint("split `outcome(P)` for a misère position"));
+    }
     let opts: Vec<(Value, i64)> = if q.name == "value" {
         let scored = match &p {
             Value::Position(pos) => match pos.the_one() {
@@ -240,7 +247,8 @@ pub fn part(it: &mut Interp, dir: &Path, index: usize) -> Result<()> {
     let mut answers = vec![];
     for (i, (o, taken)) in opts.into_iter().enumerate().skip(index).step_by(parts) {
         it.ctl.check()?;
-        let v = it.call_values(&Value::Builtin(q.name), vec![o], Span::default())?;
+        // an error is reported at the query's position
+        let v = it.call_values(&Value::Builtin(q.name), vec![o], q.position.span)?;
         let answer = match (q.name, &v) {
             // the mover's score: what the move takes, then the option's value for whoever moves
             // there (the same player after a capture, the opponent otherwise)
