@@ -29,23 +29,24 @@ create_exception!(gamut, GamutError, PyException, "An error in gamut code.");
 /// the interpreter's thread, where the picture lives, once the run is over).
 enum Shown {
     Json(serde_json::Value),
-    Picture {
-        title: String,
-        format: &'static str,
-        data: Result<Vec<u8>, String>,
-    },
+    Picture(Picture),
 }
 
 impl Shown {
     fn of(v: &Value) -> Shown {
-        match v {
-            Value::Picture(p) => Shown::Picture {
-                title: p.title.clone(),
-                format: p.formats[0],
-                data: p.bytes(p.formats[0]),
-            },
-            v => Shown::Json(v.to_json()),
-        }
+        let Value::Picture(p) = v else {
+            return Shown::Json(v.to_json());
+        };
+        let (data, error) = match p.bytes(p.formats[0]) {
+            Ok(d) => (Some(d), None),
+            Err(e) => (None, Some(e)),
+        };
+        Shown::Picture(Picture {
+            title: p.title.clone(),
+            format: p.formats[0],
+            data,
+            error,
+        })
     }
 }
 
@@ -147,25 +148,7 @@ impl Session {
         }
         match outcome {
             Outcome::Value(Some(Shown::Json(v))) => to_py(py, &v),
-            Outcome::Value(Some(Shown::Picture {
-                title,
-                format,
-                data,
-            })) => {
-                let (data, error) = match data {
-                    Ok(d) => (Some(d), None),
-                    Err(e) => (None, Some(e)),
-                };
-                Ok(Picture {
-                    title,
-                    format,
-                    data,
-                    error,
-                }
-                .into_pyobject(py)?
-                .into_any()
-                .unbind())
-            }
+            Outcome::Value(Some(Shown::Picture(p))) => Ok(p.into_pyobject(py)?.into_any().unbind()),
             Outcome::Value(None) => Ok(py.None()),
             Outcome::Cancelled => Err(GamutError::new_err("cancelled")),
             Outcome::Failed(report) => Err(GamutError::new_err(report)),
