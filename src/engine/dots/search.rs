@@ -43,7 +43,8 @@ pub struct MoveValue {
 pub struct Stats {
     /// positions visited (all searches of this solver so far)
     pub nodes: u64,
-    /// bytes of the transposition table
+    /// bytes of the transposition table (a cache-sized one for positions near the end adds at
+    /// most an eighth)
     pub table_bytes: u64,
 }
 
@@ -57,9 +58,12 @@ const SERIAL_BELOW: u32 = 22;
 const PARALLEL_PLIES: u32 = 4;
 /// Positions with fewer free lines are searched without the table (a probe costs more).
 const TABLE_MIN_FREE: u32 = 8;
-/// Safe children whose table buckets are asked for ahead of their search (most children are
-/// answered by the table at once, so one ahead leaves little time for the load).
-const PREFETCH_AHEAD: usize = 2;
+/// Positions with fewer free lines use a small table that stays in the cache: their
+/// transpositions are found close together in the search, and a probe of the large table waits
+/// on memory.
+const NEAR_FREE: u32 = 12;
+/// The size of that small table (at most an eighth of the large one).
+const NEAR_BYTES: u64 = 8 << 20;
 
 /// A fixed-size transposition table of buckets of eight one-word entries, one cache line each
 /// (the entry whose result cost the fewest nodes is replaced), lock-free: a word is read and
@@ -331,6 +335,8 @@ enum Kind {
 pub struct Solver<'a> {
     board: &'a Dots,
     table: Table,
+    /// the table of positions with fewer than `NEAR_FREE` free lines (not saved)
+    near: Table,
     /// for each line, its boxes (255 = none), named as in [`Grid`]
     lb: Vec<[u8; 2]>,
     /// the sides of each box, by its name in [`Grid`]
@@ -400,7 +406,8 @@ impl<'a> Solver<'a> {
     pub fn with_table_bytes(board: &'a Dots, bytes: u64, ctl: &Ctl) -> Result<Solver<'a>> {
         let nlines = board.num_lines() as u32;
         let bytes = bytes.max(Table::min_bytes(nlines));
-        ctl.reserve(bytes, "the Dots-and-Boxes transposition table")?;
+        let near = NEAR_BYTES.min(bytes / 8);
+        ctl.reserve(bytes + near, "the Dots-and-Boxes transposition table")?;
         // a box's name in the search: its top side
         let name = |b: usize| board.box_mask[b].trailing_zeros() as u8;
         let lb = board
@@ -420,6 +427,7 @@ impl<'a> Solver<'a> {
         Ok(Solver {
             board,
             table: Table::new(bytes, nlines),
+            near: Table::new(near, nlines),
             lb,
             bm,
             grid: Grid::new(board),
@@ -506,6 +514,16 @@ impl<'a> Solver<'a> {
             return Err(invalid("with more entries than its header says"));
         }
         Ok(())
+    }
+
+    /// The table of positions with `nfree` free lines.
+    #[inline]
+    fn table_for(&self, nfree: u32) -> &Table {
+        if nfree < NEAR_FREE {
+            &self.near
+        } else {
+            &self.table
+        }
     }
 
     /// Nodes searched so far and the table size.
@@ -975,7 +993,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
         // probes answer at once (the parent asked for safe children's buckets ahead), so the
         // probe comes before the moves
         let key = (nfree >= TABLE_MIN_FREE).then(|| board.canonical_of(&imgs));
-        let entry = key.and_then(|(k, _)| self.s.table.probe(k));
+        let entry = key.and_then(|(k, _)| self.s.table_for(nfree).probe(k));
         let mut hi = r;
         if let Some(e) = entry {
             lo = lo.max(e.lower);
@@ -1011,8 +1029,10 @@ impl<'s, 'a> Searcher<'s, 'a> {
                 late &= !(1 << t);
             }
         }
-        // the first children's buckets come in while this one is set up
-        for &l in &moves[..n.min(PREFETCH_AHEAD)] {
+        // the safe children's buckets come in together while this one is set up and the first
+        // are searched (most children are answered by the table at once, so loads asked for one
+        // child ahead would still wait on memory)
+        for &l in &moves[..n] {
             self.prefetch_child(pos, &imgs, &sc, l);
         }
         Ok(Node {
@@ -1035,10 +1055,11 @@ impl<'s, 'a> Searcher<'s, 'a> {
     /// or after it, so the child is probed as it is) to be brought into the cache.
     #[inline(always)]
     fn prefetch_child(&self, pos: u64, imgs: &Images, sc: &Scan, l: u8) {
-        if sc.ones == 0 && sc.sacr >> l & 1 == 0 && sc.free.count_ones() > TABLE_MIN_FREE {
+        let nfree = sc.free.count_ones() - 1;
+        if sc.ones == 0 && sc.sacr >> l & 1 == 0 && nfree >= TABLE_MIN_FREE {
             let board = self.s.board;
             let child = board.images_add(pos, imgs, l as usize);
-            self.s.table.prefetch(board.canonical_of(&child).0);
+            self.s.table_for(nfree).prefetch(board.canonical_of(&child).0);
         }
     }
 
@@ -1056,7 +1077,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
             let mv = self.s.board.syms[g][best_move as usize];
             // the bits of the number of nodes the result cost: the costliest results are kept
             let depth = 64 - work.leading_zeros();
-            self.s.table.store(
+            self.s.table_for(node.sc.free.count_ones()).store(
                 key,
                 Entry {
                     lower,
@@ -1108,10 +1129,6 @@ impl<'s, 'a> Searcher<'s, 'a> {
             }
             let l = node.moves[i];
             i += 1;
-            // a later child's bucket comes in while this one is searched
-            if let Some(&next) = node.moves[..node.n].get(i + PREFETCH_AHEAD - 1) {
-                self.prefetch_child(node.pos, &node.imgs, &node.sc, next);
-            }
             let v = self.child_value(node.pos, &node.imgs, l as usize, a, node.b0, None)?;
             if v > best {
                 best = v;
