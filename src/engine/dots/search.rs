@@ -1059,7 +1059,9 @@ impl<'s, 'a> Searcher<'s, 'a> {
         if sc.ones == 0 && sc.sacr >> l & 1 == 0 && nfree >= TABLE_MIN_FREE {
             let board = self.s.board;
             let child = board.images_add(pos, imgs, l as usize);
-            self.s.table_for(nfree).prefetch(board.canonical_of(&child).0);
+            self.s
+                .table_for(nfree)
+                .prefetch(board.canonical_of(&child).0);
         }
     }
 
