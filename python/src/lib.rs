@@ -88,7 +88,6 @@ impl Session {
                 it.warn_sink = Some(Box::new(move |w| warned.borrow_mut().push(w.to_string())));
                 it.ctl = Ctl::new(flag);
                 for code in job_rx {
-                    it.ctl.cancel_flag().store(false, Ordering::Relaxed);
                     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                         it.run_source("<python>", &code)
                     }));
@@ -115,6 +114,9 @@ impl Session {
     /// Runs gamut code; returns the last value it shows (None if it shows none).
     fn run(&mut self, py: Python<'_>, code: &str) -> PyResult<PyObject> {
         let gone = || GamutError::new_err("the gamut interpreter has stopped");
+        // cleared here, not when the interpreter takes the job: a Ctrl-C that comes before it
+        // does (while it starts up, say) must still cancel this run
+        self.cancel.store(false, Ordering::Relaxed);
         self.jobs.send(code.to_string()).map_err(|_| gone())?;
         let mut interrupted = None;
         let outcome = loop {
