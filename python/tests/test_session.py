@@ -57,6 +57,9 @@ class SessionTests(unittest.TestCase):
         self.assertEqual(s.run("x"), 20)
 
     def test_ctrl_c_cancels_a_long_query(self):
+        # a job started in the background by a shell inherits SIGINT ignored, and Python then
+        # keeps it ignored: the test needs Python's own handler
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         s = gamut.Session()
         threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()
         with self.assertRaises(KeyboardInterrupt):
