@@ -34,6 +34,19 @@ fn map_keys_are_plain_digits() {
     );
 }
 
+/// A key that is a position is its text form, escaped once (it was escaped twice).
+#[test]
+fn map_keys_are_text_forms() {
+    let out = json_out("moves(domineering(\"..|..\"))");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    let keys: Vec<&String> = v["value"]["left"].as_object().unwrap().keys().collect();
+    assert!(
+        keys.iter()
+            .all(|k| k.starts_with("domineering(\"") && !k.contains('\\')),
+        "{keys:?}"
+    );
+}
+
 #[test]
 fn no_query_family_groups_digits() {
     // each query prints numbers of four digits or more somewhere

@@ -40,6 +40,7 @@ fn notation_of_values() {
         ("{0 | ^*}", "^^"),
         ("value(kayles(5))", "*4"),
         ("game(7)", "7"),
+        ("{2^70/2^68 | 0}", "{4|0}"),
     ];
     for (src, want) in cases {
         assert_eq!(value(src), json!(want), "{src}");
@@ -49,6 +50,12 @@ fn notation_of_values() {
     assert_eq!(
         (code, out.as_str(), err.as_str()),
         (0, "{2|1/2||-1}\n±1\n^*\n", "")
+    );
+    // `^` or `*` alone on a line is an atom, not an operator that joins the next line
+    let (code, out, err) = run_e("let g = {0|1}\n^\n-^\n*\n*2\n1\n^\n5");
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (0, "^\nv\n*\n*2\n1\n^\n5\n", "")
     );
     // integers stay integers until they meet a game
     assert_eq!(value("2 * 3"), json!(6));
@@ -276,6 +283,12 @@ fn clear_errors() {
         ("{1 | 2 | 3}", "the longest bar appears twice"),
         ("{1 | \"x\"}", "an option of a game is a game or a number"),
         ("{1/3 | 0}", "not a dyadic number"),
+        // past 2^62 below the line a number is refused, never floor-divided
+        ("{1/2^63 | 0}", "too large"),
+        ("{0 | -3/2^64}", "too large"),
+        ("{2^63 | 0}", "too large"),
+        ("game(2^70)", "too large"),
+        ("game(\"1/9223372036854775808\")", "number too large"),
         ("grundy(domineering(2, 2))", "a partizan position"),
         ("hackenbush(\"BQ\")", "not a Hackenbush colour"),
         (

@@ -404,11 +404,10 @@ impl Value {
                 Value::Map(kv) => {
                     return Some(entries(
                         kv.iter().map(|(k, v)| {
-                            let key = match k {
-                                Value::Str(s) => json_str(s),
-                                _ => json_str(k.json_text().trim_matches('"')),
-                            };
-                            (Part::Text(key.into()), v)
+                            // a key that JSON writes as a string is that string, once escaped
+                            let t = k.json_text();
+                            let key = serde_json::from_str::<String>(&t).unwrap_or(t);
+                            (Part::Text(json_str(&key).into()), v)
                         }),
                         ":",
                         ",",

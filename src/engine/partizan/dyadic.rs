@@ -13,7 +13,7 @@ pub struct Dyadic {
 /// Denominators up to 2^62 keep every product of two numerators below 2^126 in i128.
 const MAX_EXP: u32 = 62;
 
-fn overflow() -> Error {
+pub fn overflow() -> Error {
     Error::limit(
         "a number in the game is too large (numbers are kept to 64-bit numerators over 2^62)",
     )

@@ -574,7 +574,10 @@ impl Parser {
                 let d = self
                     .digits()
                     .ok_or_else(|| self.err("expected a denominator"))?;
-                if d <= 0 || d.count_ones() != 1 {
+                if d < 0 {
+                    return Err(self.err("number too large"));
+                }
+                if d == 0 || d.count_ones() != 1 {
                     return Err(self.err("the denominator must be a power of two"));
                 }
                 number = Dyadic::new(n, d.trailing_zeros())?;

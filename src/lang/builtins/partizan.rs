@@ -15,6 +15,7 @@ use crate::lang::game::{Family, Options};
 use crate::lang::rules::{Component, Position, Ruleset};
 use crate::lang::syntax::ast::{BinOp, Expr, ExprKind, GameDef, Side, Span};
 use crate::lang::value::Value;
+use num_bigint::{BigInt, Sign};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -227,6 +228,7 @@ pub fn as_game(it: &mut Interp, v: &Value) -> Result<Option<Game>> {
     Ok(Some(match v {
         Value::Game(g) => g.id,
         Value::Int(n) => store(it)?.integer(*n)?,
+        Value::Big(_) => return Err(cg::dyadic::overflow().into()),
         Value::Position(p) if !p.misere => {
             let mut parts = vec![];
             for c in &p.comps {
@@ -249,6 +251,15 @@ pub fn as_game(it: &mut Interp, v: &Value) -> Result<Option<Game>> {
         }
         _ => return Ok(None),
     }))
+}
+
+/// An integer of either size as a big one.
+fn big_int(v: &Value) -> Option<BigInt> {
+    match v {
+        Value::Int(n) => Some(BigInt::from(*n)),
+        Value::Big(b) => Some((**b).clone()),
+        _ => None,
+    }
 }
 
 fn arg_game(it: &mut Interp, a: &Args, i: usize) -> Result<Game> {
@@ -400,20 +411,26 @@ pub fn literal(
 fn option_game(it: &mut Interp, e: &Expr, env: &Env) -> Result<Game> {
     if let ExprKind::Binary(BinOp::Div, x, y) = &e.kind {
         let (xv, yv) = (it.eval(x, env)?, it.eval(y, env)?);
-        if let (Value::Int(p), Value::Int(q)) = (&xv, &yv) {
-            let exp = (*q > 0 && (*q as u64).is_power_of_two()).then(|| q.trailing_zeros());
-            let Some(exp) = exp else {
+        if let (Some(p), Some(q)) = (big_int(&xv), big_int(&yv)) {
+            if q.sign() != Sign::Plus || q.magnitude().count_ones() != 1 {
                 return Err(
                     Error::runtime(format!("{p}/{q} is not a dyadic number"), e.span)
                         .hint("the numbers of short games have a power of two below the line"),
                 );
+            }
+            // reduced first, so that 2^70/2^68 is 4; what still does not fit is refused
+            let exp = q.bits() - 1;
+            let k = p.trailing_zeros().unwrap_or(exp).min(exp);
+            let d = match (i64::try_from(&(p >> k)), u32::try_from(exp - k)) {
+                (Ok(n), Ok(x)) => Dyadic::new(n, x),
+                _ => Err(cg::dyadic::overflow()),
             };
-            let d = Dyadic::new(*p, exp).map_err(|er| Error::from(er).at(e.span))?;
+            let d = d.map_err(|er| Error::from(er).at(e.span))?;
             return Ok(store(it)?.number(d)?);
         }
     }
     let v = it.eval(e, env)?;
-    as_game(it, &v)?.ok_or_else(|| {
+    as_game(it, &v).map_err(|er| er.at(e.span))?.ok_or_else(|| {
         Error::runtime(
             format!(
                 "an option of a game is a game or a number, not {}",

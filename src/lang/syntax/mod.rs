@@ -142,8 +142,10 @@ fn continues(code: &str) -> bool {
     if let Some(c) = t.chars().last()
         && "+-*/%^|,".contains(c)
     {
-        // `*` and `^` after an operand multiply or raise; elsewhere they are game atoms (`x = ^`)
-        let operand = t[..t.len() - 1]
+        // `*` and `^` after an operand on the same line multiply or raise; elsewhere they are
+        // game atoms (`x = ^`, or `^` alone on a line)
+        let line = &t[t.rfind('\n').map_or(0, |i| i + 1)..t.len() - 1];
+        let operand = line
             .trim_end()
             .chars()
             .last()
