@@ -73,6 +73,9 @@ fn parts_run_one_by_one_merge_to_the_single_process_answer() {
         ("grundy(K)", 5),
         ("grundy(S)", 7),
         ("outcome(M)", 2),
+        // no options: lost by the mover in normal play, won in misère play
+        ("outcome(kayles(0))", 2),
+        ("outcome(misere(kayles(0) + kayles(0)))", 2),
         ("grundy(kayles(9))", 40),
         // Dots-and-Boxes: AE completes a box and keeps the turn
         ("value(D)", 5),

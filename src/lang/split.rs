@@ -72,6 +72,8 @@ struct Listed {
     all: usize,
     /// FNV-1a of the text of `opts`
     fingerprint: u64,
+    /// misère play: a position without options is then won by the player to move
+    misere: bool,
 }
 
 fn options(it: &mut Interp, script: &str, q: &Query) -> Result<Listed> {
@@ -79,7 +81,8 @@ fn options(it: &mut Interp, script: &str, q: &Query) -> Result<Listed> {
     let env = it.globals.clone();
     let p = it.eval(&q.position, &env)?;
     let span = q.position.span;
-    if q.name == "grundy" && matches!(&p, Value::Position(pos) if pos.misere) {
+    let misere = matches!(&p, Value::Position(pos) if pos.misere);
+    if q.name == "grundy" && misere {
         return Err(Error::runtime(
             "grundy values are for normal play; a misère position has none",
             span,
@@ -135,6 +138,7 @@ fn options(it: &mut Interp, script: &str, q: &Query) -> Result<Listed> {
         opts,
         all,
         fingerprint: h,
+        misere,
     })
 }
 
@@ -173,6 +177,7 @@ pub fn plan(
         opts,
         all,
         fingerprint,
+        misere,
     } = options(it, script, &q)?;
     std::fs::create_dir_all(dir).map_err(|e| io_error("create", dir, e))?;
     let dir = dir.canonicalize().map_err(|e| io_error("find", dir, e))?;
@@ -192,6 +197,7 @@ pub fn plan(
         "base_dir": base,
         "parts": parts,
         "options": opts.len(),
+        "misere": misere,
         "fingerprint": fingerprint.to_string(),
     });
     write(&dir.join("plan.json"), &format!("{plan:#}\n"))?;
@@ -307,11 +313,16 @@ pub fn merge(dir: &Path) -> Result<Value> {
             .hint("write the split again with `gamut split`"));
     }
     Ok(match plan["answer"].as_str().unwrap_or("") {
-        "outcome" => Value::str(if answers.iter().any(|a| a == "P") {
-            "N"
-        } else {
-            "P"
-        }),
+        // N when some option is a P, or when there is none in misère play
+        "outcome" => Value::str(
+            if answers.iter().any(|a| a == "P")
+                || (answers.is_empty() && plan["misere"] == Json::Bool(true))
+            {
+                "N"
+            } else {
+                "P"
+            },
+        ),
         // a game with no moves left scores nothing more
         "value" => Value::Int(answers.iter().filter_map(|a| a.as_i64()).max().unwrap_or(0)),
         _ => {
