@@ -290,3 +290,40 @@ fn boards_turn_reflect_and_shift_one_line() {
         assert!(err.contains(msg), "{e}: {err}");
     }
 }
+
+/// Generator names are unique, so a printed word reads back; a group's points depend on the
+/// permutations, not on how they were built; the trivial group is refused however it is written.
+#[test]
+fn groups_name_generators_once_and_act_on_the_points_they_move() {
+    let (code, out, err) = run_e(
+        "gen g1 = (1,2,3)\ngroup G = <(1,2), g1>\ngenerators(G)\n\
+         eval_word(G, word(G, (1,3)).word)\n\
+         degree(group(a: (1,2) * (1,5)^2))\norbits(group(a: (1,2) * (1,5)^2), sets(2)).sizes",
+    );
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (0, "{g2: (1,2), g1: (1,2,3)}\n(1,3)\n2\n{1: 1}\n", "")
+    );
+    // a power past 64 bits, by its remainder modulo the order (2^63 and 2^64 are 2 and 1 mod 3)
+    let (code, out, _) = run_e("(1,2,3)^(2^63)\n(1,2,3)^(2^64)\n(1,2,3)^(-(2^64))");
+    assert_eq!((code, out.as_str()), (0, "(1,3,2)\n(1,2,3)\n(1,3,2)\n"));
+    for (src, msg) in [
+        (
+            "group(R: (1,2,3), R: (1,2))",
+            "the keyword `R` is given twice",
+        ),
+        (
+            "gen R = (1,2)\ngroup G = <R, R>",
+            "the generator `R` is named twice",
+        ),
+        (
+            "group(a: (1,2)^2)",
+            "at least one generator that moves a point",
+        ),
+        ("group(a: ())", "at least one generator that moves a point"),
+    ] {
+        let (code, err) = err_of(src);
+        assert_eq!(code, 1, "{src}");
+        assert!(err.contains(msg), "{src}: {err}");
+    }
+}

@@ -481,7 +481,7 @@ impl Interp {
                 env.define(name.name.clone(), Value::Func(Rc::new(c)));
             }
             Stmt::Group(name, gens) => {
-                let mut named = vec![];
+                let mut named: Vec<(Rc<str>, crate::engine::group::perm::Perm)> = vec![];
                 for (i, g) in gens.iter().enumerate() {
                     let v = self.eval(g, env).map_err(|e| match &g.kind {
                         ExprKind::Ident(n) if e.message.starts_with("unknown name") => e.hint(
@@ -498,10 +498,28 @@ impl Interp {
                             g.span,
                         ));
                     };
+                    // unnamed generators are g1, g2, ... by position, skipping names in use
                     let label: Rc<str> = match &g.kind {
                         ExprKind::Ident(n) => n.clone(),
-                        _ => format!("g{}", i + 1).into(),
+                        _ => (i + 1..)
+                            .map(|k| format!("g{k}"))
+                            .find(|l| {
+                                let used = |n: &str| n == l.as_str();
+                                !named.iter().any(|(n, _)| used(n.as_ref()))
+                                    && !gens
+                                        .iter()
+                                        .any(|x| matches!(&x.kind, ExprKind::Ident(n) if used(n)))
+                            })
+                            .expect("an unused name")
+                            .into(),
                     };
+                    if named.iter().any(|(n, _)| *n == label) {
+                        return Err(Error::runtime(
+                            format!("the generator `{label}` is named twice"),
+                            g.span,
+                        )
+                        .hint("give each generator its own name"));
+                    }
                     named.push((label, (*p).clone()));
                 }
                 let grp = crate::engine::group::GroupVal::new(named)
@@ -757,6 +775,13 @@ impl Interp {
                 }
                 let mut kw = vec![];
                 for (k, a) in kwargs {
+                    if kw.iter().any(|(n, _, _)| *n == k.name) {
+                        return Err(Error::runtime(
+                            format!("the keyword `{}` is given twice", k.name),
+                            k.span,
+                        )
+                        .hint("each keyword argument names a different thing"));
+                    }
                     kw.push((k.name.clone(), self.eval(a, env)?, k.span.to(a.span)));
                 }
                 self.call(&f, vals, kw, e.span, callee.span)?
@@ -1239,6 +1264,13 @@ impl Interp {
             }
             BinOp::Pow => match (&a, &b) {
                 (Perm(p), Int(e)) => Perm(Rc::new(p.pow(*e))),
+                // a power past 64 bits is the power of its remainder by the order
+                (Perm(p), Big(e)) => {
+                    let r = (**e).mod_floor(&BigInt::from(p.order()));
+                    Perm(Rc::new(p.pow_u128(
+                        u128::try_from(r).expect("a remainder by a u128 fits"),
+                    )))
+                }
                 // GAP's notation: the image of a point, and conjugation q^-1 p q
                 (Int(x), Perm(p)) => {
                     if *x < 1 {

@@ -33,13 +33,18 @@ pub struct GroupVal {
 
 impl GroupVal {
     pub fn new(gens: Vec<(Rc<str>, Perm)>) -> Result<GroupVal, String> {
-        let degree = gens.iter().map(|(_, p)| p.degree()).max().unwrap_or(0);
+        // by content, as equal permutations may have been built on different numbers of points
+        let degree = gens
+            .iter()
+            .map(|(_, p)| p.largest_moved())
+            .max()
+            .unwrap_or(0);
         if degree == 0 {
             return Err("a group needs at least one generator that moves a point".into());
         }
         let gens = gens
             .into_iter()
-            .map(|(n, p)| (n, p.extended(degree)))
+            .map(|(n, p)| (n, p.on_points(degree)))
             .collect();
         Ok(GroupVal {
             gens,

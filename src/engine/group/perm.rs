@@ -60,6 +60,22 @@ impl Perm {
         Perm { img }
     }
 
+    /// The same permutation on exactly `n` points (it must fix the points it drops).
+    pub fn on_points(&self, n: usize) -> Perm {
+        debug_assert!(self.largest_moved() <= n);
+        let mut p = self.extended(n);
+        p.img.truncate(n);
+        p
+    }
+
+    /// The largest point it moves (1-based), 0 for the identity.
+    pub fn largest_moved(&self) -> usize {
+        (0..self.img.len())
+            .rev()
+            .find(|&i| self.img[i] as usize != i)
+            .map_or(0, |i| i + 1)
+    }
+
     /// Apply self, then other.
     pub fn then(&self, other: &Perm) -> Perm {
         let n = self.degree().max(other.degree());
@@ -81,8 +97,13 @@ impl Perm {
     }
 
     pub fn pow(&self, e: i64) -> Perm {
-        let mut base = if e < 0 { self.inverse() } else { self.clone() };
-        let mut e = e.unsigned_abs();
+        let base = if e < 0 { self.inverse() } else { self.clone() };
+        base.pow_u128(e.unsigned_abs().into())
+    }
+
+    /// `self^e` by squaring.
+    pub fn pow_u128(&self, mut e: u128) -> Perm {
+        let mut base = self.clone();
         let mut acc = Perm::identity(self.degree());
         while e > 0 {
             if e & 1 == 1 {
