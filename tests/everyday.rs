@@ -321,6 +321,10 @@ fn groups_name_generators_once_and_act_on_the_points_they_move() {
             "at least one generator that moves a point",
         ),
         ("group(a: ())", "at least one generator that moves a point"),
+        (
+            "show(grid(2, 2), (1,5))",
+            "moves cell 5, which is not on this 2x2 board",
+        ),
     ] {
         let (code, err) = err_of(src);
         assert_eq!(code, 1, "{src}");

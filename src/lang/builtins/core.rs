@@ -531,6 +531,17 @@ fn show_board(a: &Args, rows: usize, cols: usize) -> Result<Value> {
     if a.len() == 2 {
         match a.get(1) {
             Value::Perm(p) => {
+                if p.largest_moved() > n {
+                    return Err(Error::runtime(
+                        format!(
+                            "{} moves cell {}, which is not on this {rows}x{cols} board",
+                            a.get(1).to_text(),
+                            p.largest_moved()
+                        ),
+                        a.span_of(1),
+                    )
+                    .hint("cells are numbered 1.. row by row"));
+                }
                 for (i, l) in label.iter_mut().enumerate() {
                     let to = if i < p.degree() { p.apply(i) } else { i };
                     *l = format!("{}>{}", i + 1, to + 1);
