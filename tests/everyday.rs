@@ -331,3 +331,20 @@ fn groups_name_generators_once_and_act_on_the_points_they_move() {
         assert!(err.contains(msg), "{src}: {err}");
     }
 }
+
+/// Hamiltonian cycles the plain Warnsdorff backtracking missed within the default budget:
+/// S5 by a 5-cycle and a transposition (Compton and Williamson: every such graph has one) and
+/// two Cayley graphs of A5; each word found is checked by walking it.
+#[test]
+fn hamiltonian_finds_the_cycles_of_small_symmetric_and_alternating_groups() {
+    for gens in [
+        "a: (1,2,3,4,5), b: (1,2)",
+        "a: (1,2,3), b: (1,2,3,4,5)",
+        "a: (1,2)(3,4), b: (1,3,5)",
+    ] {
+        let (code, out, err) = run_e(&format!(
+            "let G = group({gens})\nlet h = hamiltonian(G)\n[h.length == order(G), is_hamiltonian(G, h.word)]"
+        ));
+        assert_eq!((code, out.as_str()), (0, "[true, true]\n"), "{gens}: {err}");
+    }
+}

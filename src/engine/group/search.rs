@@ -149,31 +149,97 @@ pub fn shortest_word(
 
 /// A Hamiltonian cycle through vertex 0 of the graph, as move indices, by depth-first
 /// backtracking that tries the neighbour with the fewest free neighbours first (Warnsdorff).
-/// Gives up after `budget` steps.
+/// A backtracking search that goes wrong near the start rarely recovers, so the budget of
+/// `budget` steps is spent in attempts: the first takes half, then restarts with growing
+/// budgets break Warnsdorff's ties in another (fixed pseudo-random) order each.
 pub fn hamiltonian_cycle(g: &SchreierGraph, budget: u64, ctl: &Ctl) -> Result<Option<Vec<usize>>> {
+    if g.len() == 1 {
+        return Ok(Some(vec![]));
+    }
+    let task = ctl.task("Hamiltonian search (steps of the budget)", Some(budget));
+    let mut spent = 0u64;
+    let mut slice = budget / 2;
+    for attempt in 0u64.. {
+        let steps = slice.min(budget - spent);
+        if steps == 0 {
+            break;
+        }
+        if let Some(w) = hamiltonian_attempt(g, attempt, steps, spent, &task)? {
+            return Ok(Some(w));
+        }
+        spent += steps;
+        slice = if attempt == 0 { 10_000 } else { slice * 2 };
+    }
+    Ok(None)
+}
+
+/// One attempt of [`hamiltonian_cycle`] with `budget` steps (`spent` before it, for progress).
+fn hamiltonian_attempt(
+    g: &SchreierGraph,
+    attempt: u64,
+    budget: u64,
+    spent: u64,
+    task: &crate::engine::control::Task<'_>,
+) -> Result<Option<Vec<usize>>> {
     let n = g.len();
     let m = g.m;
     let nb = |v: usize, j: usize| g.adj[v * m + j] as usize;
-    if n == 1 {
-        return Ok(Some(vec![]));
-    }
+    // the tie-break of attempt k > 0: a splitmix64 hash of (k, vertex, move)
+    let tie = |v: usize, j: usize| {
+        if attempt == 0 {
+            return 0;
+        }
+        let mut z =
+            (attempt << 40 ^ (v as u64) << 8 ^ j as u64).wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ z >> 30).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ z >> 27).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ z >> 31
+    };
     let mut on_path = vec![false; n];
     on_path[0] = true;
     // stack of (vertex, ordered candidate moves, next candidate)
     let mut stack: Vec<(usize, Vec<usize>, usize)> = vec![];
+    // The moves from the new end v (on the path), fewest exits first. An unvisited neighbour
+    // with no exit left but v (the start counts: the cycle closes there) is a dead end; one
+    // with a single exit left must be entered from v now, so two such neighbours are a dead
+    // end too (exits are counted per move, so a double edge can only weaken the cut).
     let order = |v: usize, on_path: &[bool]| {
-        let mut c: Vec<usize> = (0..m).filter(|&j| !on_path[nb(v, j)]).collect();
-        c.sort_by_key(|&j| (0..m).filter(|&k| !on_path[nb(nb(v, j), k)]).count());
-        c
+        let exits = |c: usize| {
+            (0..m)
+                .filter(|&k| {
+                    let x = nb(c, k);
+                    x == 0 || !on_path[x]
+                })
+                .count()
+        };
+        let mut c: Vec<(usize, usize)> = vec![];
+        for j in 0..m {
+            let w = nb(v, j);
+            if !on_path[w] && c.iter().all(|&(k, _)| nb(v, k) != w) {
+                c.push((j, exits(w)));
+            }
+        }
+        if c.iter().any(|&(_, e)| e == 0) {
+            return vec![];
+        }
+        let forced: Vec<usize> = c
+            .iter()
+            .filter(|&&(_, e)| e == 1)
+            .map(|&(j, _)| j)
+            .collect();
+        if !forced.is_empty() {
+            return if forced.len() == 1 { forced } else { vec![] };
+        }
+        c.sort_by_key(|&(j, e)| (e, tie(v, j)));
+        c.into_iter().map(|(j, _)| j).collect()
     };
     stack.push((0, order(0, &on_path), 0));
     let mut path: Vec<usize> = vec![];
     let mut steps = 0u64;
-    let task = ctl.task("Hamiltonian search (steps of the budget)", Some(budget));
     while let Some(top) = stack.last_mut() {
         steps += 1;
         if steps.is_multiple_of(65536) {
-            task.set(steps)?;
+            task.set(spent + steps)?;
         }
         if steps > budget {
             return Ok(None);
