@@ -325,6 +325,11 @@ fn groups_name_generators_once_and_act_on_the_points_they_move() {
             "show(grid(2, 2), (1,5))",
             "moves cell 5, which is not on this 2x2 board",
         ),
+        // misère needs a last move to lose; under the original rule a completed cell wins
+        (
+            "misere(cycles(diamond))",
+            "misère play of the Game of Cycles needs the normal rule",
+        ),
     ] {
         let (code, err) = err_of(src);
         assert_eq!(code, 1, "{src}");

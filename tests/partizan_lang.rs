@@ -41,6 +41,9 @@ fn notation_of_values() {
         ("value(kayles(5))", "*4"),
         ("game(7)", "7"),
         ("{2^70/2^68 | 0}", "{4|0}"),
+        // nimbers are built in quadratic time (each from all smaller ones: it was exponential)
+        ("*300 + *45", "*257"),
+        ("value(nim(1000))", "*1000"),
     ];
     for (src, want) in cases {
         assert_eq!(value(src), json!(want), "{src}");

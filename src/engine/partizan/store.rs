@@ -365,10 +365,19 @@ impl Store {
             if v.nim == 0 {
                 return Ok(x);
             }
-            let opts = (0..v.nim)
-                .map(|k| self.nus_game(Nus { nim: k, ..v }))
-                .collect::<Result<Vec<_>>>()?;
-            return self.intern(opts.clone(), opts);
+            // x + *m = {x + *k | x + *k} (k < m), built up from x: m nodes holding m² options
+            let m = u64::from(v.nim);
+            let need = self.bytes() + m * NODE_BYTES + 4 * m * m;
+            if need > self.budget {
+                return Err(over_budget(need, self.budget, "the canonical-form store"));
+            }
+            let mut opts = vec![x];
+            for _ in 0..v.nim {
+                self.tick()?;
+                let g = self.intern(opts.clone(), opts.clone())?;
+                opts.push(g);
+            }
+            return Ok(opts[v.nim as usize]);
         }
         // build up from the nimber end: x*m', then one ↑ (or ↓) at a time
         let sign = v.ups.signum();

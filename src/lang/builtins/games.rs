@@ -44,6 +44,13 @@ pub fn register(it: &mut Interp) {
         |_, a| {
             a.count(1, 1)?;
             let mut p = (*get_position(a, 0)?).clone();
+            if p.comps.iter().any(|c| c.rs.family.by_outcome()) {
+                return Err(Error::runtime(
+                    "misère play of the Game of Cycles needs the normal rule",
+                    a.span_of(0),
+                )
+                .hint("under the original rule completing a cell wins; use rule: \"normal\""));
+            }
             p.misere = true;
             Ok(Value::Position(Rc::new(p)))
         },
