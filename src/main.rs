@@ -3,7 +3,7 @@ use clap::Parser;
 use gamut::engine::Ctl;
 use gamut::lang::error::{Error, Kind};
 use gamut::lang::eval::Interp;
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
@@ -156,7 +156,7 @@ fn run(cli: Cli, memory: Option<u64>) -> i32 {
                 return 2;
             }
         },
-        (Some(f), None) => match std::fs::read(&f) {
+        (Some(f), None) => match gamut::engine::control::read_capped_file(&f) {
             Ok(bytes) => match String::from_utf8(bytes) {
                 Ok(t) => {
                     it.base_dir = std::path::Path::new(&f).parent().map(|p| p.to_path_buf());
@@ -232,7 +232,7 @@ fn batch(cmd: &str, cli: &Cli, args: &[String], memory: Option<u64>) -> i32 {
     let r = match cmd {
         "split" => {
             let file = std::path::Path::new(&args[0]);
-            match std::fs::read_to_string(file) {
+            match gamut::engine::control::read_text_file(file) {
                 Ok(text) => {
                     let gamut = std::env::current_exe().unwrap_or_else(|_| "gamut".into());
                     let dir = std::path::Path::new(cli.dir.as_deref().unwrap_or("."));
@@ -269,8 +269,7 @@ fn batch(cmd: &str, cli: &Cli, args: &[String], memory: Option<u64>) -> i32 {
 }
 
 fn read_stdin() -> std::io::Result<String> {
-    let mut bytes = vec![];
-    std::io::stdin().read_to_end(&mut bytes)?;
+    let bytes = gamut::engine::control::read_capped(std::io::stdin())?;
     String::from_utf8(bytes).map_err(|e| {
         std::io::Error::new(
             std::io::ErrorKind::InvalidData,

@@ -145,7 +145,7 @@ pub fn repl(mut it: Interp) -> i32 {
                 }
                 "load" if !rest.is_empty() => {
                     let path = rest.trim_matches('"');
-                    match std::fs::read_to_string(path) {
+                    match gamut::engine::control::read_text_file(path) {
                         Ok(text) => {
                             let was = it.base_dir.replace(
                                 std::path::Path::new(path)

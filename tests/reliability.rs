@@ -338,3 +338,21 @@ fn game_searches_and_option_lists_stay_within_the_memory_budget() {
         assert!(peak <= 64 << 20, "{src}: peak {} MB", peak >> 20);
     }
 }
+
+/// An endless input is refused once past the largest file read (256 MB), not read forever.
+#[test]
+fn an_endless_file_is_refused() {
+    if !std::path::Path::new("/dev/zero").exists() {
+        return;
+    }
+    for (args, want) in [
+        (&["-e", "use \"/dev/zero\""][..], 1),
+        (&["-e", "import_gap(\"/dev/zero\")"][..], 1),
+        (&["/dev/zero"][..], 2),
+    ] {
+        let (code, err, peak) = peak_memory(args);
+        assert_eq!(code, want, "{args:?}: {err}");
+        assert!(err.contains("longer than 256.0 MB"), "{args:?}: {err}");
+        assert!(peak < 600 << 20, "{args:?}: peak {} MB", peak >> 20);
+    }
+}

@@ -311,3 +311,40 @@ pub fn depth_line(depth: usize, count: u64, cumulative: u64, secs: f64, extra: &
 pub fn num(n: impl fmt::Display) -> String {
     grouped(&n.to_string())
 }
+
+/// The largest script or data file read: an endless input (`/dev/zero`) or a huge one is
+/// refused rather than read into memory.
+pub const MAX_FILE_BYTES: u64 = 256 << 20;
+
+/// All of `r`, refused past [`MAX_FILE_BYTES`].
+pub fn read_capped(r: impl std::io::Read) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = vec![];
+    r.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(std::io::Error::other(format!(
+            "longer than {} (files are read whole, up to that size)",
+            human_bytes(MAX_FILE_BYTES)
+        )));
+    }
+    Ok(bytes)
+}
+
+/// A text file, read with [`read_capped`].
+pub fn read_text_file(path: impl AsRef<std::path::Path>) -> std::io::Result<String> {
+    let bytes = read_capped_file(path)?;
+    String::from_utf8(bytes).map_err(|e| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "not UTF-8 text (invalid byte at offset {})",
+                e.utf8_error().valid_up_to()
+            ),
+        )
+    })
+}
+
+/// A file's bytes, read with [`read_capped`].
+pub fn read_capped_file(path: impl AsRef<std::path::Path>) -> std::io::Result<Vec<u8>> {
+    read_capped(std::fs::File::open(path)?)
+}

@@ -429,7 +429,7 @@ impl Interp {
         if !self.loaded.insert(key.clone()) {
             return Ok(());
         }
-        let text = std::fs::read_to_string(&full).map_err(|e| {
+        let text = crate::engine::control::read_text_file(&full).map_err(|e| {
             self.loaded.remove(&key);
             Error::runtime(format!("cannot read {}: {e}", full.display()), span).hint(
                 "a path in `use` is relative to the script's folder (the working folder in the REPL)",

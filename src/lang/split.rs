@@ -147,7 +147,8 @@ fn io_error(what: &str, path: &Path, e: std::io::Error) -> Error {
 }
 
 fn read_json(path: &Path) -> Result<Json> {
-    let text = std::fs::read_to_string(path).map_err(|e| io_error("read", path, e))?;
+    let text =
+        crate::engine::control::read_text_file(path).map_err(|e| io_error("read", path, e))?;
     serde_json::from_str(&text)
         .map_err(|e| Error::plain(format!("{} is not a part of a split: {e}", path.display())))
 }
@@ -237,7 +238,7 @@ pub fn part(it: &mut Interp, dir: &Path, index: usize) -> Result<()> {
             parts - 1
         )));
     }
-    let script = std::fs::read_to_string(dir.join("script.game"))
+    let script = crate::engine::control::read_text_file(dir.join("script.game"))
         .map_err(|e| io_error("read", &dir.join("script.game"), e))?;
     it.base_dir = plan["base_dir"].as_str().map(PathBuf::from);
     let q = parse_query(it, plan["query"].as_str().unwrap_or(""))?;

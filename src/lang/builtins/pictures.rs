@@ -880,7 +880,7 @@ fn plot_builtin(it: &mut Interp, a: &mut Args) -> Result<Value> {
 
 fn read_text(a: &Args, i: usize) -> Result<String> {
     let path = a.str(i)?;
-    std::fs::read_to_string(&*path)
+    crate::engine::control::read_text_file(&*path)
         .map_err(|e| Error::runtime(format!("cannot read {path}: {e}"), a.span_of(i)))
 }
 
