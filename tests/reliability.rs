@@ -328,7 +328,10 @@ fn game_searches_and_option_lists_stay_within_the_memory_budget() {
     let deep = "game t(a, b) {\n  move (a - 1, b) for k in [1] if a > 0\n  move (a, b - 1) for k in [1] if b > 0\n}\ngrundy(t(3000, 3000))";
     // found by fuzzing: one heap with 6 million options, listed
     let listed = "let H = octal(\"0.[4]\")\noptions(H(5000))";
-    for src in [wide, deep, listed] {
+    // found by an audit: cakes whose cuts are counted in millions (a partizan search)
+    let cakes = "value(cutcake(10^6, 10^6))";
+    let maundy = "value(maundy_cake(2^30, 2^30))";
+    for src in [wide, deep, listed, cakes, maundy] {
         let (code, err, peak) = peak_memory(&["--memory", "64M", "--threads", "1", "-e", src]);
         assert_eq!(code, 1, "{src}\n{err}");
         assert!(

@@ -1182,7 +1182,47 @@ pub struct Cake {
     pub maundy: bool,
 }
 
-fn cuts(cakes: &[(u32, u32)], vertical: bool, maundy: bool) -> Vec<Vec<(u32, u32)>> {
+/// The most cakes one side's option list may hold in all (with their vectors, some 100 bytes each).
+const MAX_OPTION_CAKES: u64 = 1 << 16;
+
+/// The divisors of `n` from 2 on, in increasing order.
+fn divisors(n: u32) -> Vec<u32> {
+    let (mut low, mut high) = (vec![], vec![]);
+    let mut d = 1u32;
+    while u64::from(d) * u64::from(d) <= u64::from(n) {
+        if n % d == 0 {
+            low.push(d);
+            if d != n / d {
+                high.push(n / d);
+            }
+        }
+        d += 1;
+    }
+    low.extend(high.into_iter().rev());
+    low.retain(|&d| d >= 2);
+    low
+}
+
+fn cuts(cakes: &[(u32, u32)], vertical: bool, maundy: bool) -> Result<Vec<Vec<(u32, u32)>>> {
+    // the option list is counted before it is built: a cake of 2^31 rows has 2^30 cuts
+    let size = |n: u32| -> u64 {
+        let rest = cakes.len() as u64 - 1;
+        if maundy {
+            divisors(n).iter().map(|&p| rest + u64::from(p)).sum()
+        } else {
+            u64::from(n / 2) * (rest + 2)
+        }
+    };
+    let total: u64 = cakes
+        .iter()
+        .map(|&(w, h)| size(if vertical { w } else { h }))
+        .sum();
+    if total > MAX_OPTION_CAKES {
+        return Err(Error::limit(format!(
+            "too many to list: the options of this position hold {total} cakes (at most {MAX_OPTION_CAKES})"
+        ))
+        .hint("try a smaller cake"));
+    }
     let mut out = vec![];
     for (i, &(w, h)) in cakes.iter().enumerate() {
         let n = if vertical { w } else { h };
@@ -1195,7 +1235,7 @@ fn cuts(cakes: &[(u32, u32)], vertical: bool, maundy: bool) -> Vec<Vec<(u32, u32
         };
         let piece = |k: u32| if vertical { (k, h) } else { (w, k) };
         if maundy {
-            for parts in (2..=n).filter(|p| n % p == 0) {
+            for parts in divisors(n) {
                 let mut v = rest();
                 v.extend(std::iter::repeat_n(piece(n / parts), parts as usize));
                 out.push(v);
@@ -1208,7 +1248,7 @@ fn cuts(cakes: &[(u32, u32)], vertical: bool, maundy: bool) -> Vec<Vec<(u32, u32
             }
         }
     }
-    out
+    Ok(out)
 }
 
 fn single_cakes(cakes: &[(u32, u32)]) -> Vec<Vec<(u32, u32)>> {
@@ -1223,10 +1263,10 @@ impl Rules for Cake {
     type Pos = Vec<(u32, u32)>;
     type Error = Error;
     fn left(&mut self, c: &Self::Pos) -> Result<Vec<Self::Pos>> {
-        Ok(cuts(c, true, self.maundy))
+        cuts(c, true, self.maundy)
     }
     fn right(&mut self, c: &Self::Pos) -> Result<Vec<Self::Pos>> {
-        Ok(cuts(c, false, self.maundy))
+        cuts(c, false, self.maundy)
     }
     fn components(&mut self, c: &Self::Pos) -> Vec<Self::Pos> {
         single_cakes(c)

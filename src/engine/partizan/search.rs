@@ -88,6 +88,12 @@ pub fn value<R: Rules>(
     let parts = rules.components(root);
     let mut total = store.zero();
     let mut steps = 0u64;
+    // the option lists of the positions on the stack, in components (a few words each, and
+    // their own heap): a long line of wide positions outgrows memory before the memo does
+    let budget = ctl.memory();
+    let per_item = 2 * std::mem::size_of::<R::Pos>() as u64 + 112;
+    let items = |f: &Frame<R::Pos>| f.opts.iter().map(|o| o.len() as u64).sum::<u64>();
+    let mut held = 0u64;
     for part in parts {
         if !memo.contains_key(&part)
             && let Some(g) = rules.shortcut(&part, store, ctl)?
@@ -99,6 +105,7 @@ pub fn value<R: Rules>(
             let task = ctl.task("partizan search (positions)", None);
             let mut on_stack: HashSet<R::Pos> = HashSet::from([part.clone()]);
             let mut stack = vec![expand(rules, part.clone())?];
+            held += items(&stack[0]);
             while let Some(f) = stack.last_mut() {
                 steps += 1;
                 if steps.is_multiple_of(1024) {
@@ -145,10 +152,20 @@ pub fn value<R: Rules>(
                         .into());
                     }
                     let child = expand(rules, c)?;
+                    held += items(&child);
+                    if held.saturating_mul(per_item) > budget {
+                        return Err(crate::engine::control::over_budget(
+                            held.saturating_mul(per_item),
+                            budget,
+                            "the options of the positions being searched",
+                        )
+                        .into());
+                    }
                     stack.push(child);
                     continue;
                 }
                 let f = stack.pop().unwrap();
+                held -= items(&f);
                 let sum = |store: &mut Store, o: &Vec<R::Pos>| store.sum(o.iter().map(|c| memo[c]));
                 let mut vals = f
                     .opts
