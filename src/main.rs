@@ -269,16 +269,7 @@ fn batch(cmd: &str, cli: &Cli, args: &[String], memory: Option<u64>) -> i32 {
 }
 
 fn read_stdin() -> std::io::Result<String> {
-    let bytes = gamut::engine::control::read_capped(std::io::stdin())?;
-    String::from_utf8(bytes).map_err(|e| {
-        std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            format!(
-                "not UTF-8 text (invalid byte at offset {})",
-                e.utf8_error().valid_up_to()
-            ),
-        )
-    })
+    gamut::engine::control::utf8_text(gamut::engine::control::read_capped(std::io::stdin())?)
 }
 
 /// The exit status once output is flushed: a reader that went away ends the run quietly

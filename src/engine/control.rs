@@ -332,7 +332,11 @@ pub fn read_capped(r: impl std::io::Read) -> std::io::Result<Vec<u8>> {
 
 /// A text file, read with [`read_capped`].
 pub fn read_text_file(path: impl AsRef<std::path::Path>) -> std::io::Result<String> {
-    let bytes = read_capped_file(path)?;
+    utf8_text(read_capped_file(path)?)
+}
+
+/// The bytes as text, or an error naming the first byte that is not UTF-8.
+pub fn utf8_text(bytes: Vec<u8>) -> std::io::Result<String> {
     String::from_utf8(bytes).map_err(|e| {
         std::io::Error::new(
             std::io::ErrorKind::InvalidData,
