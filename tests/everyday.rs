@@ -353,3 +353,89 @@ fn hamiltonian_finds_the_cycles_of_small_symmetric_and_alternating_groups() {
         assert_eq!((code, out.as_str()), (0, "[true, true]\n"), "{gens}: {err}");
     }
 }
+
+/// `binomial` and `product` of large arguments: built from prime factors and balanced products
+/// (one factor at a time was quadratic and ignored Ctrl-C), and refused before any work when the
+/// result would pass 2^24 bits. Checked against Pascal's triangle and a product mod a prime.
+#[test]
+fn binomial_and_product_are_fast_exact_and_refused_past_the_size_limit() {
+    const P: u128 = 1_000_000_007;
+    let pow = |mut b: u128, mut e: u128| {
+        let mut r = 1;
+        while e > 0 {
+            if e & 1 == 1 {
+                r = r * b % P;
+            }
+            b = b * b % P;
+            e >>= 1;
+        }
+        r
+    };
+    // C(n, k) mod P by the multiplicative formula with inverses (P is prime and above k)
+    let modular =
+        |n: u128, k: u128| (0..k).fold(1, |acc, i| acc * ((n - i) % P) % P * pow(i + 1, P - 2) % P);
+    let mut pascal = vec![vec![1u128]];
+    for n in 1..=70usize {
+        let prev = &pascal[n - 1];
+        let row = (0..=n)
+            .map(|k| {
+                if k == 0 || k == n {
+                    1
+                } else {
+                    prev[k - 1] + prev[k]
+                }
+            })
+            .collect();
+        pascal.push(row);
+    }
+    let small: Vec<String> = (0..=70)
+        .flat_map(|n| (0..=n + 1).map(move |k| format!("binomial({n}, {k})")))
+        .collect();
+    let got = common::value(&format!("[{}]", small.join(", ")));
+    let want: Vec<u128> = (0..=70)
+        .flat_map(|n| {
+            (0..=n + 1)
+                .map(|k| pascal[n].get(k).copied().unwrap_or(0))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let got: Vec<u128> = got
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.to_string().trim_matches('"').parse().unwrap())
+        .collect();
+    assert_eq!(got, want);
+    for (n, k) in [
+        (1_000_000u128, 500_000u128),
+        (10u128.pow(18), 20_000),
+        (2 << 40, 3),
+    ] {
+        let (code, out, err) = run_e(&format!("binomial({n}, {k}) % {P}"));
+        assert_eq!(
+            (code, out.trim().replace('_', "")),
+            (0, modular(n, k).to_string()),
+            "{err}"
+        );
+    }
+    let factorial = (1..=100_000u128).fold(1, |acc, i| acc * i % P);
+    let (code, out, _) = run_e(&format!("product(1..100000) % {P}"));
+    assert_eq!(
+        (code, out.trim().replace('_', "")),
+        (0, factorial.to_string())
+    );
+    for src in [
+        "product(1..10^6)",
+        "binomial(10^18, 10^6)",
+        "binomial(2^40, 2^39)",
+    ] {
+        let (code, err) = err_of(src);
+        assert_eq!(code, 1, "{src}");
+        assert!(err.contains("more than the 16_777_216"), "{src}: {err}");
+    }
+    // a subtraction set of 200,000 numbers (quadratic before) is built in linear time
+    assert_eq!(
+        run_e("grundy(subtraction(set(1..2*10^5)), 0..3)").1,
+        "[0, 1, 2, 3]\n"
+    );
+}

@@ -135,13 +135,10 @@ impl Code {
         if max > 1 << 20 {
             return Err("subtraction sets are limited to numbers below 2^20".into());
         }
-        let mut digits = vec![0u8; max as usize + 2];
-        for (k, d) in digits.iter_mut().enumerate().skip(1) {
-            *d = if set.contains(&(k as u64)) != all_but {
-                3
-            } else {
-                0
-            };
+        let mut digits = vec![if all_but { 3 } else { 0 }; max as usize + 2];
+        digits[0] = 0;
+        for &k in set {
+            digits[k as usize] = if all_but { 0 } else { 3 };
         }
         if !all_but {
             digits.pop();

@@ -1323,7 +1323,7 @@ pub const MAX_BITS: u64 = 1 << 24;
 /// Strings may have at most this many bytes.
 pub const MAX_STRING: u64 = 1 << 24;
 
-fn check_bits(bits: u64, span: Span) -> Result<()> {
+pub fn check_bits(bits: u64, span: Span) -> Result<()> {
     if bits > MAX_BITS {
         return Err(Error::runtime(
             format!(

@@ -1,6 +1,6 @@
 //! Everyday builtins: printing, sequences, numbers, tables.
 use crate::lang::error::{Error, Result};
-use crate::lang::eval::{Args, Interp};
+use crate::lang::eval::{Args, Interp, check_bits};
 use crate::lang::value::{Table, Value};
 use num_bigint::BigInt;
 use std::rc::Rc;
@@ -86,18 +86,20 @@ pub fn register(it: &mut Interp) {
         "product of a list of integers",
         |it, a| {
             a.count(1, 1)?;
-            let mut acc = BigInt::from(1);
+            let mut xs = vec![];
             for x in it.items(a.get(0), a.span_of(0))? {
-                let b = x
-                    .bigint()
-                    .ok_or_else(|| a.type_error(0, "a list of integers"))?;
-                if acc.bits() + b.bits() > crate::lang::eval::MAX_BITS {
-                    return Err(Error::runtime("the product has too many bits", a.span)
-                        .hint("integers may have at most 2^24 bits"));
-                }
-                acc *= b;
+                xs.push(
+                    x.bigint()
+                        .ok_or_else(|| a.type_error(0, "a list of integers"))?,
+                );
             }
-            Ok(Value::int(acc))
+            if xs.iter().any(|x| x.bits() == 0) {
+                return Ok(Value::Int(0));
+            }
+            // |ab| has at least bits(a) + bits(b) - 1 bits: refuse before any work
+            let least = xs.iter().map(|x| x.bits() - 1).sum::<u64>() + 1;
+            check_bits(least, a.span)?;
+            Ok(Value::int(product_tree(it, xs)?))
         },
     );
     it.add_builtin(
@@ -119,7 +121,7 @@ pub fn register(it: &mut Interp) {
             Ok(Value::int(acc))
         },
     );
-    it.add_builtin("binomial", "binomial(n, k)", "n choose k", |_, a| {
+    it.add_builtin("binomial", "binomial(n, k)", "n choose k", |it, a| {
         a.count(2, 2)?;
         let n = a.nonneg(0)?;
         let k = a.nonneg(1)?;
@@ -127,17 +129,11 @@ pub fn register(it: &mut Interp) {
             return Ok(Value::Int(0));
         }
         let k = k.min(n - k);
-        if k > 1_000_000 {
-            return Err(
-                Error::runtime("binomial(n, k) with k above a million", a.span)
-                    .hint("the result would be enormous"),
-            );
+        // C(n, k) ≥ (n/k)^k
+        if k > 0 {
+            check_bits((k as f64 * (n as f64 / k as f64).log2()) as u64, a.span)?;
         }
-        let mut acc = BigInt::from(1);
-        for i in 0..k {
-            acc = acc * BigInt::from(n - i) / BigInt::from(i + 1);
-        }
-        Ok(Value::int(acc))
+        Ok(Value::int(binomial(it, n, k).map_err(|e| e.at(a.span))?))
     });
     it.add_builtin(
         "mex",
@@ -602,4 +598,61 @@ fn show_board(a: &Args, rows: usize, cols: usize) -> Result<Value> {
         out.push_str(line.join(" ").trim_end());
     }
     Ok(Value::str(&out))
+}
+
+/// The product of `xs`, multiplied in pairs so that the big multiplications are balanced
+/// (one factor at a time is quadratic in the result's length).
+fn product_tree(it: &Interp, mut xs: Vec<BigInt>) -> Result<BigInt> {
+    while xs.len() > 1 {
+        let mut next = Vec::with_capacity(xs.len().div_ceil(2));
+        let mut pairs = xs.into_iter();
+        while let Some(x) = pairs.next() {
+            it.ctl.check()?;
+            next.push(match pairs.next() {
+                Some(y) => x * y,
+                None => x,
+            });
+        }
+        xs = next;
+    }
+    Ok(xs.pop().unwrap_or_else(|| BigInt::from(1)))
+}
+
+/// C(n, k) for k ≤ n/2, from its factors: p^e for each prime p ≤ k (e counted by Kummer's
+/// theorem), times what is left of n-k+1, ..., n once those primes are divided out.
+fn binomial(it: &Interp, n: u64, k: u64) -> Result<BigInt> {
+    it.ctl
+        .reserve(9 * (k + 1), "the sieve for binomial(n, k)")?;
+    let lo = n - k + 1;
+    let mut window: Vec<u64> = (lo..=n).collect();
+    let mut composite = vec![false; k as usize + 1];
+    let mut factors = vec![];
+    for p in 2..=k {
+        if composite[p as usize] {
+            continue;
+        }
+        it.ctl.check()?;
+        for m in (p * p..=k).step_by(p as usize) {
+            composite[m as usize] = true;
+        }
+        // the exponent of p is the number of carries when k and n - k are added in base p
+        let (mut e, mut q) = (0u64, p);
+        loop {
+            e += n / q - k / q - (n - k) / q;
+            match q.checked_mul(p) {
+                Some(r) if r <= n => q = r,
+                _ => break,
+            }
+        }
+        factors.push(num_traits::pow(BigInt::from(p), e as usize));
+        let first = lo.div_ceil(p) * p;
+        for m in (first..=n).step_by(p as usize) {
+            let w = &mut window[(m - lo) as usize];
+            while *w % p == 0 {
+                *w /= p;
+            }
+        }
+    }
+    factors.extend(window.into_iter().filter(|&w| w > 1).map(BigInt::from));
+    product_tree(it, factors)
 }
