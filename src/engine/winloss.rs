@@ -269,10 +269,8 @@ impl<'a, G: Sums> Search<'a, G> {
     #[inline]
     fn tick(&mut self) -> Result<()> {
         self.nodes += 1;
-        if self.nodes & 4095 == 0 {
-            self.ctl.check()?;
-        }
-        Ok(())
+        // every node: one node may cost milliseconds (a graph's symmetries, a script's moves)
+        self.ctl.check()
     }
 
     /// The options of `c` in a buffer of the pool (give it back with `self.bufs.push`).
@@ -582,6 +580,9 @@ mod tests {
         /// the size of a vertex: at 8, components of 6 vertices pass [`PAR_SIZE`], so the
         /// searches below the first level fan out too
         weight: u32,
+        /// set on the 10th call of `options` (counted in `calls`)
+        stop: Option<std::sync::Arc<AtomicBool>>,
+        calls: AtomicU64,
     }
 
     impl Toy {
@@ -635,6 +636,11 @@ mod tests {
             p.count_ones() * self.weight
         }
         fn options(&self, c: u64, out: &mut Vec<u64>) {
+            if let Some(stop) = &self.stop
+                && self.calls.fetch_add(1, Ordering::Relaxed) == 10
+            {
+                stop.store(true, Ordering::Relaxed);
+            }
             for v in 0..64 {
                 if c >> v & 1 == 1 {
                     out.push(c & !(1 << v | self.adj[v]));
@@ -660,6 +666,34 @@ mod tests {
         assert!(values.iter().any(|&v| v >= 4), "{values:?}");
     }
 
+    /// A search stops at the first node after Ctrl-C: a node may be slow (a graph's
+    /// symmetries, a script's moves), so polling every few thousand nodes was too late.
+    #[test]
+    fn the_search_stops_at_the_next_node_once_cancelled() {
+        let ctl = Ctl::default();
+        // a path of 60 vertices: far too large to finish
+        let toy = Toy {
+            adj: (0..60u32)
+                .map(|v| {
+                    (1u64 << (v + 1) | 1u64 << v.saturating_sub(1)) & !(1 << v) & ((1 << 60) - 1)
+                })
+                .collect(),
+            alone: true,
+            weight: 1,
+            stop: Some(ctl.cancel_flag().clone()),
+            calls: AtomicU64::new(0),
+        };
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let t = Table::new(1 << 16);
+        let task = ctl.task("test", None);
+        pool.install(|| assert!(loses(&toy, &t, (1 << 60) - 1, &ctl, &task).is_err()));
+        let calls = toy.calls.load(Ordering::Relaxed);
+        assert!(calls <= 12, "{calls} nodes expanded");
+    }
+
     fn random_graphs(values: &mut std::collections::HashSet<u32>) {
         let mut rnd = crate::engine::xorshift(0x2545_f491_4f6c_dd1du64);
         let ctl = Ctl::default();
@@ -679,6 +713,8 @@ mod tests {
                 adj,
                 alone: round % 2 == 1,
                 weight: if round % 4 < 2 { 1 } else { 8 },
+                stop: None,
+                calls: AtomicU64::new(0),
             };
             // every third graph on a table of 64 buckets, full from the start: its entries
             // are replaced all the time, which may cost work but never a wrong answer

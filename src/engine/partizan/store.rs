@@ -142,8 +142,8 @@ impl Store {
 
     pub(super) fn tick(&mut self) -> Result<()> {
         self.steps += 1;
+        self.ctl.check()?;
         if self.steps.is_multiple_of(1024) {
-            self.ctl.check()?;
             let bytes = self.bytes();
             if bytes > self.budget {
                 return Err(over_budget(bytes, self.budget, "the canonical-form store"));
