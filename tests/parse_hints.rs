@@ -1,5 +1,6 @@
 //! Habits from GAP and Python get an error that names the gamut way to write it, with the
 //! right part of the source underlined.
+mod common;
 use gamut::lang::syntax::parse_program;
 
 /// The message, the underlined text and the hint of the parse error of `src`.
@@ -110,4 +111,30 @@ fn an_end_line_without_its_cells() {
         hint,
         "an `end` line binds cells first: end for f in faces if f is marked"
     );
+}
+
+/// Integer literals are read by halves (one digit at a time took a minute for ten million
+/// digits), and a literal past 2^24 bits is refused before it is read.
+#[test]
+fn long_integer_literals_are_read_exactly_or_refused() {
+    // 10^n - 1 and a digit pattern, read back through str and checked mod a prime by hand
+    const P: u64 = 1_000_000_007;
+    for n in [1usize, 2047, 2048, 2049, 4097, 100_000] {
+        let digits: String = (0..n)
+            .map(|i| char::from(b'1' + (i * 7 % 9) as u8))
+            .collect();
+        let want = digits
+            .bytes()
+            .fold(0u64, |acc, d| (acc * 10 + (d - b'0') as u64) % P);
+        let got = common::value(&format!("[{digits} % {P}, len(str({digits}))]"));
+        assert_eq!(got, serde_json::json!([want, n]), "{n} digits");
+    }
+    let (message, span, _) = error(&format!("let x = {}", "9".repeat(5_050_446)));
+    assert!(
+        message.contains("a number of more than 5_050_445 digits"),
+        "{message}"
+    );
+    assert_eq!(span, "9");
+    // the largest literal allowed is read
+    assert!(parse_program(&"9".repeat(5_050_445), 0).is_ok());
 }

@@ -183,6 +183,25 @@ pub fn parse_program(src: &str, src_id: u32) -> Result<Vec<Stmt>, ParseError> {
         .collect())
 }
 
+/// The digits of 2^24 - 1, the largest number of bits an integer may have.
+const MAX_DIGITS: usize = 5_050_445;
+
+/// The value of a string of decimal digits, halves joined as `high · 10^k + low`: one digit
+/// at a time is quadratic (a minute for ten million digits).
+fn decimal(digits: &[u8]) -> BigInt {
+    const SMALL: usize = 2048;
+    if digits.len() <= SMALL {
+        return BigInt::parse_bytes(digits, 10).unwrap_or_default();
+    }
+    // the low part a power of two times SMALL digits, so its power of ten is built by squaring
+    let mut k = SMALL;
+    while 2 * k < digits.len() {
+        k *= 2;
+    }
+    let (high, low) = digits.split_at(digits.len() - k);
+    decimal(high) * num_traits::pow(BigInt::from(10), k) + decimal(low)
+}
+
 /// Operators (and prefix signs) in one statement beyond this are refused: the tree they make
 /// is as deep as they are many.
 pub const MAX_OPERATORS: usize = 20_000;
@@ -190,6 +209,7 @@ pub const MAX_OPERATORS: usize = 20_000;
 fn check_nesting(src: &str, src_id: u32) -> Result<(), ParseError> {
     let mut depth = 0usize;
     let mut ops = 0usize;
+    let mut digits = (0usize, 0usize); // where the current run of digits starts, and its length
     let err = |i: usize, message: String, hint: &str| ParseError {
         span: Span {
             src: src_id,
@@ -208,6 +228,22 @@ fn check_nesting(src: &str, src_id: u32) -> Result<(), ParseError> {
             b'+' | b'-' | b'*' | b'/' | b'%' | b'^' | b'<' | b'>' | b'=' | b'|' => ops += 1,
             b'a' | b'i' | b'n' | b'o' if word_operator(src.as_bytes(), i) => ops += 1,
             _ => {}
+        }
+        match c {
+            b'0'..=b'9' if digits.1 == 0 => digits = (i, 1),
+            b'0'..=b'9' => digits.1 += 1,
+            b'_' => {}
+            _ => digits.1 = 0,
+        }
+        if digits.1 > MAX_DIGITS {
+            return Err(err(
+                digits.0,
+                format!(
+                    "a number of more than {} digits, past the 2^24 bits an integer may have",
+                    crate::engine::control::num(MAX_DIGITS)
+                ),
+                "integers are exact; keep them below 2^16777216",
+            ));
         }
         if depth > MAX_NESTING {
             return Err(err(
@@ -939,12 +975,7 @@ impl Builder {
     fn primary(&self, p: Pair<Rule>) -> Expr {
         let span = self.span(&p);
         let kind = match p.as_rule() {
-            Rule::int => ExprKind::Int(Rc::new(
-                p.as_str()
-                    .replace('_', "")
-                    .parse::<BigInt>()
-                    .unwrap_or_default(),
-            )),
+            Rule::int => ExprKind::Int(Rc::new(decimal(p.as_str().replace('_', "").as_bytes()))),
             Rule::none => ExprKind::None,
             Rule::string => ExprKind::Str(unescape(p.as_str()).into()),
             Rule::boolean => ExprKind::Bool(p.as_str() == "true"),
