@@ -123,6 +123,43 @@ fn messages_say_what_is_wrong() {
         ("(0,1)", "numbered from 1"),
         ("let x = 1\nif x = 1 { print(x) }", "`==`"),
         ("for i in 1..3 { print(i)", "never closed"),
+        // messages that named the wrong fault
+        ("len(1..2^70)", "must lie between -2^63 and 2^63 - 1"),
+        ("1..\"a\"", "needs integer ends, not a string"),
+        ("\"ab\" * -1", "cannot be repeated -1 times"),
+        ("[1, 2][2^63]", "is out of range for a list of length 2"),
+        ("[1][\"a\"]", "must be an integer, not a string"),
+        ("fn f(x, x) = x", "the parameter `x` is named twice"),
+        ("game g(n, n) { move n - 1 if n > 0 }", "named twice"),
+        ("len(1)", "len takes a list, set, range, string or map"),
+        ("let café = 1", "`é` (U+00E9) is not part of gamut's syntax"),
+        ("\"a\\q\"", "an unknown escape in a string"),
+        (
+            "pad(5, -2^63)",
+            "a width of 9_223_372_036_854_775_808 columns",
+        ),
+        ("format(\"{}\", 1, 2)", "the template has 1 {} but 2 values"),
+        ("group((1,2,3))", "takes its generators by name"),
+        (
+            "hamiltonian(slide2, limit: -1)",
+            "`limit:` is the search budget",
+        ),
+        (
+            "walks(slide2, 2, size: -1)",
+            "`size:` is the matrix side in pixels",
+        ),
+        (
+            "winning(kayles(5), \"L\")",
+            "named only for a partizan position",
+        ),
+        ("domineering(\"x.\")", "'x' in row 1 is not a cell"),
+        ("path_graph(63)", "63 is outside 1..62"),
+        ("trees(17)", "trees are listed up to 16 edges"),
+        ("graph { a - b - a; cells [a, b] }", "a cell of 2 vertices"),
+        (
+            "graph { a - b - c - a; cells [a, b, a] }",
+            "visits `a` twice",
+        ),
     ];
     for (src, want) in cases {
         let (code, err) = err_of(src);
@@ -438,4 +475,24 @@ fn binomial_and_product_are_fast_exact_and_refused_past_the_size_limit() {
         run_e("grundy(subtraction(set(1..2*10^5)), 0..3)").1,
         "[0, 1, 2, 3]\n"
     );
+}
+
+/// A lone carriage return (old Mac line ends) ends a line: the error names line 3 and draws it.
+#[test]
+fn lone_carriage_returns_end_lines() {
+    let dir = std::env::temp_dir().join(format!("gamut-cr-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("cr.game");
+    std::fs::write(&f, "1\r2\r\"a\" + 1\r").unwrap();
+    let out = gamut().arg("run").arg(&f).output().unwrap();
+    let (stdout, err) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(stdout, "1\n2\n");
+    assert!(
+        err.contains("cr.game:3:1]") && err.contains(" 3 │ \"a\" + 1"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
 }

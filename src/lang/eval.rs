@@ -173,6 +173,33 @@ impl Args {
             )),
         }
     }
+    /// Keyword `name` as an integer in `range` (`what` says what it counts).
+    pub fn kw_int_in(
+        &mut self,
+        name: &str,
+        range: std::ops::RangeInclusive<i64>,
+        what: &str,
+    ) -> Result<Option<i64>> {
+        let span = self.kw.iter().find(|k| &*k.0 == name).map(|k| k.2);
+        match self.kw_int(name)? {
+            Some(x) if !range.contains(&x) => {
+                let hi = if *range.end() == i64::MAX {
+                    String::new()
+                } else {
+                    num(range.end())
+                };
+                Err(Error::runtime(
+                    format!(
+                        "`{name}:` is {what}, {}..{hi}, not {}",
+                        num(range.start()),
+                        num(x)
+                    ),
+                    span.unwrap_or(self.span),
+                ))
+            }
+            x => Ok(x),
+        }
+    }
     /// Called after a builtin took the keywords it knows: anything left is a mistake.
     pub fn no_more_kw(&self) -> Result<()> {
         match self.kw.first() {
@@ -356,6 +383,18 @@ impl Interp {
     }
 
     pub fn parse(&mut self, name: &str, text: &str) -> Result<Vec<Stmt>> {
+        // a lone carriage return (old Mac line ends) ends a line too; the length stays, so
+        // spans and the text errors are drawn from agree
+        let b = text.as_bytes();
+        let text = &String::from_utf8(
+            (0..b.len())
+                .map(|i| match b[i] {
+                    b'\r' if b.get(i + 1) != Some(&b'\n') => b'\n',
+                    c => c,
+                })
+                .collect(),
+        )
+        .expect("ASCII replaced by ASCII");
         let id = self.add_source(name, text);
         crate::lang::syntax::parse_program(text, id).map_err(|e| Error {
             kind: Kind::Parse,
@@ -473,6 +512,7 @@ impl Interp {
                 env.define(name.name.clone(), v);
             }
             Stmt::Fn(name, lam) => {
+                distinct_params(&lam.params)?;
                 let c = Closure {
                     name: Some(name.name.clone()),
                     lambda: lam.clone(),
@@ -528,6 +568,7 @@ impl Interp {
                 env.define(name.name.clone(), Value::Group(Rc::new(grp)));
             }
             Stmt::Game(def) => {
+                distinct_params(&def.params)?;
                 let rs = crate::lang::rules::Ruleset::script(def.clone(), env.clone());
                 env.define(def.name.name.clone(), Value::Ruleset(Rc::new(rs)));
             }
@@ -693,11 +734,14 @@ impl Interp {
                 let branch = if self.truth(&cv, c.span)? { a } else { b };
                 return self.eval(branch, env);
             }
-            ExprKind::Lambda(lam) => Value::Func(Rc::new(Closure {
-                name: None,
-                lambda: lam.clone(),
-                env: env.clone(),
-            })),
+            ExprKind::Lambda(lam) => {
+                distinct_params(&lam.params)?;
+                Value::Func(Rc::new(Closure {
+                    name: None,
+                    lambda: lam.clone(),
+                    env: env.clone(),
+                }))
+            }
             ExprKind::GameLit {
                 left,
                 right,
@@ -1052,42 +1096,34 @@ impl Interp {
     }
 
     fn index(&mut self, b: Value, idx: Vec<(Value, Span)>, span: Span) -> Result<Value> {
+        /// The place of index `i` in a list or string of `n` elements.
+        fn position(i: &Value, n: usize, what: &str, span: Span) -> Result<usize> {
+            let i = i.bigint().ok_or_else(|| {
+                Error::runtime(
+                    format!("an index must be an integer, not {}", i.a_type()),
+                    span,
+                )
+                .hint("lists and strings are indexed by integers from 0, maps by their keys")
+            })?;
+            let k = if i < BigInt::ZERO { &i + n } else { i.clone() };
+            usize::try_from(&k).ok().filter(|&k| k < n).ok_or_else(|| {
+                Error::runtime(
+                    format!(
+                        "index {} is out of range for a {what} of length {}",
+                        Value::int(i).to_text(),
+                        num(n)
+                    ),
+                    span,
+                )
+                .hint("indices start at 0; negative ones count from the end")
+            })
+        }
         match (&b, idx.as_slice()) {
-            (Value::List(xs), [(i, is)]) => {
-                let i =
-                    as_i64(i).ok_or_else(|| Error::runtime("an index must be an integer", *is))?;
-                let n = xs.len() as i64;
-                let k = if i < 0 { n + i } else { i };
-                if k < 0 || k >= n {
-                    return Err(Error::runtime(
-                        format!(
-                            "index {} is out of range for a list of length {}",
-                            num(i),
-                            num(n)
-                        ),
-                        *is,
-                    )
-                    .hint("indices start at 0; negative ones count from the end"));
-                }
-                Ok(xs[k as usize].clone())
-            }
+            (Value::List(xs), [(i, is)]) => Ok(xs[position(i, xs.len(), "list", *is)?].clone()),
             (Value::Str(s), [(i, is)]) => {
                 let chars: Vec<char> = s.chars().collect();
-                let i =
-                    as_i64(i).ok_or_else(|| Error::runtime("an index must be an integer", *is))?;
-                let n = chars.len() as i64;
-                let k = if i < 0 { n + i } else { i };
-                if k < 0 || k >= n {
-                    return Err(Error::runtime(
-                        format!(
-                            "index {} is out of range for a string of length {}",
-                            num(i),
-                            num(n)
-                        ),
-                        *is,
-                    ));
-                }
-                Ok(Value::str(&chars[k as usize].to_string()))
+                let k = position(i, chars.len(), "string", *is)?;
+                Ok(Value::str(&chars[k].to_string()))
             }
             (Value::Board(board), [(r, rs), (c, cs)]) => {
                 let r = as_i64(r).ok_or_else(|| Error::runtime("a row must be an integer", *rs))?;
@@ -1192,7 +1228,16 @@ impl Interp {
             }),
             BinOp::Range => {
                 let (Some(lo), Some(hi)) = (as_i64(&a), as_i64(&b)) else {
-                    return Err(Error::runtime("a range needs integer ends", span));
+                    let msg = match (&a, &b) {
+                        (Int(_) | Big(_), Int(_) | Big(_)) => {
+                            "a range's ends must lie between -2^63 and 2^63 - 1".to_string()
+                        }
+                        (Int(_) | Big(_), x) | (x, _) => {
+                            format!("a range needs integer ends, not {}", x.a_type())
+                        }
+                    };
+                    return Err(Error::runtime(msg, span)
+                        .hint("ranges are of 64-bit integers; len(a..b), x in a..b, min and max do not list them"));
                 };
                 Range(lo, hi)
             }
@@ -1235,8 +1280,15 @@ impl Interp {
                 }
                 (Perm(p), Perm(q)) => Perm(Rc::new(p.then(q))),
                 (Str(s), Int(n)) | (Int(n), Str(s)) => {
-                    let len = (s.len() as u64).checked_mul((*n).max(0) as u64);
-                    if *n < 0 || len.is_none_or(|l| l > MAX_STRING) {
+                    if *n < 0 {
+                        return Err(Error::runtime(
+                            format!("a string cannot be repeated {} times", num(n)),
+                            span,
+                        )
+                        .hint("repeat a string 0 or more times"));
+                    }
+                    let len = (s.len() as u64).checked_mul(*n as u64);
+                    if len.is_none_or(|l| l > MAX_STRING) {
                         return Err(Error::runtime(
                             format!(
                                 "a string repeated {} times is too long (at most {} bytes)",
@@ -1318,6 +1370,20 @@ impl Interp {
     }
 }
 
+/// Refuses a parameter named twice (the second would silently hide the first).
+fn distinct_params(params: &[Ident]) -> Result<()> {
+    for (i, p) in params.iter().enumerate() {
+        if params[..i].iter().any(|q| q.name == p.name) {
+            return Err(Error::runtime(
+                format!("the parameter `{}` is named twice", p.name),
+                p.span,
+            )
+            .hint("give each parameter its own name"));
+        }
+    }
+    Ok(())
+}
+
 /// Integers may have at most this many bits (about five million decimal digits).
 pub const MAX_BITS: u64 = 1 << 24;
 /// Strings may have at most this many bytes.
@@ -1383,6 +1449,21 @@ fn graph_literal(
                 }
             }
         }
+        if cell.len() < 3 {
+            let span = cell.first().map_or(Span::default(), |v| v.span);
+            return Err(Error::runtime(
+                format!("a cell of {} vertices", cell.len()),
+                span.to(cell.last().map_or(span, |v| v.span)),
+            )
+            .hint("a cell is a cycle of the graph: at least 3 vertices, each joined to the next"));
+        }
+        if let Some(k) = (1..ids.len()).find(|&k| ids[..k].contains(&ids[k])) {
+            return Err(Error::runtime(
+                format!("the cell visits `{}` twice", cell[k].name),
+                cell[k].span,
+            )
+            .hint("a cell is a cycle of the graph: each vertex once"));
+        }
         cell_ids.push(ids);
     }
     g.with_cells(cell_ids).map_err(|(c, i)| {
@@ -1390,7 +1471,7 @@ fn graph_literal(
         let (a, b) = (&cell[i], &cell[(i + 1) % cell.len()]);
         let span = if i + 1 < cell.len() { a.span.to(b.span) } else { a.span };
         Error::runtime(
-            format!("{} - {} is not an edge of the graph, or the cell repeats a vertex", a.name, b.name),
+            format!("{} - {} is not an edge of the graph", a.name, b.name),
             span,
         )
         .hint("a cell is a cyclic list of vertices, each joined to the next (and the last to the first)")

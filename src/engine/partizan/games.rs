@@ -31,7 +31,7 @@ impl Board {
         })
     }
 
-    /// Rows separated by `|` or newlines; `.` marks an empty cell, anything else a used one.
+    /// Rows separated by `|` or newlines; `.` marks an empty cell, `#` a filled one.
     pub fn parse(text: &str) -> Result<Board> {
         let rows = rows(text);
         let cols = rows.first().map_or(0, |r| r.chars().count());
@@ -44,8 +44,16 @@ impl Board {
         b.bits = 0;
         for (r, row) in rows.iter().enumerate() {
             for (c, ch) in row.chars().enumerate() {
-                if ch == '.' {
-                    b.bits |= 1 << (r * cols + c);
+                match ch {
+                    '.' => b.bits |= 1 << (r * cols + c),
+                    '#' => {}
+                    _ => {
+                        return Err(Error::invalid(format!(
+                            "{ch:?} in row {} is not a cell of the board",
+                            r + 1
+                        ))
+                        .hint("write . for an empty cell and # for a filled one"));
+                    }
                 }
             }
         }

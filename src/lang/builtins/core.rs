@@ -1,4 +1,5 @@
 //! Everyday builtins: printing, sequences, numbers, tables.
+use crate::engine::control::num;
 use crate::lang::error::{Error, Result};
 use crate::lang::eval::{Args, Interp, check_bits};
 use crate::lang::value::{Table, Value};
@@ -237,6 +238,17 @@ pub fn register(it: &mut Interp) {
                 next += 1;
                 rest = &rest[i + 2..];
             }
+            if next < a.len() {
+                return Err(Error::runtime(
+                    format!(
+                        "the template has {} {{}} but {} values were given",
+                        next - 1,
+                        a.len() - 1
+                    ),
+                    a.span_of(next),
+                )
+                .hint("give one value per {}"));
+            }
             out.push_str(rest);
             Ok(Value::str(&out))
         },
@@ -253,7 +265,11 @@ pub fn register(it: &mut Interp) {
             };
             let w = a.int(1)?;
             if w.unsigned_abs() > 10_000 {
-                return Err(Error::runtime("a width above 10_000", a.span_of(1)).hint("pad to a moderate width"));
+                return Err(Error::runtime(
+                    format!("a width of {} columns, more than 10_000", num(w.unsigned_abs())),
+                    a.span_of(1),
+                )
+                .hint("pad to a moderate width"));
             }
             let n = text.chars().count();
             let fill = " ".repeat((w.unsigned_abs() as usize).saturating_sub(n));
@@ -346,13 +362,14 @@ fn len(it: &mut Interp, a: &mut Args) -> Result<Value> {
             let n = (*hi as i128 - *lo as i128 + 1).max(0);
             return Ok(Value::int(BigInt::from(n)));
         }
+        Value::Map(kv) => kv.len() as i64,
         v => {
             return Err(
                 Error::runtime(format!("{} has no length", v.a_type()), a.span_of(0)).hint(
-                    if it.builtins.contains_key("order") {
+                    if matches!(v, Value::Group(_)) && it.builtins.contains_key("order") {
                         "for a group use order(G)"
                     } else {
-                        "len takes a list, set, range or string"
+                        "len takes a list, set, range, string or map"
                     },
                 ),
             );

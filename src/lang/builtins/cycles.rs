@@ -21,13 +21,13 @@ pub fn register(it: &mut Interp) {
         "cycle_graph",
         "cycle_graph(n)",
         "the cycle C_n on vertices a, b, c, ..., its one cell the cycle",
-        |_, a| sized(a, 3, boards::cycle_graph),
+        |_, a| sized(a, 3, 64, 0, boards::cycle_graph),
     );
     it.add_builtin(
         "path_graph",
         "path_graph(n)",
         "the line L_n of the thesis: n markable edges, plus an unmarkable edge at each leaf",
-        |_, a| sized(a, 1, boards::path_graph),
+        |_, a| sized(a, 1, 62, 2, boards::path_graph),
     );
     it.add_builtin(
         "diamond",
@@ -55,7 +55,7 @@ pub fn register(it: &mut Interp) {
         "trees(n)",
         "all trees with n edges up to isomorphism",
         |_, a| {
-            let n = small(a, 0, 0, 16)?;
+            let n = small(a, 0, 0, 16, "trees are listed up to 16 edges")?;
             Ok(Value::list(
                 boards::trees(n)
                     .into_iter()
@@ -161,8 +161,10 @@ fn get_graph(a: &Args, i: usize) -> Result<Rc<Graph>> {
     }
 }
 
+const EDGES: &str = "the Game of Cycles engine takes boards of up to 64 edges";
+
 /// Argument `i` as a size between `lo` and `hi`.
-fn small(a: &Args, i: usize, lo: u64, hi: u64) -> Result<usize> {
+fn small(a: &Args, i: usize, lo: u64, hi: u64, hint: &str) -> Result<usize> {
     a.count(i + 1, i + 1)?;
     let n = a.nonneg(i)?;
     if n < lo || n > hi {
@@ -170,13 +172,19 @@ fn small(a: &Args, i: usize, lo: u64, hi: u64) -> Result<usize> {
             format!("{} is outside {}..{}", num(n), num(lo), num(hi)),
             a.span_of(i),
         )
-        .hint("the Game of Cycles engine takes boards of up to 64 edges"));
+        .hint(hint));
     }
     Ok(n as usize)
 }
 
-fn sized(a: &mut Args, lo: u64, f: fn(usize) -> Graph) -> Result<Value> {
-    Ok(Value::Graph(Rc::new(f(small(a, 0, lo, 64)?))))
+/// A board built from its size n, which has n + `extra` edges.
+fn sized(a: &mut Args, lo: u64, hi: u64, extra: u64, f: fn(usize) -> Graph) -> Result<Value> {
+    let hint = if extra == 0 {
+        EDGES.to_string()
+    } else {
+        format!("{EDGES}: this one has n + {extra}")
+    };
+    Ok(Value::Graph(Rc::new(f(small(a, 0, lo, hi, &hint)?))))
 }
 
 fn double_diamond(_: &mut Interp, a: &mut Args) -> Result<Value> {
@@ -191,7 +199,7 @@ fn double_diamond(_: &mut Interp, a: &mut Args) -> Result<Value> {
             })?,
         Some((_, sp)) => return Err(Error::runtime("`outer:` is a string such as \"ad/cf\"", sp)),
     };
-    let k = small(a, 0, 0, 27)?;
+    let k = small(a, 0, 0, 27, EDGES)?;
     Ok(Value::Graph(Rc::new(boards::double_diamond_with(k, outer))))
 }
 

@@ -978,6 +978,14 @@ fn winning(it: &mut Interp, a: &mut Args) -> Result<Value> {
     if let Some(w) = super::partizan::winning(it, a)? {
         return Ok(w);
     }
+    if a.len() == 2 {
+        get_position(a, 0)?;
+        return Err(Error::runtime(
+            "a player is named only for a partizan position",
+            a.span_of(1),
+        )
+        .hint("in an impartial game both players have the same moves: winning(P)"));
+    }
     a.count(1, 1)?;
     if let Some(c) = one_component(a)
         && let Some(w) = c.rs.family.winning(it, &c.args)?
@@ -997,18 +1005,10 @@ fn winning(it: &mut Interp, a: &mut Args) -> Result<Value> {
 
 fn period(it: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(1, 1)?;
-    let to = a.kw_int("to")?;
+    let to = a.kw_int_in("to", 1..=i64::MAX, "the largest heap to check")?;
     let Value::Ruleset(rs) = a.get(0).clone() else {
         return Err(a.type_error(0, "a heap ruleset"));
     };
-    if let Some(n) = to
-        && n < 1
-    {
-        return Err(Error::runtime(
-            format!("`to:` must be positive, got {}", num(n)),
-            a.span,
-        ));
-    }
     let code = match rs.family::<Heap>() {
         Some(Heap(code)) => code,
         None if rs.family::<Script>().is_some_and(|s| s.0.params.len() == 1) => {

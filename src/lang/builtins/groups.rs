@@ -353,7 +353,12 @@ fn board_perm(a: &Args, f: fn(&Board) -> Perm) -> Result<Value> {
 }
 
 fn group(_: &mut Interp, a: &mut Args) -> Result<Value> {
-    a.count(0, 0)?;
+    if !a.is_empty() {
+        return Err(
+            Error::runtime("`group` takes its generators by name", a.span_of(0))
+                .hint("write group(a: (1,2,3), b: (1,2)); the names are used in words"),
+        );
+    }
     let mut gens = vec![];
     for (name, v, span) in std::mem::take(&mut a.kw) {
         match v {
@@ -983,7 +988,9 @@ fn orbits(it: &mut Interp, a: &mut Args) -> Result<Value> {
 
 fn hamiltonian(it: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(1, 1)?;
-    let budget = a.kw_int("limit")?.unwrap_or(10_000_000).max(1) as u64;
+    let budget = a
+        .kw_int_in("limit", 1..=i64::MAX, "the search budget in steps")?
+        .unwrap_or(10_000_000) as u64;
     let g = get_group(a, 0)?;
     let (names, moves) = moves_of(&g);
     if g.order() > BigUint::from(1_000_000u32) {

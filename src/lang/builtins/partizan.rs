@@ -790,10 +790,10 @@ fn domineering(_: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(1, 2)?;
     let b = if a.len() == 2 {
         Board::full(a.nonneg(0)? as usize, a.nonneg(1)? as usize)
+            .map_err(|e| Error::from(e).at(a.span))
     } else {
-        Board::parse(&a.str(0)?)
-    }
-    .map_err(|e| Error::from(e).at(a.span))?;
+        Board::parse(&a.str(0)?).map_err(|e| Error::from(e).at(a.span_of(0)))
+    }?;
     Ok(native(
         "domineering".into(),
         Domineering,

@@ -103,9 +103,12 @@ fn group_name(g: &GroupVal) -> String {
     g.to_string()
 }
 
+/// The sides a walk matrix may have, in pixels.
+const SIDES: std::ops::RangeInclusive<i64> = 16..=8192;
+
 fn walks(it: &mut Interp, a: &mut Args) -> Result<Value> {
     let order_by = a.kw("order_by");
-    let size = a.kw_int("size")?;
+    let size = a.kw_int_in("size", SIDES, "the matrix side in pixels")?;
     a.no_more_kw()?;
     a.count(2, 2)?;
     let g = get_group(a, 0)?;
@@ -511,7 +514,7 @@ fn walk_picture(
         _ => None,
     });
     let side = match size {
-        Some(s) if !(16..=8192).contains(&s) => {
+        Some(s) if !SIDES.contains(&s) => {
             return Err(Error::runtime(
                 format!("`size:` is the matrix side in pixels, 16..8192, not {s}"),
                 span,

@@ -171,6 +171,7 @@ pub const MAX_NESTING: usize = 200;
 
 pub fn parse_program(src: &str, src_id: u32) -> Result<Vec<Stmt>, ParseError> {
     check_nesting(src, src_id)?;
+    check_text(src, src_id)?;
     let text = join_bracketed_lines(src);
     let mut pairs =
         GamutParser::parse(Rule::program, &text).map_err(|e| convert_error(e, src, src_id))?;
@@ -261,6 +262,65 @@ fn check_nesting(src: &str, src_id: u32) -> Result<(), ParseError> {
                 ),
                 "split the expression with `let`, or build long sums with sum([...])",
             ));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses a backslash in a string that is not one of the escapes `\"`, `\\`, `\n`, `\t`, and
+/// a character outside strings and comments that no token has (`é` in a name, say: the parser
+/// would blame the token before it).
+fn check_text(src: &str, src_id: u32) -> Result<(), ParseError> {
+    let b = src.as_bytes();
+    let err = |start: usize, len: usize, message: String, hint: &str| ParseError {
+        span: Span {
+            src: src_id,
+            start: start as u32,
+            end: (start + len) as u32,
+        },
+        message,
+        hint: hint.into(),
+        at_end: false,
+    };
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'#' => i = line_end(b, i),
+            b'"' => {
+                let end = string_end(b, i);
+                let mut j = i + 1;
+                while j < end {
+                    if b[j] != b'\\' {
+                        j += 1;
+                        continue;
+                    }
+                    if !matches!(b.get(j + 1), Some(b'"' | b'\\' | b'n' | b't')) {
+                        let next = src[j + 1..].chars().next().map_or(0, char::len_utf8);
+                        return Err(err(
+                            j,
+                            1 + next,
+                            "an unknown escape in a string".into(),
+                            "strings know \\\", \\\\, \\n and \\t; write a backslash as \\\\",
+                        ));
+                    }
+                    j += 2;
+                }
+                i = end + 1;
+            }
+            c if c.is_ascii() => i += 1,
+            _ => {
+                let c = src[i..].chars().next().unwrap_or_default();
+                // ± is Conway's notation; a byte-order mark may open the file
+                if c != '±' && !(i == 0 && c == '\u{feff}') {
+                    return Err(err(
+                        i,
+                        c.len_utf8(),
+                        format!("`{c}` (U+{:04X}) is not part of gamut's syntax", c as u32),
+                        "outside strings and comments, write ASCII: names are letters, digits and _",
+                    ));
+                }
+                i += c.len_utf8();
+            }
         }
     }
     Ok(())
