@@ -160,6 +160,19 @@ fn messages_say_what_is_wrong() {
             "graph { a - b - c - a; cells [a, b, a] }",
             "visits `a` twice",
         ),
+        ("mex([\"a\"])", "`mex` takes integers; this holds a string"),
+        (
+            "let s = \"a\" * 9000000\ns + s",
+            "this string would have 18_000_000 bytes",
+        ),
+        (
+            "let l = list(1..11000000)\nlen(l + l)",
+            "this list would have 22_000_000 elements",
+        ),
+        (
+            "str(list(1..3000000))",
+            "this string would have 30_887_898 bytes",
+        ),
     ];
     for (src, want) in cases {
         let (code, err) = err_of(src);

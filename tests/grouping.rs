@@ -15,7 +15,7 @@ fn error_messages_group_their_numbers() {
             "grundy(kayles, 3000..2000)",
             "the range 3_000..2_000 is empty",
         ),
-        ("period(kayles, to: -1000)", "got -1_000"),
+        ("period(kayles, to: -1000)", "not -1_000"),
         ("kayles(-1234)", "got -1_234"),
         ("grid(1000, 2000)", "a 1_000x2_000 grid"),
     ] {

@@ -1249,8 +1249,14 @@ impl Interp {
                 (Int(_) | Big(_), Int(_) | Big(_)) => {
                     Value::int(a.bigint().unwrap() + b.bigint().unwrap())
                 }
-                (Str(x), Str(y)) => Value::str(&format!("{x}{y}")),
-                (List(x), List(y)) => Value::list(x.iter().chain(y.iter()).cloned().collect()),
+                (Str(x), Str(y)) => {
+                    check_string((x.len() + y.len()) as u64, span)?;
+                    Value::str(&format!("{x}{y}"))
+                }
+                (List(x), List(y)) => {
+                    check_elements((x.len() + y.len()) as u64, span)?;
+                    Value::list(x.iter().chain(y.iter()).cloned().collect())
+                }
                 (Position(_), Position(_)) => {
                     crate::lang::builtins::games::sum_positions(&a, &b, span)?
                         .ok_or_else(|| bad(&a, &b))?
@@ -1388,6 +1394,38 @@ fn distinct_params(params: &[Ident]) -> Result<()> {
 pub const MAX_BITS: u64 = 1 << 24;
 /// Strings may have at most this many bytes.
 pub const MAX_STRING: u64 = 1 << 24;
+
+/// Refuses a string of `bytes` bytes past [`MAX_STRING`].
+pub fn check_string(bytes: u64, span: Span) -> Result<()> {
+    if bytes > MAX_STRING {
+        return Err(Error::runtime(
+            format!(
+                "this string would have {} bytes, more than the {} a string may have",
+                num(bytes),
+                num(MAX_STRING)
+            ),
+            span,
+        )
+        .hint("build shorter strings; print long output piece by piece"));
+    }
+    Ok(())
+}
+
+/// Refuses a list of `n` elements past [`MAX_ELEMENTS`].
+pub fn check_elements(n: u64, span: Span) -> Result<()> {
+    if n > MAX_ELEMENTS {
+        return Err(Error::runtime(
+            format!(
+                "this list would have {} elements, more than the {} a list may have",
+                num(n),
+                num(MAX_ELEMENTS)
+            ),
+            span,
+        )
+        .hint("count with len or sum over a range instead of listing"));
+    }
+    Ok(())
+}
 
 pub fn check_bits(bits: u64, span: Span) -> Result<()> {
     if bits > MAX_BITS {

@@ -1,7 +1,7 @@
 //! Everyday builtins: printing, sequences, numbers, tables.
 use crate::engine::control::num;
 use crate::lang::error::{Error, Result};
-use crate::lang::eval::{Args, Interp, check_bits};
+use crate::lang::eval::{Args, Interp, check_bits, check_elements, check_string};
 use crate::lang::value::{Table, Value};
 use num_bigint::BigInt;
 use std::rc::Rc;
@@ -73,13 +73,13 @@ pub fn register(it: &mut Interp) {
     it.add_builtin("str", "str(x)", "the text form of a value", |_, a| {
         a.count(1, 1)?;
         // integers without digit grouping, so that str(n) can be measured and parsed
-        Ok(match a.get(0) {
-            Value::Int(i) => Value::str(&i.to_string()),
-            Value::Big(b) if b.bits() <= crate::lang::value::FULL_DIGITS_BITS => {
-                Value::str(&b.to_string())
-            }
-            v => Value::str(&v.to_text()),
-        })
+        let text = match a.get(0) {
+            Value::Int(i) => i.to_string(),
+            Value::Big(b) if b.bits() <= crate::lang::value::FULL_DIGITS_BITS => b.to_string(),
+            v => v.to_text(),
+        };
+        check_string(text.len() as u64, a.span)?;
+        Ok(Value::str(&text))
     });
     it.add_builtin(
         "product",
@@ -87,13 +87,7 @@ pub fn register(it: &mut Interp) {
         "product of a list of integers",
         |it, a| {
             a.count(1, 1)?;
-            let mut xs = vec![];
-            for x in it.items(a.get(0), a.span_of(0))? {
-                xs.push(
-                    x.bigint()
-                        .ok_or_else(|| a.type_error(0, "a list of integers"))?,
-                );
-            }
+            let xs = integers(it, a)?;
             if xs.iter().any(|x| x.bits() == 0) {
                 return Ok(Value::Int(0));
             }
@@ -142,17 +136,12 @@ pub fn register(it: &mut Interp) {
         "the least non-negative integer not in xs",
         |it, a| {
             a.count(1, 1)?;
-            let mut seen = std::collections::HashSet::new();
-            for x in it.items(a.get(0), a.span_of(0))? {
-                if let Value::Int(i) = x {
-                    seen.insert(i);
-                }
-            }
-            let mut m = 0i64;
+            let seen: std::collections::HashSet<BigInt> = integers(it, a)?.into_iter().collect();
+            let mut m = BigInt::ZERO;
             while seen.contains(&m) {
                 m += 1;
             }
-            Ok(Value::Int(m))
+            Ok(Value::int(m))
         },
     );
     it.add_builtin(
@@ -183,6 +172,7 @@ pub fn register(it: &mut Interp) {
                     }
                     v => out.push(v),
                 }
+                check_elements(out.len() as u64, a.span)?;
             }
             Ok(Value::list(out))
         },
@@ -412,13 +402,23 @@ fn extreme(a: &Args, smallest: bool) -> Result<Value> {
 
 fn sum(it: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(1, 1)?;
-    let mut acc = BigInt::from(0);
-    for x in it.items(a.get(0), a.span_of(0))? {
-        acc += x
-            .bigint()
-            .ok_or_else(|| Error::runtime(format!("sum of {}", x.a_type()), a.span_of(0)))?;
-    }
-    Ok(Value::int(acc))
+    Ok(Value::int(integers(it, a)?.into_iter().sum::<BigInt>()))
+}
+
+/// The elements of the first argument, which must all be integers.
+fn integers(it: &Interp, a: &Args) -> Result<Vec<BigInt>> {
+    it.items(a.get(0), a.span_of(0))?
+        .iter()
+        .map(|x| {
+            x.bigint().ok_or_else(|| {
+                Error::runtime(
+                    format!("`{}` takes integers; this holds {}", a.name, x.a_type()),
+                    a.span_of(0),
+                )
+                .hint(format!("{}([2, 3, 7]) or {}(1..10)", a.name, a.name))
+            })
+        })
+        .collect()
 }
 
 fn sort(it: &mut Interp, a: &mut Args) -> Result<Value> {
