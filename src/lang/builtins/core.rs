@@ -665,7 +665,7 @@ fn binomial(it: &Interp, n: u64, k: u64) -> Result<BigInt> {
         let first = lo.div_ceil(p) * p;
         for m in (first..=n).step_by(p as usize) {
             let w = &mut window[(m - lo) as usize];
-            while *w % p == 0 {
+            while (*w).is_multiple_of(p) {
                 *w /= p;
             }
         }
