@@ -151,6 +151,60 @@ fn a_part_of_an_edited_script_is_refused() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// An edited script split again into the same folder: the old parts are gone (they merged
+/// into a stale answer), the new ones give the new answer; `use` is relative to the script's
+/// folder, and the Slurm script runs from a folder whose name has a space.
+#[test]
+fn a_script_edited_and_split_again_merges_its_own_answer() {
+    let dir = scratch("again and again");
+    let project = dir.join("my project");
+    std::fs::create_dir_all(&project).unwrap();
+    let rules = project.join("rules.game");
+    std::fs::write(project.join("main.game"), "use \"./rules.game\"\n").unwrap();
+    let run = |query: &str| {
+        let out = gamut()
+            .arg("split")
+            .arg(project.join("main.game"))
+            .arg(query)
+            .args(["--parts", "2", "--dir"])
+            .arg(dir.join("run"))
+            .output()
+            .unwrap();
+        succeeded(&out);
+        for i in ["0", "1"] {
+            let out = Command::new("sh")
+                .arg(dir.join("run/slurm.sh"))
+                .env("SLURM_ARRAY_TASK_ID", i)
+                .output()
+                .unwrap();
+            succeeded(&out);
+        }
+        merge(&dir)
+    };
+    std::fs::write(&rules, "game g(n) { move n - k for k in 1..n }\n").unwrap();
+    assert_eq!(run("grundy(g(4))").1, "4\n");
+    // taking 2 from 2 is no longer a move: g(2) is 1 and g(4) is 3
+    std::fs::write(
+        &rules,
+        "game g(n) { move n - k for k in 1..n if n != 2 or k != 2 }\n",
+    )
+    .unwrap();
+    let out = gamut()
+        .arg("split")
+        .arg(project.join("main.game"))
+        .arg("grundy(g(4))")
+        .args(["--parts", "2", "--dir"])
+        .arg(dir.join("run"))
+        .output()
+        .unwrap();
+    succeeded(&out);
+    let (code, _, err) = merge(&dir);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("parts not finished"), "{err}");
+    assert_eq!(run("grundy(g(4))").1, "3\n");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn only_grundy_outcome_and_scoring_values_split() {
     for (query, says) in [

@@ -128,9 +128,11 @@ fn options(it: &mut Interp, script: &str, q: &Query) -> Result<Listed> {
         .into_iter()
         .filter(|(o, taken)| class_of(o).is_none_or(|k| seen.insert((k, *taken))))
         .collect();
+    // the script and the options: parts of an edited script never merge with the new plan
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for (o, _) in &opts {
-        for b in o.to_text().bytes().chain([b'\n']) {
+    let texts = opts.iter().map(|(o, _)| o.to_text());
+    for text in std::iter::once(script.to_string()).chain(texts) {
+        for b in text.bytes().chain([b'\n']) {
             h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
         }
     }
@@ -173,15 +175,6 @@ pub fn plan(
             "--parts must be from 1 to {MAX_PARTS}"
         )));
     }
-    let q = parse_query(it, query)?;
-    let Listed {
-        opts,
-        all,
-        fingerprint,
-        misere,
-    } = options(it, script, &q)?;
-    std::fs::create_dir_all(dir).map_err(|e| io_error("create", dir, e))?;
-    let dir = dir.canonicalize().map_err(|e| io_error("find", dir, e))?;
     let base = base_dir
         .map(|b| {
             if b.as_os_str().is_empty() {
@@ -192,6 +185,24 @@ pub fn plan(
         })
         .and_then(|b| b.canonicalize().ok())
         .map(|b| b.display().to_string());
+    // `use` in the script is relative to the script's folder, as in `gamut run`
+    it.base_dir = base.as_ref().map(PathBuf::from);
+    let q = parse_query(it, query)?;
+    let Listed {
+        opts,
+        all,
+        fingerprint,
+        misere,
+    } = options(it, script, &q)?;
+    std::fs::create_dir_all(dir).map_err(|e| io_error("create", dir, e))?;
+    let dir = dir.canonicalize().map_err(|e| io_error("find", dir, e))?;
+    // the answers of an earlier split into this folder belong to its plan, not this one
+    for i in 0..MAX_PARTS {
+        let old = dir.join(format!("part-{i}.json"));
+        if old.exists() {
+            std::fs::remove_file(&old).map_err(|e| io_error("remove", &old, e))?;
+        }
+    }
     let plan = json!({
         "query": query,
         "answer": q.name,
@@ -204,19 +215,25 @@ pub fn plan(
     write(&dir.join("plan.json"), &format!("{plan:#}\n"))?;
     write(&dir.join("script.game"), script)?;
     let last = parts - 1;
+    let (d, g) = (quoted(&dir), quoted(gamut));
+    // sbatch reads its #SBATCH lines itself, not through the shell
+    let log = dir.join("slurm-%a.log").display().to_string();
     let slurm = format!(
-        "#!/bin/sh\n#SBATCH --job-name=gamut-split\n#SBATCH --array=0-{last}\n#SBATCH --output={d}/slurm-%a.log\nexec {g} part {d} \"$SLURM_ARRAY_TASK_ID\"\n",
-        d = dir.display(),
-        g = gamut.display()
+        "#!/bin/sh\n#SBATCH --job-name=gamut-split\n#SBATCH --array=0-{last}\n#SBATCH --output={log}\nexec {g} part {d} \"$SLURM_ARRAY_TASK_ID\"\n",
     );
     write(&dir.join("slurm.sh"), &slurm)?;
     Ok(format!(
-        "{} options of the position ({} distinct under its symmetries) in {parts} parts, written to {d}\n  Slurm:        sbatch {d}/slurm.sh\n  GNU parallel: parallel {g} part {d} ::: $(seq 0 {last})\n  then:         {g} merge {d}",
+        "{} options of the position ({} distinct under its symmetries) in {parts} parts, written to {}\n  Slurm:        sbatch {}\n  GNU parallel: parallel {g} part {d} ::: $(seq 0 {last})\n  then:         {g} merge {d}",
         crate::engine::control::num(all),
         crate::engine::control::num(opts.len()),
-        d = dir.display(),
-        g = gamut.display()
+        dir.display(),
+        quoted(&dir.join("slurm.sh")),
     ))
+}
+
+/// A path as one shell word (single quotes; a quote inside becomes '\'').
+fn quoted(p: &Path) -> String {
+    format!("'{}'", p.display().to_string().replace('\'', "'\\''"))
 }
 
 fn plan_of(dir: &Path) -> Result<(Json, usize)> {
