@@ -881,3 +881,29 @@ let p = options(options(cyc(double_diamond))[2])[5]
     let m = gamut::engine::board::picture::SHADES[1];
     assert!(img.count([m.0, m.1, m.2]) > 200, "the marked edges");
 }
+
+/// A picture whose file cannot be written is an error, SVG included (the drawing library
+/// flushed its SVG file on drop, where a full disk went unnoticed and "wrote" was printed).
+#[test]
+fn a_failed_write_is_an_error_in_every_format() {
+    let dir = std::env::temp_dir().join(format!("gamut-full-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, value) in [
+        ("a.svg", "cycles(diamond)"),
+        ("b.svg", "dots(2, 2)"),
+        ("c.png", "dots(2, 2)"),
+        ("d.svg", "plot([1, 2, 3])"),
+    ] {
+        let file = dir.join(name);
+        std::os::unix::fs::symlink("/dev/full", &file).unwrap();
+        let out = common::gamut()
+            .arg("-e")
+            .arg(format!("export({value}, {:?})", file.display().to_string()))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{name}: {err}");
+        assert!(err.contains("No space left on device"), "{name}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

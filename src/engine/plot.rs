@@ -61,13 +61,30 @@ pub fn save(d: &impl Drawing, size: (u32, u32), path: &str) -> Result<(), String
     register_font();
     let err = |e: String| format!("cannot draw {path}: {e}");
     if path.to_ascii_lowercase().ends_with(".svg") {
-        let root = SVGBackend::new(path, size).into_drawing_area();
-        d.draw_on(&root).map_err(err)?;
-        root.present().map_err(|e| err(e.to_string()))
+        // drawn in memory and written here, in both formats: the backend's own SVG file is
+        // flushed on drop, where a failed write (a full disk) goes unnoticed
+        let mut text = String::new();
+        {
+            let root = SVGBackend::with_string(&mut text, size).into_drawing_area();
+            d.draw_on(&root).map_err(err)?;
+            root.present().map_err(|e| err(e.to_string()))?;
+        }
+        std::fs::write(path, text).map_err(|e| format!("cannot write {path}: {e}"))
     } else {
-        let root = BitMapBackend::new(path, size).into_drawing_area();
-        d.draw_on(&root).map_err(err)?;
-        root.present().map_err(|e| err(e.to_string()))
+        let mut rgb = vec![0u8; size.0 as usize * size.1 as usize * 3];
+        {
+            let root = BitMapBackend::with_buffer(&mut rgb, size).into_drawing_area();
+            d.draw_on(&root).map_err(err)?;
+            root.present().map_err(|e| err(e.to_string()))?;
+        }
+        let mut bytes = vec![];
+        let mut enc = png::Encoder::new(&mut bytes, size.0, size.1);
+        enc.set_color(png::ColorType::Rgb);
+        enc.set_depth(png::BitDepth::Eight);
+        enc.write_header()
+            .and_then(|mut w| w.write_image_data(&rgb))
+            .map_err(|e| err(e.to_string()))?;
+        std::fs::write(path, bytes).map_err(|e| format!("cannot write {path}: {e}"))
     }
 }
 

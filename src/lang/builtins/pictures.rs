@@ -304,6 +304,15 @@ fn extension(path: &str) -> String {
         .unwrap_or_default()
 }
 
+/// An extension as messages name it.
+fn as_ext(ext: &str) -> String {
+    if ext.is_empty() {
+        "a name without an extension".into()
+    } else {
+        format!(".{ext}")
+    }
+}
+
 /// What Graphviz pictures save as: rendered through Graphviz, or its DOT text.
 const GRAPH_FORMATS: &[&str] = &["svg", "png", "dot"];
 /// What charts drawn by gamut itself save as.
@@ -370,7 +379,11 @@ fn save(p: &Picture, path: &str, span: Span) -> Result<Value> {
     let ext = extension(path);
     if !p.formats.contains(&ext.as_str()) {
         return Err(Error::runtime(
-            format!("this picture saves as {}, not .{ext}", p.format_list()),
+            format!(
+                "this picture saves as {}, not {}",
+                p.format_list(),
+                as_ext(&ext)
+            ),
             span,
         ));
     }
@@ -388,7 +401,7 @@ fn picture_of(
 ) -> Result<Picture> {
     let accept = |what: &str, formats: &[&str], want: &str| match ext {
         Some(e) if !formats.contains(&e) => Err(Error::runtime(
-            format!("{what} exports to {want}, not .{e}"),
+            format!("{what} exports to {want}, not {}", as_ext(e)),
             a.span_of(1),
         )),
         _ => Ok(()),
@@ -685,7 +698,7 @@ fn plot_builtin(it: &mut Interp, a: &mut Args) -> Result<Value> {
         let ext = extension(path);
         if !DRAWN_FORMATS.contains(&ext.as_str()) {
             return Err(Error::runtime(
-                format!("plot writes .png or .svg, not .{ext}"),
+                format!("plot writes .png or .svg, not {}", as_ext(&ext)),
                 a.span_of(1),
             ));
         }
