@@ -509,3 +509,28 @@ fn lone_carriage_returns_end_lines() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The memory budget holds for lists of lists (the check ran only when the running count hit a
+/// multiple of 65,536 exactly, which elements of 1,001 rarely do), and a message about a small
+/// budget shows numbers that differ.
+#[test]
+fn lists_of_lists_are_held_to_the_memory_budget() {
+    let out = gamut()
+        .args([
+            "--memory",
+            "5M",
+            "-e",
+            "len([list(1..1000) for i in 1..10000])",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("building these lists needs about"), "{err}");
+    let out = gamut()
+        .args(["--memory", "1k", "-e", "diameter(slide3_hard)"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bytes of memory; 1_024 bytes"), "{err}");
+}

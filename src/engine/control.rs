@@ -194,10 +194,16 @@ impl Drop for Task<'_> {
 
 /// The error for `what` needing `bytes` when `have` is the budget.
 pub fn over_budget(bytes: u64, have: u64, what: &str) -> Error {
+    let (mut need, mut free) = (human_bytes(bytes), human_bytes(have));
+    if need == free {
+        // rounded alike: the exact numbers show the difference
+        (need, free) = (
+            format!("{} bytes", num(bytes)),
+            format!("{} bytes", num(have)),
+        );
+    }
     Error::limit(format!(
-        "{what} needs about {} of memory; {} is available",
-        human_bytes(bytes),
-        human_bytes(have)
+        "{what} needs about {need} of memory; {free} is available"
     ))
     .hint("try a smaller input, or raise the budget with --memory if more is really free")
 }
@@ -262,8 +268,12 @@ fn read_available_memory() -> u64 {
 pub fn human_bytes(b: u64) -> String {
     if b >= 1 << 30 {
         format!("{:.1} GB", b as f64 / (1u64 << 30) as f64)
-    } else {
+    } else if b >= 1 << 20 {
         format!("{:.1} MB", b as f64 / (1u64 << 20) as f64)
+    } else if b >= 1 << 10 {
+        format!("{:.1} KB", b as f64 / (1u64 << 10) as f64)
+    } else {
+        format!("{b} bytes")
     }
 }
 

@@ -887,11 +887,19 @@ impl Interp {
                 }
             }
             let v = self.eval(elem, env)?;
+            let before = self.building;
             self.building += 1 + v.weight();
+            // the memory check before the count's: an element that is a long list or string
+            // counts by its size
+            if before >> 16 != self.building >> 16 {
+                self.ctl
+                    .reserve(self.building * 48, "building these lists")
+                    .map_err(|e| Error::from(e).at(elem.span))?;
+            }
             if self.building > MAX_ELEMENTS {
                 return Err(Error::runtime(
                     format!(
-                        "these lists would hold more than {} elements together",
+                        "these lists would hold more than {} elements together (a list in a list counts by its length, a string by 16 bytes)",
                         crate::engine::control::num(MAX_ELEMENTS)
                     ),
                     elem.span,
@@ -899,11 +907,6 @@ impl Interp {
                 .hint(
                     "nested comprehensions multiply: compute a count or a sum instead of listing",
                 ));
-            }
-            if self.building.is_multiple_of(65_536) {
-                self.ctl
-                    .reserve(self.building * 48, "the lists being built")
-                    .map_err(|e| Error::from(e).at(elem.span))?;
             }
             out.push(v);
             return Ok(());
