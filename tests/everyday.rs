@@ -272,6 +272,12 @@ fn options_drop_terminal_components_and_merge_equal_sums() {
         "{out}"
     );
     assert!(out.ends_with("\n3\n"), "{out}");
+    // native engines too: equal options of a sum are one option, and a map key appears once
+    assert_eq!(run_e("options(nim(1) + nim(1))").1, "[nim(1)]\n");
+    assert_eq!(
+        run_e("moves(nim(2) + nim(2))").1,
+        "{nim(1) + nim(2): 3, nim(2): 2}\n"
+    );
 }
 
 #[test]

@@ -866,11 +866,8 @@ fn options_of(it: &mut Interp, p: &Position) -> Result<Vec<Position>> {
     }
     // scripted rulesets: components without moves add nothing to a sum, so drop them (when
     // there are few enough options to ask each component; an option that is all terminal keeps
-    // one), then merge options equal as multisets. Native engines list their own options.
-    if !p.comps.iter().all(|c| c.rs.family.tidy_options()) {
-        return Ok(out);
-    }
-    if out.len() <= 10_000 {
+    // one; native engines drop their own). Then options equal as multisets are merged.
+    if p.comps.iter().all(|c| c.rs.family.tidy_options()) && out.len() <= 10_000 {
         let mut terminal: std::collections::HashMap<(usize, Box<[i64]>), bool> =
             std::collections::HashMap::new();
         for o in &mut out {
