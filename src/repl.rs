@@ -159,6 +159,8 @@ pub fn repl(mut it: Interp) -> i32 {
                         Err(e) => err_line(&format!("error: cannot read {path}: {e}")),
                     }
                 }
+                "time" => err_line(":time needs an expression, e.g. :time order(slide4_hard)"),
+                "load" => err_line(":load needs a file, e.g. :load mygames.game"),
                 _ => out_line(&format!(
                     "unknown command :{cmd} (commands: :help [NAME], :load FILE, :time EXPR, :vars, :quit)"
                 )),
