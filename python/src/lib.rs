@@ -1,8 +1,8 @@
 //! Python bindings: `gamut.Session().run(code)` runs gamut code in one interpreter session and
 //! returns the last value it shows, converted from its JSON form (int, bool, str, list, dict,
 //! None; integers past 64 bits come as strings of digits, as in JSON); a picture comes as a
-//! `gamut.Picture` holding its drawing, which Jupyter shows inline. Warnings come as Python's
-//! `UserWarning`s.
+//! `gamut.Picture` holding its drawing, which Jupyter shows inline. What `print` prints goes to
+//! Python's `sys.stdout`; warnings come as Python's `UserWarning`s.
 //!
 //! The interpreter lives on its own thread (its values are not `Send`); the calling thread waits
 //! for the answer without the GIL and checks Python's signals between waits, so Ctrl-C cancels
@@ -61,8 +61,8 @@ enum Outcome {
 #[pyclass]
 struct Session {
     jobs: Sender<String>,
-    /// each run's outcome with the warnings it gave
-    answers: Mutex<Receiver<(Outcome, Vec<String>)>>,
+    /// each run's outcome with the warnings it gave and what it printed
+    answers: Mutex<Receiver<(Outcome, Vec<String>, String)>>,
     cancel: Arc<AtomicBool>,
 }
 
@@ -86,6 +86,14 @@ impl Session {
                 let warnings: Rc<RefCell<Vec<String>>> = Rc::default();
                 let warned = warnings.clone();
                 it.warn_sink = Some(Box::new(move |w| warned.borrow_mut().push(w.to_string())));
+                // what `print` prints goes to Python's standard output (a notebook cell's)
+                let printed: Rc<RefCell<String>> = Rc::default();
+                let prints = printed.clone();
+                it.print_sink = Some(Box::new(move |_, v| {
+                    let mut p = prints.borrow_mut();
+                    p.push_str(&v.to_text());
+                    p.push('\n');
+                }));
                 it.ctl = Ctl::new(flag);
                 for code in job_rx {
                     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -98,7 +106,10 @@ impl Session {
                         Ok(Err(e)) => Outcome::Failed(::gamut::lang::error::render(&it, &e)),
                         Err(_) => Outcome::Failed("internal error in gamut (a bug)".into()),
                     };
-                    if answer_tx.send((out, warnings.take())).is_err() {
+                    if answer_tx
+                        .send((out, warnings.take(), printed.take()))
+                        .is_err()
+                    {
                         break;
                     }
                 }
@@ -142,7 +153,12 @@ impl Session {
         if let Some(e) = interrupted {
             return Err(e);
         }
-        let (outcome, warnings) = outcome;
+        let (outcome, warnings, printed) = outcome;
+        if !printed.is_empty() {
+            py.import("sys")?
+                .getattr("stdout")?
+                .call_method1("write", (printed,))?;
+        }
         // as Python's warnings (a table's failed cells, say), shown once per place by default
         for w in warnings {
             let text = std::ffi::CString::new(w.replace('\0', " ")).unwrap_or_default();

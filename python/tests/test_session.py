@@ -1,4 +1,6 @@
 """The gamut wheel from Python: values, errors, one session across runs, Ctrl-C."""
+import contextlib
+import io
 import os
 import signal
 import threading
@@ -46,6 +48,14 @@ class SessionTests(unittest.TestCase):
         self.assertEqual(t["values"], [[None, -1], [1, None]])
         self.assertEqual(len(seen), 1)
         self.assertIn("2 cells of the table failed", str(seen[0].message))
+
+    def test_print_writes_to_python_stdout(self):
+        s = gamut.Session()
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            v = s.run('print("a", 1)\nprint(kayles(3))\n5')
+        self.assertEqual(v, 5)
+        self.assertEqual(out.getvalue(), "a 1\nkayles(3)\n")
 
     def test_one_session_and_errors(self):
         s = gamut.Session()
