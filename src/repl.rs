@@ -99,10 +99,12 @@ pub fn repl(mut it: Interp) -> i32 {
             // append, so that two sessions at once merge their histories
             let _ = rl.append_history(h);
         }
+        // unless the user bound the name
         if matches!(
             trimmed,
             "help" | "quit" | "exit" | "help()" | "quit()" | "exit()"
-        ) {
+        ) && it.globals.lookup(trimmed.trim_end_matches("()")).is_none()
+        {
             out_line("commands start with a colon: :help for help, :quit (or Ctrl-D) to leave");
             continue;
         }

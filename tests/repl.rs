@@ -107,6 +107,11 @@ fn repl_multiline_completion_cancel_and_history() {
     s.wait_for("60");
     s.keys(&[":help order", "Enter"]);
     s.wait_for("order(G) or order(P)");
+    // commands without their argument say what they need; a name the user bound is a name
+    s.keys(&[":time", "Enter"]);
+    s.wait_for(":time needs an expression");
+    s.keys(&["let help = 4321", "Enter", "help", "Enter"]);
+    s.wait_for("4_321");
     s.keys(&[":quit", "Enter"]);
     std::thread::sleep(Duration::from_millis(500));
     let history = std::fs::read_to_string(home.join("gamut").join("history.txt")).unwrap();
