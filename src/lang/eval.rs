@@ -1400,32 +1400,26 @@ pub const MAX_STRING: u64 = 1 << 24;
 
 /// Refuses a string of `bytes` bytes past [`MAX_STRING`].
 pub fn check_string(bytes: u64, span: Span) -> Result<()> {
-    if bytes > MAX_STRING {
-        return Err(Error::runtime(
-            format!(
-                "this string would have {} bytes, more than the {} a string may have",
-                num(bytes),
-                num(MAX_STRING)
-            ),
-            span,
-        )
-        .hint("build shorter strings; print long output piece by piece"));
-    }
-    Ok(())
+    check_limit(bytes, MAX_STRING, ("string", "bytes"), span)
+        .map_err(|e| e.hint("build shorter strings; print long output piece by piece"))
 }
 
 /// Refuses a list of `n` elements past [`MAX_ELEMENTS`].
 pub fn check_elements(n: u64, span: Span) -> Result<()> {
-    if n > MAX_ELEMENTS {
+    check_limit(n, MAX_ELEMENTS, ("list", "elements"), span)
+        .map_err(|e| e.hint("count with len or sum over a range instead of listing"))
+}
+
+fn check_limit(n: u64, max: u64, (what, unit): (&str, &str), span: Span) -> Result<()> {
+    if n > max {
         return Err(Error::runtime(
             format!(
-                "this list would have {} elements, more than the {} a list may have",
+                "this {what} would have {} {unit}, more than the {} a {what} may have",
                 num(n),
-                num(MAX_ELEMENTS)
+                num(max)
             ),
             span,
-        )
-        .hint("count with len or sum over a range instead of listing"));
+        ));
     }
     Ok(())
 }
