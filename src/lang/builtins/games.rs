@@ -866,8 +866,10 @@ fn options_of(it: &mut Interp, p: &Position) -> Result<Vec<Position>> {
     }
     // scripted rulesets: components without moves add nothing to a sum, so drop them (when
     // there are few enough options to ask each component; an option that is all terminal keeps
-    // one; native engines drop their own). Then options equal as multisets are merged.
-    if p.comps.iter().all(|c| c.rs.family.tidy_options()) && out.len() <= 10_000 {
+    // one; native engines drop their own) and sort the rest. Then options equal as multisets
+    // are merged.
+    let tidy = p.comps.iter().all(|c| c.rs.family.tidy_options());
+    if tidy && out.len() <= 10_000 {
         let mut terminal: std::collections::HashMap<(usize, Box<[i64]>), bool> =
             std::collections::HashMap::new();
         for o in &mut out {
@@ -895,18 +897,21 @@ fn options_of(it: &mut Interp, p: &Position) -> Result<Vec<Position>> {
             o.comps = keep;
         }
     }
-    for o in &mut out {
-        o.comps
-            .sort_by(|a, b| (a.rs.name(), &a.args).cmp(&(b.rs.name(), &b.args)));
+    if tidy {
+        for o in &mut out {
+            o.comps
+                .sort_by(|a, b| (a.rs.name(), &a.args).cmp(&(b.rs.name(), &b.args)));
+        }
     }
     let mut seen = std::collections::HashSet::new();
     out.retain(|o| {
-        seen.insert(
-            o.comps
-                .iter()
-                .map(|c| (Rc::as_ptr(&c.rs) as usize, c.args.clone()))
-                .collect::<Vec<_>>(),
-        )
+        let mut key: Vec<_> = o
+            .comps
+            .iter()
+            .map(|c| (Rc::as_ptr(&c.rs) as usize, c.args.clone()))
+            .collect();
+        key.sort();
+        seen.insert(key)
     });
     Ok(out)
 }
