@@ -172,6 +172,10 @@ fn run(cli: Cli, memory: Option<u64>) -> i32 {
             },
             Err(e) => {
                 err_line(&format!("error: cannot read {f}: {e}"));
+                // a word where a script was expected: a subcommand misremembered, say
+                if e.kind() == std::io::ErrorKind::NotFound && !f.contains(['.', '/']) {
+                    err_line("  help: `gamut --help` lists the commands and options");
+                }
                 return 2;
             }
         },

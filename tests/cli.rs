@@ -145,6 +145,10 @@ fn usage_errors_exit_2() {
             .code(),
         Some(2)
     );
+    // a bare word where a script was expected points at --help
+    let out = gamut().arg("help").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("`gamut --help` lists the commands"));
 }
 
 #[test]
