@@ -127,6 +127,10 @@ fn messages_say_what_is_wrong() {
         ("len(1..2^70)", "must lie between -2^63 and 2^63 - 1"),
         ("1..\"a\"", "needs integer ends, not a string"),
         ("\"ab\" * -1", "cannot be repeated -1 times"),
+        (
+            "\"ab\" * 10^9",
+            "this string would have 2_000_000_000 bytes",
+        ),
         ("[1, 2][2^63]", "is out of range for a list of length 2"),
         ("[1][\"a\"]", "must be an integer, not a string"),
         ("fn f(x, x) = x", "the parameter `x` is named twice"),

@@ -1296,18 +1296,7 @@ impl Interp {
                         )
                         .hint("repeat a string 0 or more times"));
                     }
-                    let len = (s.len() as u64).checked_mul(*n as u64);
-                    if len.is_none_or(|l| l > MAX_STRING) {
-                        return Err(Error::runtime(
-                            format!(
-                                "a string repeated {} times is too long (at most {} bytes)",
-                                crate::engine::control::num(n),
-                                crate::engine::control::num(MAX_STRING)
-                            ),
-                            span,
-                        )
-                        .hint("repeat a string a non-negative, moderate number of times"));
-                    }
+                    check_string((s.len() as u64).saturating_mul(*n as u64), span)?;
                     Value::str(&s.repeat(*n as usize))
                 }
                 _ => return Err(bad(&a, &b)),

@@ -197,10 +197,12 @@ pub fn plan(
     std::fs::create_dir_all(dir).map_err(|e| io_error("create", dir, e))?;
     let dir = dir.canonicalize().map_err(|e| io_error("find", dir, e))?;
     // the answers of an earlier split into this folder belong to its plan, not this one
-    for i in 0..MAX_PARTS {
-        let old = dir.join(format!("part-{i}.json"));
-        if old.exists() {
-            std::fs::remove_file(&old).map_err(|e| io_error("remove", &old, e))?;
+    let listing = std::fs::read_dir(&dir).map_err(|e| io_error("read", &dir, e))?;
+    for entry in listing.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with("part-") && name.ends_with(".json") {
+            std::fs::remove_file(entry.path()).map_err(|e| io_error("remove", &entry.path(), e))?;
         }
     }
     let plan = json!({
