@@ -246,8 +246,8 @@ fn help_on(it: &Interp, name: &str) {
     }
     if let Some(v) = it.globals.lookup(name) {
         out_line(&format!(
-            "`{name}` is a {} defined in this session",
-            v.type_name()
+            "`{name}` is {} defined in this session",
+            v.a_type()
         ));
         return;
     }

@@ -544,3 +544,62 @@ fn lists_of_lists_are_held_to_the_memory_budget() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("bytes of memory; 1_024 bytes"), "{err}");
 }
+
+/// Cancels the work at its first progress past zero.
+struct CancelOnProgress(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl gamut::engine::control::Progress for CancelOnProgress {
+    fn begin(&self, _: &str, _: Option<u64>) {}
+    fn advance(&self, done: u64) {
+        if done > 0 {
+            self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+    fn end(&self) {}
+}
+
+/// `sort`, `set`, `union` and `intersection` of long lists sort in runs and merge them,
+/// polling Ctrl-C: the answers equal Rust's sort, and a cancel during the sort stops it.
+#[test]
+fn long_sorts_are_exact_and_stop_when_cancelled() {
+    // 300,007 is prime, so i * 7919 mod it runs through distinct values in a scrambled order
+    let n = 300_000i64;
+    let xs: Vec<i64> = (0..n).map(|i| (i * 7919) % 300_007 % 100_000).collect();
+    let list = format!(
+        "let xs = [(i * 7919) % 300007 % 100000 for i in 0..{}]",
+        n - 1
+    );
+    let mut want = xs.clone();
+    want.sort();
+    let got = common::values(&format!("{list}\nsort(xs)"));
+    let got: Vec<i64> = got[0]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_i64().unwrap())
+        .collect();
+    assert_eq!(got, want);
+    want.dedup();
+    let got = common::values(&format!(
+        "{list}\nlen(set(xs))\nlen(union(xs, [-1, 200000]))\nlen(intersection(xs, 0..999))"
+    ));
+    assert_eq!(got, [want.len() as i64, want.len() as i64 + 2, 1000]);
+    // mixed kinds keep their order too
+    assert_eq!(
+        common::value("sort([\"b\", 2, [1], \"a\", 1])"),
+        serde_json::json!([1, 2, "a", "b", [1]])
+    );
+
+    let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let mut it = gamut::lang::eval::Interp::new(Box::new(|_, _| {}));
+    it.run_source("<test>", &list).unwrap();
+    it.ctl = gamut::engine::control::Ctl::new(flag.clone())
+        .with_progress(std::sync::Arc::new(CancelOnProgress(flag)));
+    for q in ["sort(xs)", "set(xs)"] {
+        let e = it.run_source("<test>", q).unwrap_err();
+        assert_eq!(e.kind, gamut::lang::error::Kind::Cancelled, "{q}");
+        it.ctl
+            .cancel_flag()
+            .store(false, std::sync::atomic::Ordering::Relaxed);
+    }
+}

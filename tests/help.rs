@@ -87,3 +87,23 @@ fn examples_are_found_in_each_kind_of_help() {
     assert!(group[1].contains("\ngroup G = <R, Q>\n"));
     assert!(help(&it, "no_such_name").is_none());
 }
+
+/// A name the user binds hides the builtin, and `:help` says so before the builtin's text.
+#[test]
+fn help_says_when_a_user_binding_hides_a_builtin() {
+    let mut it = Interp::new(Box::new(|_, _| {}));
+    assert!(
+        !help(&it, "order")
+            .unwrap()
+            .contains("defined in this session")
+    );
+    it.run_source("<test>", "let order = 5").unwrap();
+    let text = help(&it, "order").unwrap();
+    assert!(
+        text.starts_with("`order` is an integer defined in this session; it hides the builtin:"),
+        "{text}"
+    );
+    assert!(text.contains("order(G)"), "{text}");
+    // a standard-library name is not a user binding
+    assert!(!help(&it, "kayles").unwrap().contains("hides"));
+}

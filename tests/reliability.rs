@@ -69,7 +69,10 @@ fn size_checks_do_not_overflow() {
         r#"shift(grid(4294967296, 4294967296), "right")"#,
         "grid is not supported",
     );
-    refused(r#""ab" * 4611686018427387904"#, "16_777_216 a string may have");
+    refused(
+        r#""ab" * 4611686018427387904"#,
+        "16_777_216 a string may have",
+    );
     refused("wythoff_table(3, 6148914691236517206)", "ten million cells");
 }
 

@@ -137,6 +137,15 @@ fn a_split_searches_one_option_per_symmetry_class() {
 fn a_part_of_an_edited_script_is_refused() {
     let dir = scratch("edited");
     split(&dir, "grundy(Q)", 2);
+    // a part number past the plan is a usage error (exit 2)
+    let out = gamut()
+        .arg("part")
+        .arg(dir.join("run"))
+        .arg("2")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("parts 0 to 1"));
     let script = dir.join("run/script.game");
     let text = std::fs::read_to_string(&script).unwrap();
     std::fs::write(&script, text.replace("grid(5, 5)", "grid(5, 4)")).unwrap();

@@ -2,6 +2,7 @@
 //! example that runs as shown; `# → X` after a one-line example is what it prints
 //! (tests/help.rs runs them all).
 use crate::lang::eval::{Interp, stdlib_names};
+use crate::lang::value::Value;
 
 /// Statements and keywords: (keyword, what it does, example).
 pub const STATEMENTS: &[(&str, &str, &str)] = &[
@@ -332,6 +333,17 @@ pub const EXAMPLES: &[(&str, &str)] = &[
 /// is also a builtin (`group`) gets both texts.
 pub fn help(it: &Interp, name: &str) -> Option<String> {
     let mut parts = vec![];
+    // a name the user bound hides the builtin (the standard library's names are left alone)
+    if let Some(v) = it.globals.lookup(name)
+        && it.builtins.contains_key(name)
+        && !matches!(v, Value::Builtin(b) if b == name)
+        && !stdlib_names().iter().any(|(n, _)| n == name)
+    {
+        parts.push(format!(
+            "`{name}` is {} defined in this session; it hides the builtin:",
+            v.a_type()
+        ));
+    }
     if let Some(b) = it.builtins.get(name) {
         let mut text = format!("{}\n  {}", b.sig, b.help);
         if let Some((_, e)) = EXAMPLES.iter().find(|(n, _)| *n == name) {

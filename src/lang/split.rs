@@ -252,10 +252,14 @@ fn plan_of(dir: &Path) -> Result<(Json, usize)> {
 pub fn part(it: &mut Interp, dir: &Path, index: usize) -> Result<()> {
     let (plan, parts) = plan_of(dir)?;
     if index >= parts {
-        return Err(Error::plain(format!(
-            "part {index} does not exist: the split has parts 0 to {}",
-            parts - 1
-        )));
+        // a wrong command line, so exit status 2 as for a parse error
+        return Err(Error {
+            kind: crate::lang::error::Kind::Parse,
+            ..Error::plain(format!(
+                "part {index} does not exist: the split has parts 0 to {}",
+                parts - 1
+            ))
+        });
     }
     let script = crate::engine::control::read_text_file(dir.join("script.game"))
         .map_err(|e| io_error("read", &dir.join("script.game"), e))?;

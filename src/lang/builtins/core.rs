@@ -4,6 +4,7 @@ use crate::lang::error::{Error, Result};
 use crate::lang::eval::{Args, Interp, check_bits, check_elements, check_string};
 use crate::lang::value::{Table, Value};
 use num_bigint::BigInt;
+use std::collections::BTreeSet;
 use std::rc::Rc;
 
 // values are ordered by content; the interior mutability of groups (cached chains) does not
@@ -51,9 +52,8 @@ pub fn register(it: &mut Interp) {
         "the elements of a list or range as a set",
         |it, a| {
             a.count(1, 1)?;
-            Ok(Value::Set(Rc::new(
-                it.items(a.get(0), a.span_of(0))?.into_iter().collect(),
-            )))
+            let xs = it.items(a.get(0), a.span_of(0))?;
+            Ok(Value::set(set_of(it, xs)?))
         },
     );
     it.add_builtin(
@@ -182,11 +182,11 @@ pub fn register(it: &mut Interp) {
         "union(a, b, ...)",
         "the set of elements in any argument",
         |it, a| {
-            let mut out = std::collections::BTreeSet::new();
+            let mut all = vec![];
             for i in 0..a.len() {
-                out.extend(it.items(a.get(i), a.span_of(i))?);
+                all.extend(it.items(a.get(i), a.span_of(i))?);
             }
-            Ok(Value::set(out))
+            Ok(Value::set(set_of(it, all)?))
         },
     );
     it.add_builtin(
@@ -195,11 +195,9 @@ pub fn register(it: &mut Interp) {
         "the set of elements in every argument",
         |it, a| {
             a.count(1, usize::MAX)?;
-            let mut out: std::collections::BTreeSet<Value> =
-                it.items(a.get(0), a.span_of(0))?.into_iter().collect();
+            let mut out = set_of(it, it.items(a.get(0), a.span_of(0))?)?;
             for i in 1..a.len() {
-                let other: std::collections::BTreeSet<Value> =
-                    it.items(a.get(i), a.span_of(i))?.into_iter().collect();
+                let other = set_of(it, it.items(a.get(i), a.span_of(i))?)?;
                 out = out.intersection(&other).cloned().collect();
             }
             Ok(Value::set(out))
@@ -423,9 +421,61 @@ fn integers(it: &Interp, a: &Args) -> Result<Vec<BigInt>> {
 
 fn sort(it: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(1, 1)?;
-    let mut xs = it.items(a.get(0), a.span_of(0))?;
-    xs.sort();
-    Ok(Value::list(xs))
+    let xs = it.items(a.get(0), a.span_of(0))?;
+    Ok(Value::list(sorted(it, xs)?))
+}
+
+/// The set of `xs`, sorted first (polling Ctrl-C) so that building it is linear.
+fn set_of(it: &Interp, xs: Vec<Value>) -> Result<BTreeSet<Value>> {
+    Ok(sorted(it, xs)?.into_iter().collect())
+}
+
+/// `xs` in increasing order, polling Ctrl-C and ticking progress: one sort of the 20 M
+/// elements a list may hold takes seconds, so runs of 2^16 are sorted, then merged pairwise.
+fn sorted(it: &Interp, mut xs: Vec<Value>) -> Result<Vec<Value>> {
+    const RUN: usize = 1 << 16;
+    if xs.len() <= RUN {
+        xs.sort();
+        return Ok(xs);
+    }
+    // work: the runs, then one pass over all elements per merge level
+    let levels = (xs.len().div_ceil(RUN))
+        .next_power_of_two()
+        .trailing_zeros() as u64;
+    let task = it.ctl.task("sorting", Some(xs.len() as u64 * (1 + levels)));
+    for run in xs.chunks_mut(RUN) {
+        run.sort();
+        task.tick(run.len() as u64)?;
+    }
+    let mut width = RUN;
+    while width < xs.len() {
+        let mut out = Vec::with_capacity(xs.len());
+        let mut rest = xs.into_iter();
+        loop {
+            let a: Vec<Value> = rest.by_ref().take(width).collect();
+            if a.is_empty() {
+                break;
+            }
+            let mut a = a.into_iter().peekable();
+            let mut b = rest.by_ref().take(width).peekable();
+            loop {
+                // ties from the first run first, so the sort stays stable
+                let from_a = match (a.peek(), b.peek()) {
+                    (Some(x), Some(y)) => x <= y,
+                    (Some(_), None) => true,
+                    (None, Some(_)) => false,
+                    (None, None) => break,
+                };
+                out.extend(if from_a { a.next() } else { b.next() });
+                if out.len() % RUN == 0 {
+                    task.tick(RUN as u64)?;
+                }
+            }
+        }
+        xs = out;
+        width *= 2;
+    }
+    Ok(xs)
 }
 
 fn xor(_: &mut Interp, a: &mut Args) -> Result<Value> {
