@@ -45,6 +45,31 @@ fn with_inverses(gens: &[Perm]) -> Vec<Perm> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(60))]
 
+    /// `A == B` holds exactly when the groups have the same elements (enumerated), whatever
+    /// their names and generators; `derived` makes B another generating set of A's group.
+    #[test]
+    fn groups_are_equal_when_their_elements_are(
+        a in prop::collection::vec(perm_strategy(5), 1..4),
+        b in prop::collection::vec(perm_strategy(5), 1..4),
+        derived in any::<bool>(),
+    ) {
+        let b = match (derived, a.len()) {
+            (false, _) => b,
+            (true, 1) => vec![a[0].inverse()],
+            // a_k and a_1 then a_k, with a_2 ... a_(k-1), generate what a_1 ... a_k do
+            (true, k) => {
+                let mut v = vec![a[k - 1].clone(), a[0].then(&a[k - 1])];
+                v.extend(a[1..k - 1].iter().cloned());
+                v
+            }
+        };
+        prop_assume!(a.iter().any(|p| !p.is_identity()) && b.iter().any(|p| !p.is_identity()));
+        let list = |gs: &[Perm]| gs.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(", ");
+        let src = format!("group A = <{}>\ngroup B = <{}>\nA == B\nA != B", list(&a), list(&b));
+        let same = enumerate(&a, 5) == enumerate(&b, 5);
+        prop_assert_eq!(common::values(&src), vec![serde_json::json!(same), serde_json::json!(!same)], "{}", src);
+    }
+
     #[test]
     fn schreier_sims_order_equals_enumeration(n in 2usize..8, gens in prop::collection::vec(any::<prop::sample::Index>(), 1..4)) {
         let pool: Vec<Perm> = (0..gens.len()).map(|i| {

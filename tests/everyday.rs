@@ -248,6 +248,9 @@ fn records_and_tables_are_easy_to_scan() {
     assert_eq!(code, 0);
     assert!(err.contains("warning: 2 cells"), "{err}");
     assert!(out.contains("2 |   2"), "{out}");
+    // a cell whose value is none prints `.`, apart from a failed one
+    let (_, out, _) = run_e("table(fn(m, n) = if m == n { none } else { m }, 1..2, 1..2)");
+    assert!(out.ends_with("1 | . 1\n2 | 2 .\n"), "{out}");
 }
 
 #[test]

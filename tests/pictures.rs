@@ -681,6 +681,10 @@ fn pictures_are_values_that_export_saves() {
             .to_text()
             .starts_with("<picture: a bar chart of 3 values; export(p, \"file.svg\")")
     );
+    // numbers in a picture's title are grouped as everywhere in text output
+    assert!(common::run_e("export(slide3_hard)").1.starts_with(
+        "<picture: Cayley graph of slide3_hard: 362_880 elements (more than 2_048, so"
+    ));
     // the elements `tag` of a picture's SVG whose attribute `attr` is `value`
     let count = |p: &gamut::lang::value::Picture, tag: &str, attr: &str, value: &str| {
         let svg = String::from_utf8(p.bytes("svg").unwrap()).unwrap();

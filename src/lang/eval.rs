@@ -265,6 +265,7 @@ pub const STDLIB: &[(&str, &str)] = &[
     ("heaps", include_str!("../../stdlib/heaps.game")),
     ("chess", include_str!("../../stdlib/chess.game")),
     ("cycles", include_str!("../../stdlib/cycles.game")),
+    ("dots", include_str!("../../stdlib/dots.game")),
 ];
 
 /// Every name the standard library defines, with what `:help NAME` shows: the comment lines
@@ -1195,6 +1196,16 @@ impl Interp {
         };
         if let Some(v) = crate::lang::builtins::partizan::binary(self, op, &a, &b, span)? {
             return Ok(v);
+        }
+        // groups are equal when they have the same elements, whatever their names and generators
+        if let (BinOp::Eq | BinOp::Ne, Group(g), Group(h)) = (op, &a, &b) {
+            for x in [g, h] {
+                x.prepare(&self.ctl).map_err(|e| Error::from(e).at(span))?;
+            }
+            let same = g.degree == h.degree
+                && g.order() == h.order()
+                && h.perms().iter().all(|p| g.contains(p));
+            return Ok(Bool(same == (op == BinOp::Eq)));
         }
         Ok(match op {
             BinOp::Eq => Bool(a == b),

@@ -602,7 +602,7 @@ impl Table {
             let mut line = vec![cell_text(r)];
             line.extend(
                 row.iter()
-                    .map(|v| v.as_ref().map_or(String::new(), cell_text)),
+                    .map(|v| v.as_ref().map_or(String::new(), table_cell)),
             );
             grid.push(line);
         }
@@ -664,7 +664,12 @@ impl Value {
                     .map(|(r, row)| {
                         (
                             Some(cell(Some(r))),
-                            row.iter().map(|c| cell(c.as_ref())).collect(),
+                            row.iter()
+                                .map(|c| match c {
+                                    Some(Value::None) => ".".into(),
+                                    c => cell(c.as_ref()),
+                                })
+                                .collect(),
                         )
                     })
                     .collect(),
@@ -755,6 +760,14 @@ impl Value {
 }
 
 /// A value on one line, as it appears inside a list (records inline, strings unquoted).
+/// A table's cell: none is `.` (a failed cell is left empty).
+fn table_cell(v: &Value) -> String {
+    match v {
+        Value::None => ".".into(),
+        v => cell_text(v),
+    }
+}
+
 fn cell_text(v: &Value) -> String {
     match v {
         Value::Str(s) => s.replace('\n', " "),

@@ -533,11 +533,8 @@ fn table(it: &mut Interp, a: &mut Args) -> Result<Value> {
                     Value::Unit
                 }
             };
-            line.push(if matches!(v, Value::Unit | Value::None) {
-                None
-            } else {
-                Some(v)
-            });
+            // a failed cell (or one of a call that returns nothing) is left empty; none is kept
+            line.push((!matches!(v, Value::Unit)).then_some(v));
         }
         values.push(line);
     }

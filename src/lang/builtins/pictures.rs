@@ -538,7 +538,7 @@ fn walk_picture(
     };
     let title = format!(
         "{n}-walks of {gname}: I + A + ... + A^{n}, {} elements",
-        hops.len()
+        num(hops.len())
     );
     Ok(Picture {
         title: title.clone(),
@@ -588,7 +588,8 @@ fn cayley_dot(it: &mut Interp, g: &GroupVal) -> Result<(String, String)> {
             g,
             &moves,
             &id,
-            &format!("The Cayley graph of {g}"),
+            &format!("Cayley graph of {g}"),
+            "elements",
             &order.to_string(),
         );
     }
@@ -600,8 +601,9 @@ fn cayley_dot(it: &mut Interp, g: &GroupVal) -> Result<(String, String)> {
     let gens = gen_moves(g);
     let edges = pic::undirected_edges(&sg, &gens.iter().map(|x| x.1).collect::<Vec<_>>()).len();
     let title = format!(
-        "Cayley graph of {g}: {} elements, {edges} edges, layered by distance from I",
-        sg.len()
+        "Cayley graph of {g}: {} elements, {} edges, layered by distance from I",
+        num(sg.len()),
+        num(edges)
     );
     let text = pic::dot(&sg, &labels, &gens, &title);
     Ok((title, text))
@@ -623,7 +625,8 @@ fn orbit_dot(
                 g,
                 &moves,
                 st,
-                &format!("The sub-game of {} under {g}", pattern.to_text()),
+                &format!("Sub-game of {} under {g}", pattern.to_text()),
+                "patterns",
                 &format!("more than {PICTURE_LIMIT}"),
             );
         }
@@ -641,9 +644,10 @@ fn orbit_dot(
     let gens = gen_moves(g);
     let edges = pic::undirected_edges(&sg, &gens.iter().map(|x| x.1).collect::<Vec<_>>()).len();
     let title = format!(
-        "Sub-game of {} under {g}: {} patterns, {edges} edges, layered by distance from the start",
+        "Sub-game of {} under {g}: {} patterns, {} edges, layered by distance from the start",
         pattern.to_text(),
-        sg.len()
+        num(sg.len()),
+        num(edges)
     );
     let text = pic::dot(&sg, &labels, &gens, &title);
     Ok((title, text))
@@ -656,11 +660,12 @@ fn layers(
     moves: &[Perm],
     start: &State,
     what: &str,
+    unit: &str,
     size: &str,
 ) -> Result<(String, String)> {
     if g.order() > BigUint::from(STATE_LIMIT) && start.iter().all(|&c| c != 0) {
         return Err(Error::plain(format!(
-            "{what} has {} elements, too many to draw or to layer in memory",
+            "{what} has {} {unit}, too many to draw or to layer in memory",
             num(size)
         ))
         .hint("ask diameter(G) for its distance distribution and plot(diameter(G).distribution, \"d.png\")"));
@@ -668,7 +673,9 @@ fn layers(
     let dist = search::layer_counts(moves, start, STATE_LIMIT, &it.ctl)?;
     let total: u64 = dist.iter().sum();
     let title = format!(
-        "{what}: {total} elements (more than {PICTURE_LIMIT}, so only the distance layers are drawn)"
+        "{what}: {} {unit} (more than {}, so only the distance layers are drawn)",
+        num(total),
+        num(PICTURE_LIMIT)
     );
     let text = pic::layers_dot(&dist, &title);
     Ok((title, text))
