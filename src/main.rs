@@ -335,23 +335,45 @@ fn printer(json: bool, cancel: Arc<AtomicBool>) -> gamut::lang::eval::Sink {
 
 /// Ctrl-C (SIGINT), SIGTERM and SIGHUP set the interpreter's cancel flag, which every loop and
 /// engine polls. A script that has not stopped 1.5 s later is ended anyway (exit 130).
+#[cfg(unix)]
 pub fn signals_cancel(it: &Interp, script: bool) {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let flag = it.ctl.cancel_flag().clone();
-    let _ = ctrlc::set_handler(move || {
-        flag.store(true, Ordering::Relaxed);
-        if script || repl::RUNNING.load(Ordering::Relaxed) == 0 {
-            if !script {
-                // no query is running: the REPL is waiting for input (rustyline sees Ctrl-C
-                // itself), so this is SIGTERM or SIGHUP
-                std::process::exit(143);
-            }
-            std::thread::spawn(|| {
-                std::thread::sleep(std::time::Duration::from_millis(1500));
-                err_line("cancelled");
-                std::process::exit(130);
-            });
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        return;
+    };
+    std::thread::spawn(move || {
+        for sig in signals.forever() {
+            on_signal(&flag, script, sig == SIGINT);
         }
     });
+}
+
+/// Elsewhere only Ctrl-C is caught.
+#[cfg(not(unix))]
+pub fn signals_cancel(it: &Interp, script: bool) {
+    let flag = it.ctl.cancel_flag().clone();
+    let _ = ctrlc::set_handler(move || on_signal(&flag, script, true));
+}
+
+/// In the REPL with no query running, Ctrl-C reaches gamut as a signal only where rustyline
+/// reads without raw mode (TERM=dumb, an Emacs shell); it must not end the session there, but
+/// SIGTERM and SIGHUP do (exit 143).
+fn on_signal(flag: &AtomicBool, script: bool, interrupt: bool) {
+    if !script && repl::RUNNING.load(Ordering::Relaxed) == 0 {
+        if !interrupt {
+            std::process::exit(143);
+        }
+        return;
+    }
+    flag.store(true, Ordering::Relaxed);
+    if script {
+        std::thread::spawn(|| {
+            std::thread::sleep(std::time::Duration::from_millis(1500));
+            err_line("cancelled");
+            std::process::exit(130);
+        });
+    }
 }
 
 /// Prints an error miette-style (`gamut::lang::error::render`).

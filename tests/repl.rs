@@ -12,9 +12,13 @@ impl Session {
         Session::start_named(home, "main")
     }
     fn start_named(home: &std::path::Path, tag: &str) -> Session {
+        Session::start_with(home, tag, "")
+    }
+    /// `env`: more variables for gamut, `NAME=value ...`
+    fn start_with(home: &std::path::Path, tag: &str, env: &str) -> Session {
         let name = format!("gamut-test-{}-{tag}", std::process::id());
         let cmd = format!(
-            "XDG_DATA_HOME={} {}",
+            "XDG_DATA_HOME={} {env} {}",
             home.display(),
             env!("CARGO_BIN_EXE_gamut")
         );
@@ -236,5 +240,26 @@ fn repl_keeps_every_line_that_arrives_at_once() {
         .find("ahead 1")
         .expect("the first typed-ahead line ran");
     assert!(one < screen.find("ahead 2").unwrap(), "{screen}");
+    s.keys(&[":quit", "Enter"]);
+}
+
+/// With TERM=dumb (an Emacs shell) rustyline reads without raw mode, so Ctrl-C reaches gamut as
+/// SIGINT: at the prompt it keeps the session (it used to end it), during a query it cancels it.
+#[test]
+fn ctrl_c_in_a_dumb_terminal_keeps_the_session() {
+    let home = std::env::temp_dir().join(format!("gamut-repl5-{}", std::process::id()));
+    std::fs::create_dir_all(&home).unwrap();
+    let s = Session::start_with(&home, "dumb", "TERM=dumb");
+    s.wait_for("gamut>");
+    s.keys(&["C-c"]);
+    std::thread::sleep(Duration::from_millis(300));
+    s.keys(&["6 * 7", "Enter"]);
+    s.wait_for("42");
+    s.keys(&["len(grundy(grundys_game, 0..2000000))", "Enter"]);
+    std::thread::sleep(Duration::from_millis(700));
+    s.keys(&["C-c"]);
+    s.wait_for("cancelled");
+    s.keys(&["6 * 8", "Enter"]);
+    s.wait_for("48");
     s.keys(&[":quit", "Enter"]);
 }
