@@ -33,10 +33,12 @@ struct State {
 }
 
 impl Bars {
+    /// `terminal`: stderr is one. A dumb terminal (an Emacs shell) cannot redraw a bar, so it
+    /// gets the plain lines.
     pub fn new(terminal: bool) -> Bars {
         let now = Instant::now();
         Bars {
-            terminal,
+            terminal: terminal && std::env::var("TERM").is_ok_and(|t| t != "dumb"),
             state: Mutex::new(State {
                 label: String::new(),
                 total: None,

@@ -548,19 +548,6 @@ fn lists_of_lists_are_held_to_the_memory_budget() {
     assert!(err.contains("bytes of memory; 1_024 bytes"), "{err}");
 }
 
-/// Cancels the work at its first progress past zero.
-struct CancelOnProgress(std::sync::Arc<std::sync::atomic::AtomicBool>);
-
-impl gamut::engine::control::Progress for CancelOnProgress {
-    fn begin(&self, _: &str, _: Option<u64>) {}
-    fn advance(&self, done: u64) {
-        if done > 0 {
-            self.0.store(true, std::sync::atomic::Ordering::Relaxed);
-        }
-    }
-    fn end(&self) {}
-}
-
 /// `sort`, `set`, `union` and `intersection` of long lists sort in runs and merge them,
 /// polling Ctrl-C: the answers equal Rust's sort, and a cancel during the sort stops it.
 #[test]
@@ -597,7 +584,7 @@ fn long_sorts_are_exact_and_stop_when_cancelled() {
     let mut it = gamut::lang::eval::Interp::new(Box::new(|_, _| {}));
     it.run_source("<test>", &list).unwrap();
     it.ctl = gamut::engine::control::Ctl::new(flag.clone())
-        .with_progress(std::sync::Arc::new(CancelOnProgress(flag)));
+        .with_progress(std::sync::Arc::new(common::CancelOnProgress(flag)));
     for q in ["sort(xs)", "set(xs)"] {
         let e = it.run_source("<test>", q).unwrap_err();
         assert_eq!(e.kind, gamut::lang::error::Kind::Cancelled, "{q}");

@@ -229,19 +229,6 @@ fn periods_without_proof_answer_soon() {
     assert_eq!(r["proven"], true, "{r}");
 }
 
-/// Cancels the computation at its first progress past zero.
-struct CancelOnProgress(std::sync::Arc<std::sync::atomic::AtomicBool>);
-
-impl gamut::engine::control::Progress for CancelOnProgress {
-    fn begin(&self, _: &str, _: Option<u64>) {}
-    fn advance(&self, done: u64) {
-        if done > 0 {
-            self.0.store(true, std::sync::atomic::Ordering::Relaxed);
-        }
-    }
-    fn end(&self) {}
-}
-
 #[test]
 fn value_loops_report_progress_and_stop_when_cancelled() {
     // the fast engine, the kept-set loop (Nim), the plain loop of two- and three-heap codes
@@ -252,7 +239,8 @@ fn value_loops_report_progress_and_stop_when_cancelled() {
         ("0.F!", 1 << 20),
     ] {
         let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let ctl = Ctl::new(flag.clone()).with_progress(std::sync::Arc::new(CancelOnProgress(flag)));
+        let ctl = Ctl::new(flag.clone())
+            .with_progress(std::sync::Arc::new(common::CancelOnProgress(flag)));
         let t = std::time::Instant::now();
         let r = heap::values(&Code::parse(text).unwrap(), n, &ctl);
         assert_eq!(

@@ -99,3 +99,17 @@ pub fn brute_numbers(adj: &[Vec<usize>]) -> (usize, usize, usize) {
     }
     (gamma, i, alpha)
 }
+
+/// A progress hook that cancels the work at its first progress past zero.
+#[allow(dead_code)]
+pub struct CancelOnProgress(pub std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl gamut::engine::control::Progress for CancelOnProgress {
+    fn begin(&self, _: &str, _: Option<u64>) {}
+    fn advance(&self, done: u64) {
+        if done > 0 {
+            self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+    fn end(&self) {}
+}
