@@ -206,37 +206,70 @@ pub fn grundy<G: Game>(
     Ok(memo[root])
 }
 
-/// The options of multisets of components, with each component's options asked for once.
+type FastMap<K, V> = HashMap<K, V, foldhash::fast::FixedState>;
+
+/// Sums of components as sorted lists of ids: each distinct component is stored once, and its
+/// options are asked for once. Small keys keep the misère search's tables cheap to hash,
+/// compare and hold.
 struct Sums<'a, G: Game> {
     game: &'a mut G,
-    cache: HashMap<G::Pos, Options<G::Pos>>,
+    ids: FastMap<G::Pos, u32>,
+    /// per id: whether the component has a move
+    live: Vec<bool>,
+    /// per id: its options as the game gave them, until they are first needed as ids
+    raw: Vec<Options<G::Pos>>,
+    /// per id: its options as sorted ids of the components with moves
+    opts: Vec<Option<Options<u32>>>,
 }
 
 impl<G: Game> Sums<'_, G> {
+    fn id(&mut self, c: &G::Pos) -> std::result::Result<u32, G::Error> {
+        if let Some(&i) = self.ids.get(c) {
+            return Ok(i);
+        }
+        let raw = self.game.options(c)?;
+        let i = u32::try_from(self.live.len()).map_err(|_| Error::limit("too many components"))?;
+        self.live.push(!raw.is_empty());
+        self.raw.push(raw);
+        self.opts.push(None);
+        self.ids.insert(c.clone(), i);
+        Ok(i)
+    }
+
     /// Drop the components without moves and sort the rest.
-    fn normalize(&mut self, mut v: Vec<G::Pos>) -> std::result::Result<Vec<G::Pos>, G::Error> {
+    fn normalize(&mut self, v: Vec<G::Pos>) -> std::result::Result<Vec<u32>, G::Error> {
+        let mut out = Vec::with_capacity(v.len());
         for c in &v {
-            if !self.cache.contains_key(c) {
-                let o = self.game.options(c)?;
-                self.cache.insert(c.clone(), o);
+            let i = self.id(c)?;
+            if self.live[i as usize] {
+                out.push(i);
             }
         }
-        v.retain(|c| !self.cache[c].is_empty());
-        v.sort();
-        Ok(v)
+        out.sort_unstable();
+        Ok(out)
     }
 
     /// Every option of the sum: one component replaced by one of its options.
-    fn expand(&mut self, s: &[G::Pos]) -> std::result::Result<Vec<Vec<G::Pos>>, G::Error> {
+    fn expand(&mut self, s: &[u32]) -> std::result::Result<Options<u32>, G::Error> {
         let mut out = vec![];
-        for (idx, c) in s.iter().enumerate() {
-            if idx > 0 && s[idx - 1] == *c {
+        for (idx, &c) in s.iter().enumerate() {
+            if idx > 0 && s[idx - 1] == c {
                 continue;
             }
-            for o in self.cache[c].clone() {
-                let mut next: Vec<G::Pos> = s[..idx].iter().chain(&s[idx + 1..]).cloned().collect();
+            let c = c as usize;
+            if self.opts[c].is_none() {
+                let raw = std::mem::take(&mut self.raw[c]);
+                let mut conv = Vec::with_capacity(raw.len());
+                for o in raw {
+                    conv.push(self.normalize(o)?);
+                }
+                self.opts[c] = Some(conv);
+            }
+            for o in self.opts[c].iter().flatten() {
+                let mut next: Vec<u32> = s[..idx].iter().chain(&s[idx + 1..]).copied().collect();
                 next.extend(o);
-                out.push(self.normalize(next)?);
+                next.sort_unstable();
+                out.push(next);
             }
         }
         Ok(out)
@@ -250,22 +283,25 @@ pub fn misere_wins<G: Game>(
     root: Vec<G::Pos>,
     ctl: &Ctl,
 ) -> std::result::Result<bool, G::Error> {
-    type K<G> = <G as Game>::Pos;
+    // a stored sum: its ids, and about one component of its own with its options
+    let each = root.first().map_or(8, |c| game.pos_bytes(c)) + 4 * root.len() + 24;
     let mut sums = Sums {
         game,
-        cache: HashMap::new(),
+        ids: FastMap::default(),
+        live: vec![],
+        raw: vec![],
+        opts: vec![],
     };
     let root = sums.normalize(root)?;
-    let mut memo: HashMap<Vec<K<G>>, bool> = HashMap::new();
-    // frame: state, its options, next option to look at
+    let mut memo: FastMap<Vec<u32>, bool> = FastMap::default();
     let first = sums.expand(&root)?;
-    let each = root.first().map_or(8, |c| sums.game.pos_bytes(c)) * root.len().max(1) + 24;
     let mut held = Held::new(ctl, each);
     held.add(&first, 1)?;
     // frame: a sum, its options, and the next option to look at
-    type Frame<G> = (Vec<K<G>>, Vec<Vec<K<G>>>, usize);
-    let mut stack: Vec<Frame<G>> = vec![(root.clone(), first, 0)];
-    let mut on_stack: HashSet<Vec<K<G>>> = HashSet::from([root.clone()]);
+    type Frame = (Vec<u32>, Options<u32>, usize);
+    let mut stack: Vec<Frame> = vec![(root.clone(), first, 0)];
+    let mut on_stack: HashSet<Vec<u32>, foldhash::fast::FixedState> = HashSet::default();
+    on_stack.insert(root.clone());
     let mut steps = 0u64;
     let task = ctl.task("misère search (positions)", None);
     while let Some(top) = stack.last_mut() {
