@@ -468,3 +468,61 @@ fn outcomes_by_win_loss_search_agree_with_mex_on_random_boards_and_thread_counts
     // the rules reach values past 0 and 1
     assert!(values.iter().any(|&v| v >= 3), "{values:?}");
 }
+
+/// Misère play by plain recursion over the engine's options: the mover loses when there are
+/// moves and each leaves the opponent winning.
+fn misere_loses(g: &BoardGame, p: &[u8], memo: &mut HashMap<Vec<u8>, bool>) -> bool {
+    if let Some(&l) = memo.get(p) {
+        return l;
+    }
+    let opts = g.options(p).unwrap();
+    let l = !opts.is_empty() && opts.iter().all(|(_, q)| !misere_loses(g, q, memo));
+    memo.insert(p.to_vec(), l);
+    l
+}
+
+/// The whole-board misère search (keyed under the symmetries) against plain recursion, on
+/// random rules on grids and random graphs, from the start and from positions on the way; and
+/// through the language, against the generic search of sums (`+ kayles(0)` takes that path).
+#[test]
+fn misere_outcomes_agree_with_plain_recursion_on_random_boards() {
+    let mut seed = 29;
+    let mut seen = [0; 2];
+    for i in 0..60 {
+        let (adj, cols) = if i % 2 == 0 {
+            let (m, n) = (1 + i / 2 % 3, 2 + i / 6 % 3);
+            (grid_adj(m, n), Some(n))
+        } else {
+            (random_graph(&mut seed, 3 + i % 7).1, None)
+        };
+        let g = BoardGame::new(random_rules(&mut seed, &adj, cols)).unwrap();
+        let mut memo = HashMap::new();
+        let mut p = vec![0u8; adj.len()];
+        for step in 0..3 {
+            let want = misere_loses(&g, &p, &mut memo);
+            seen[want as usize] += 1;
+            assert_eq!(
+                g.misere_loses(&p, &Ctl::default()).unwrap(),
+                want,
+                "{i} {p:?}"
+            );
+            let opts = g.options(&p).unwrap();
+            if opts.is_empty() {
+                break;
+            }
+            p = opts[(i + step) % opts.len()].1.clone();
+        }
+    }
+    assert!(seen[0] > 10 && seen[1] > 10, "{seen:?}");
+    for b in ["grid(3, 4)", "grid(2, 5)", "grid(3, 3)"] {
+        let src = format!(
+            "{RULES}\n[outcome(misere(G(b))) == outcome(misere(G(b) + kayles(0))) for G in [cram, nk, lonely, crowded]]"
+        )
+        .replace("(b)", &format!("({b})"));
+        assert_eq!(
+            values(&src)[0],
+            serde_json::json!([true, true, true, true]),
+            "{b}"
+        );
+    }
+}

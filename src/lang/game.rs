@@ -66,6 +66,12 @@ pub trait Family: Any {
         Ok(None)
     }
 
+    /// Whether the player to move wins the component alone under misère play, when the family
+    /// has a search of its own; `None` asks the generic search of sums.
+    fn misere_next_wins(&self, _it: &mut Interp, _state: &[i64]) -> Result<Option<bool>> {
+        Ok(None)
+    }
+
     /// Whether `moves` lists its options by outcome ("N", "P") because they have no nimbers.
     fn by_outcome(&self) -> bool {
         false

@@ -681,6 +681,18 @@ impl BoardGame {
         })
     }
 
+    /// Whether the player to move from `p` loses under misère play.
+    pub fn misere_loses(&self, p: &[u8], ctl: &Ctl) -> Result<bool> {
+        self.check(p)?;
+        if self.is_partizan() {
+            return Err(Error::invalid("misère play is defined for impartial games"));
+        }
+        with_wide!(&self.engine, e => {
+            let task = ctl.task("misère board search (positions)", None);
+            e.game.misere_loses(e.pos(p), ctl, &task)
+        })
+    }
+
     /// The number of independent components of `p` (for tests of the decomposition).
     pub fn components(&self, p: &[u8]) -> Result<usize> {
         self.check(p)?;

@@ -18,9 +18,12 @@
 //! directly by a mex over the subsets of its cells ([`Game::small_value`]). Otherwise, when
 //! the rules have no end conditions, a component with one live move is valued by playing it
 //! out ([`Game::one_move`]).
+use crate::engine::control::{Task, over_budget};
 use crate::engine::placement::bits::{Bits, bounding_box};
 use crate::engine::winloss::{Key, Sums};
+use crate::engine::{Ctl, Result};
 use std::cell::RefCell;
+use std::collections::HashMap;
 
 pub const MAX_STATES: usize = 4;
 
@@ -379,7 +382,12 @@ impl<B: Bits> Game<B> {
 
     /// The canonical key of a component.
     pub fn canon(&self, p: &Pos<B>) -> Pos<B> {
-        let mut best = self.to_corner(*p);
+        self.least_image(p, |q| self.to_corner(q))
+    }
+
+    /// The least of `f` of the images of `p` under the rule-preserving symmetries.
+    fn least_image(&self, p: &Pos<B>, f: impl Fn(Pos<B>) -> Pos<B>) -> Pos<B> {
+        let mut best = f(*p);
         for k in 0..self.bytes.len() {
             let mut im = *p;
             for b in im.iter_mut().take(self.states) {
@@ -392,12 +400,63 @@ impl<B: Bits> Game<B> {
                 im[a as usize] = x.andnot(t).or(y.and(t));
                 im[b as usize] = y.andnot(t).or(x.and(t));
             }
-            let im = self.to_corner(im);
+            let im = f(im);
             if im < best {
                 best = im;
             }
         }
         best
+    }
+
+    /// Misère play on the whole board, which does not split into components: whether the
+    /// player to move from `p` loses (a player without a move wins). Positions are keyed by
+    /// their least image under the symmetries; a line of play is at most cells × states long.
+    pub fn misere_loses(&self, p: Pos<B>, ctl: &Ctl, task: &Task) -> Result<bool> {
+        let mut memo = HashMap::with_hasher(foldhash::fast::FixedState::default());
+        self.misere_from(p, &mut memo, ctl, task)
+    }
+
+    fn misere_from(
+        &self,
+        p: Pos<B>,
+        memo: &mut HashMap<Pos<B>, bool, foldhash::fast::FixedState>,
+        ctl: &Ctl,
+        task: &Task,
+    ) -> Result<bool> {
+        let key = self.least_image(&p, |q| q);
+        if let Some(&l) = memo.get(&key) {
+            return Ok(l);
+        }
+        ctl.check()?;
+        let mut moved = false;
+        if !self.over(&p) {
+            for m in &self.moves {
+                if !self.holds(&p, m) {
+                    continue;
+                }
+                let q = self.apply(&p, m);
+                if q == p {
+                    continue;
+                }
+                moved = true;
+                if self.misere_from(q, memo, ctl, task)? {
+                    memo.insert(key, false);
+                    return Ok(false);
+                }
+            }
+        }
+        // with moves that all leave the opponent winning, the mover loses
+        memo.insert(key, moved);
+        if memo.len().is_multiple_of(1 << 16) {
+            // a stored position, and the hash table's slack as it grows
+            let bytes =
+                (memo.len() as u64).saturating_mul(2 * std::mem::size_of::<Pos<B>>() as u64 + 16);
+            if bytes > ctl.memory() {
+                return Err(over_budget(bytes, ctl.memory(), "the misère search"));
+            }
+            task.set(memo.len() as u64)?;
+        }
+        Ok(moved)
     }
 }
 

@@ -1244,6 +1244,9 @@ impl Family for OnBoard {
     fn next_wins(&self, it: &mut Interp, state: &[i64]) -> Result<Option<bool>> {
         Ok(Some(!self.game.loses(&cells_of(state), &it.ctl)?))
     }
+    fn misere_next_wins(&self, it: &mut Interp, state: &[i64]) -> Result<Option<bool>> {
+        Ok(Some(!self.game.misere_loses(&cells_of(state), &it.ctl)?))
+    }
     fn move_label(&self, state: &[i64], option: &[i64]) -> Option<String> {
         let want = cells_of(option);
         let (i, _) = self

@@ -724,6 +724,11 @@ fn next_player_wins(it: &mut Interp, p: &Position) -> Result<bool> {
         }
         return Ok(heaps.iter().fold(0, |a, &h| a ^ h) != 0);
     }
+    if let [c] = p.comps.as_slice()
+        && let Some(wins) = c.rs.family.misere_next_wins(it, &c.args)?
+    {
+        return Ok(wins);
+    }
     misere_search(it, p)
 }
 
