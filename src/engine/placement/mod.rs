@@ -315,6 +315,16 @@ impl<B: Bits> Inner<B> {
         }
     }
 
+    /// Misère play: whether the player to move loses; `None` with blocking attacks.
+    fn misere_loses(&self, avail: &[usize], ctl: &Ctl) -> Result<Option<bool>> {
+        let Some(g) = &self.game else { return Ok(None) };
+        let limit = (ctl.memory() / 4 / 64) as usize;
+        let mut cx = Cx { ctl, nodes: 0 };
+        let a = set_of(avail.iter().copied());
+        g.misere_loses(a, &mut HashMap::new(), limit, &mut cx)
+            .map(Some)
+    }
+
     fn play_length(&self, avail: &[usize], occ: &[usize], longest: bool, ctl: &Ctl) -> Result<u32> {
         let a: B = set_of(avail.iter().copied());
         let limit = (ctl.memory() / 4 / 64) as usize;
@@ -589,6 +599,15 @@ impl Placement {
                 Outcome::N
             },
         )
+    }
+
+    /// The outcome class of `pos` under misère play, by a search of whole positions; `None`
+    /// with blocking attacks (the generic search of sums answers those).
+    pub fn misere_outcome(&self, pos: &Pos, ctl: &Ctl) -> Result<Option<Outcome>> {
+        self.check(pos)?;
+        let (avail, _) = self.sets(pos);
+        Ok(with_wide!(&self.engine, e => e.misere_loses(&avail, ctl))?
+            .map(|l| if l { Outcome::P } else { Outcome::N }))
     }
 
     /// Every move with the nimber of the position it leads to.

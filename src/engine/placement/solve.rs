@@ -692,6 +692,40 @@ impl<B: Bits> Game<B> {
     }
 }
 
+impl<B: Bits> Game<B> {
+    /// Misère play from `a`: whether the player to move loses (one who cannot move wins).
+    /// Misère play does not split into components, so a position is keyed whole (its least
+    /// image under the symmetries); a line of play is at most one move per square.
+    pub fn misere_loses(
+        &self,
+        a: B,
+        memo: &mut HashMap<B, bool>,
+        limit: usize,
+        cx: &mut Cx,
+    ) -> Result<bool> {
+        // a free square always takes a piece, so only the empty position has no move
+        if a.is_empty() {
+            return Ok(false);
+        }
+        let key = self.canon(a);
+        if let Some(&l) = memo.get(&key) {
+            return Ok(l);
+        }
+        cx.tick()?;
+        for s in a.ones() {
+            for &m in &self.masks[s] {
+                if self.misere_loses(a.andnot(m), memo, limit, cx)? {
+                    memo.insert(key, false);
+                    return Ok(false);
+                }
+            }
+        }
+        within_budget(memo.len(), limit)?;
+        memo.insert(key, true);
+        Ok(true)
+    }
+}
+
 /// The longer (or shorter) of a play length found so far and a new one.
 fn better(best: Option<u32>, v: u32, longest: bool) -> u32 {
     match best {

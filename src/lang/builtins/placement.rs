@@ -211,6 +211,14 @@ impl Family for PlacementGame {
         ))
     }
 
+    fn misere_next_wins(&self, it: &mut Interp, state: &[i64]) -> Result<Option<bool>> {
+        let pos = placement_pos(&self.0, state)?;
+        Ok(self
+            .0
+            .misere_outcome(&pos, &it.ctl)?
+            .map(|o| o == crate::engine::placement::Outcome::N))
+    }
+
     fn class_key(&self, state: &[i64]) -> Option<Vec<u64>> {
         Some(self.0.class_key(&placement_pos(&self.0, state).ok()?))
     }
