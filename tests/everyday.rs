@@ -114,6 +114,10 @@ fn messages_say_what_is_wrong() {
         ("1.5", "no decimal numbers"),
         ("group G = <R, Q>", "gen R ="),
         ("game g(n) { mvoe n - 1 }", "`mvoe`"),
+        (
+            "game h(n) { move kayles(n - 1) }\ngrundy(h(3))",
+            "`move a, n - a` for two heaps",
+        ),
         ("order(slide2, 1)", "takes 1 argument, got 2"),
         ("grid(\"a\", 2)", "not a string"),
         ("grundyy(nim(3))", "did you mean `grundy`"),

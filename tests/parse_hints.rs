@@ -138,3 +138,20 @@ fn long_integer_literals_are_read_exactly_or_refused() {
     // the largest literal allowed is read
     assert!(parse_program(&"9".repeat(5_050_445), 0).is_ok());
 }
+
+#[test]
+fn board_games_without_parameters_and_conditions_without_or() {
+    let (msg, span, hint) = error("game g(k) on board {\n    move c to filled for c in empty\n}");
+    assert_eq!(msg, "a game on a board or on edges takes no parameters");
+    assert_eq!(span, "g");
+    assert!(hint.contains("g(grid(4, 4))"), "{hint}");
+    let (msg, span, hint) = error(
+        "game g on board {\n    move c to filled for c in empty if left(c) is filled or right(c) is filled\n}",
+    );
+    assert_eq!(
+        msg,
+        "the conditions of a move on a board are joined by `and`, not `or`"
+    );
+    assert_eq!(span, "or");
+    assert!(hint.contains("some left(c) | right(c) is filled"), "{hint}");
+}

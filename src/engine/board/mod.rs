@@ -582,7 +582,7 @@ impl BoardGame {
             return Err(Error::invalid(
                 "the rules are loopy: a cell can come back to a state it left",
             )
-            .hint("states must only move forward (from empty to filled), or a move that brings a cell back must also move a cell on for good (a capture empties a cell)"));
+            .hint("states must only move forward (from empty to filled), or a move that brings a cell back must also put some cell in a state that no move leaves (in Clobber the cell a stone leaves stays empty); rules that end for another reason, such as Konane's ever fewer stones, are not recognised"));
         }
         // one move per distinct effect, in the order written, for the players of all its lines
         let mut at: HashMap<Normal, usize> = HashMap::new();

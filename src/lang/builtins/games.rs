@@ -555,6 +555,9 @@ fn option_arg(
         None => Err(Error::runtime(
             format!("a move's arguments are integers, not {}", v.a_type()),
             e.span,
+        )
+        .hint(
+            "a move gives the game its new integer arguments: `move n - 1`, or `move a, n - a` for two heaps; a sum with another game is written with `+` outside the rules",
         )),
     }
 }

@@ -637,6 +637,35 @@ fn newcomer_mistake(src: &str, pos: usize) -> Option<(String, String, usize, usi
             .filter(|r| r.starts_with([' ', '\t']))
             .map(str::trim_start)
     };
+    // game g(k) on board { ... }: the board comes with the call, integers with heap games
+    if let Some(def) = word("game")
+        && let Some(open) = def.find('(')
+        && def[open..].contains(" on ")
+        && rest.starts_with(|c: char| c.is_alphabetic())
+    {
+        let name = def[..open].trim();
+        return Some((
+            "a game on a board or on edges takes no parameters".into(),
+            format!(
+                "write `game {name} on board {{ ... }}` and give the board when you call it: {name}(grid(4, 4)); a variant is a game of its own"
+            ),
+            pos,
+            pos + name.len(),
+        ));
+    }
+    // a board move's conditions joined by `or`
+    if rest.starts_with("or ")
+        && ["move", "left move", "right move", "end"]
+            .iter()
+            .any(|w| stmt.starts_with(w))
+    {
+        return Some((
+            "the conditions of a move on a board are joined by `and`, not `or`".into(),
+            "for \"this cell or that one\" ask of their union: `if some left(c) | right(c) is filled`; or write a `move` line for each case".into(),
+            pos,
+            pos + 2,
+        ));
+    }
     // use chess: a library is named by a string
     if let Some(name) = word("use")
         && name.starts_with(|c: char| c.is_alphabetic())
