@@ -997,7 +997,12 @@ impl BoardRules {
         }
         if rows.len() != b.rows {
             return Err(Error::runtime(
-                format!("the drawing has {} rows, not {}", rows.len(), b.rows),
+                format!(
+                    "the drawing has {} row{}, not {}",
+                    rows.len(),
+                    if rows.len() == 1 { "" } else { "s" },
+                    b.rows
+                ),
                 span,
             )
             .hint(hint));
