@@ -50,6 +50,16 @@ fn split(dir: &Path, query: &str, parts: usize) {
     succeeded(&out);
 }
 
+/// `gamut part` of the split under `dir/run`.
+fn part(dir: &Path, i: usize) -> std::process::Output {
+    gamut()
+        .arg("part")
+        .arg(dir.join("run"))
+        .arg(i.to_string())
+        .output()
+        .unwrap()
+}
+
 fn merge(dir: &Path) -> (i32, String, String) {
     let out = gamut().arg("merge").arg(dir.join("run")).output().unwrap();
     (
@@ -91,13 +101,7 @@ fn parts_run_one_by_one_merge_to_the_single_process_answer() {
         assert_eq!(code, 1, "{err}");
         assert!(err.contains("parts not finished"), "{err}");
         for i in 0..parts {
-            let out = gamut()
-                .arg("part")
-                .arg(dir.join("run"))
-                .arg(i.to_string())
-                .output()
-                .unwrap();
-            succeeded(&out);
+            succeeded(&part(&dir, i));
         }
         let (code, out, err) = merge(&dir);
         assert_eq!(code, 0, "{err}");
@@ -138,23 +142,13 @@ fn a_part_of_an_edited_script_is_refused() {
     let dir = scratch("edited");
     split(&dir, "grundy(Q)", 2);
     // a part number past the plan is a usage error (exit 2)
-    let out = gamut()
-        .arg("part")
-        .arg(dir.join("run"))
-        .arg("2")
-        .output()
-        .unwrap();
+    let out = part(&dir, 2);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("parts 0 to 1"));
     let script = dir.join("run/script.game");
     let text = std::fs::read_to_string(&script).unwrap();
     std::fs::write(&script, text.replace("grid(5, 5)", "grid(5, 4)")).unwrap();
-    let out = gamut()
-        .arg("part")
-        .arg(dir.join("run"))
-        .arg("0")
-        .output()
-        .unwrap();
+    let out = part(&dir, 0);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("other options than the plan"));
     std::fs::remove_dir_all(&dir).unwrap();
