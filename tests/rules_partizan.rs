@@ -272,7 +272,7 @@ fn mistakes_are_explained() {
             "up, down, left and right need a grid or torus board",
         ),
         (format!("{RULES}dom(grid(2, 2), \"f..|..\")"), "has 3 cells, not 2"),
-        (format!("{RULES}dom(grid(2, 2), \"f.\")"), "has 1 rows, not 2"),
+        (format!("{RULES}dom(grid(2, 2), \"f.\")"), "has 1 row, not 2"),
         (format!("{RULES}clob(grid(1, 2), \"xq\")"), "`q` is not the first letter of a state"),
         (format!("{RULES}grundy(dom(grid(2, 2)))"), "partizan"),
         (
