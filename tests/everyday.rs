@@ -532,23 +532,13 @@ fn lone_carriage_returns_end_lines() {
 /// budget shows numbers that differ.
 #[test]
 fn lists_of_lists_are_held_to_the_memory_budget() {
-    let out = gamut()
-        .args([
-            "--memory",
-            "5M",
-            "-e",
-            "len([list(1..1000) for i in 1..10000])",
-        ])
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{err}");
+    let (code, _, err) = common::run_e_with(
+        &["--memory", "5M"],
+        "len([list(1..1000) for i in 1..10000])",
+    );
+    assert_eq!(code, 1, "{err}");
     assert!(err.contains("building these lists needs about"), "{err}");
-    let out = gamut()
-        .args(["--memory", "1k", "-e", "diameter(slide3_hard)"])
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
+    let (_, _, err) = common::run_e_with(&["--memory", "1k"], "diameter(slide3_hard)");
     assert!(err.contains("bytes of memory; 1_024 bytes"), "{err}");
 }
 

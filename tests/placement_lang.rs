@@ -303,3 +303,20 @@ fn boards_of_256_cells_are_the_largest() {
     assert_eq!(code, 1);
     assert!(err.contains("1 to 256 cells"), "{err}");
 }
+
+/// The whole-position misère searches keep to the memory budget and say which search stopped.
+#[test]
+fn misere_searches_keep_to_the_memory_budget() {
+    let pins = "game pins on board {\n move c to filled for c in empty\n move c, d to filled for c in empty, d in adjacent(c) if d is empty\n}\noutcome(misere(pins(grid(8, 8))))";
+    for (src, want) in [
+        (
+            "outcome(misere(placement(grid(9, 9), [knight])))",
+            "the misère search passed its memory budget",
+        ),
+        (pins, "the misère search needs about"),
+    ] {
+        let (code, _, err) = common::run_e_with(&["--memory", "20M"], src);
+        assert_eq!(code, 1, "{err}");
+        assert!(err.contains(want), "{err}");
+    }
+}

@@ -32,7 +32,13 @@ pub fn gamut() -> Command {
 /// `gamut -e SRC`: exit code, stdout, stderr.
 #[allow(dead_code)]
 pub fn run_e(src: &str) -> (i32, String, String) {
-    let out = gamut().arg("-e").arg(src).output().unwrap();
+    run_e_with(&[], src)
+}
+
+/// `gamut OPTS -e SRC`: exit code, stdout, stderr.
+#[allow(dead_code)]
+pub fn run_e_with(opts: &[&str], src: &str) -> (i32, String, String) {
+    let out = gamut().args(opts).arg("-e").arg(src).output().unwrap();
     (
         out.status.code().unwrap(),
         String::from_utf8(out.stdout).unwrap(),

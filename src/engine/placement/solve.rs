@@ -683,7 +683,7 @@ impl<B: Bits> Game<B> {
                     best = Some(better(best, v, longest));
                 }
             }
-            within_budget(memo.len(), limit)?;
+            within_budget(memo.len(), limit, "play-length")?;
             let v = best.unwrap_or(0);
             memo.insert(key, v);
             total += v;
@@ -720,7 +720,7 @@ impl<B: Bits> Game<B> {
                 }
             }
         }
-        within_budget(memo.len(), limit)?;
+        within_budget(memo.len(), limit, "misère")?;
         memo.insert(key, true);
         Ok(true)
     }
@@ -735,12 +735,13 @@ fn better(best: Option<u32>, v: u32, longest: bool) -> u32 {
     }
 }
 
-/// The play-length searches stop once their memo holds `limit` positions.
-fn within_budget(len: usize, limit: usize) -> Result<()> {
+/// The play-length and misère searches stop once their memo holds `limit` positions.
+fn within_budget(len: usize, limit: usize, what: &str) -> Result<()> {
     if len >= limit {
-        return Err(Error::limit(
-            "the play-length search passed its memory budget",
-        ));
+        return Err(
+            Error::limit(format!("the {what} search passed its memory budget"))
+                .hint("give more with --memory, or ask of a smaller board"),
+        );
     }
     Ok(())
 }
@@ -831,7 +832,7 @@ impl<B: Bits> Blocking<B> {
                 best = Some(better(best, v, longest));
             }
         }
-        within_budget(memo.len(), limit)?;
+        within_budget(memo.len(), limit, "play-length")?;
         let v = best.unwrap_or(0);
         memo.insert((avail, occ), v);
         Ok(v)
