@@ -8,8 +8,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 pub enum ErrorKind {
     /// an argument the engine cannot take (bad code, bad board, bad position)
     Invalid,
-    /// a size, depth or memory limit would be passed
+    /// a size or depth limit would be passed
     Limit,
+    /// the memory budget would be passed
+    Memory,
     /// the user asked the engine to stop
     Cancelled,
 }
@@ -78,6 +80,9 @@ pub struct Ctl {
     cancel: Arc<AtomicBool>,
     progress: Option<Arc<dyn Progress>>,
     memory: Option<u64>,
+    /// bytes a session keeps between queries (tables, memos): charged to the budget, so a
+    /// query may use only the rest
+    kept: Arc<AtomicU64>,
 }
 
 impl Default for Ctl {
@@ -93,6 +98,7 @@ impl Ctl {
             cancel,
             progress: None,
             memory: None,
+            kept: Arc::default(),
         }
     }
 
@@ -124,9 +130,23 @@ impl Ctl {
         }
     }
 
-    /// The memory budget in bytes.
-    pub fn memory(&self) -> u64 {
+    /// The whole memory budget in bytes, what the session keeps between queries included.
+    pub fn budget(&self) -> u64 {
         self.memory.unwrap_or_else(available_memory)
+    }
+
+    /// The memory a query may use: the budget less what the session keeps between queries.
+    pub fn memory(&self) -> u64 {
+        self.budget().saturating_sub(self.kept())
+    }
+
+    /// Bytes the session keeps between queries (shared by every clone of the handle).
+    pub fn kept(&self) -> u64 {
+        self.kept.load(Ordering::Relaxed)
+    }
+
+    pub fn set_kept(&self, bytes: u64) {
+        self.kept.store(bytes, Ordering::Relaxed);
     }
 
     /// Refuses, with the estimate in the message, an allocation of `bytes` for `what` that
@@ -202,9 +222,11 @@ pub fn over_budget(bytes: u64, have: u64, what: &str) -> Error {
             format!("{} bytes", num(have)),
         );
     }
-    Error::limit(format!(
-        "{what} needs about {need} of memory; {free} is available"
-    ))
+    Error {
+        kind: ErrorKind::Memory,
+        message: format!("{what} needs about {need} of memory; {free} is available"),
+        hint: None,
+    }
     .hint("try a smaller input, or raise the budget with --memory if more is really free")
 }
 
@@ -263,6 +285,11 @@ fn read_available_memory() -> u64 {
         .flatten()
         .min()
         .unwrap_or(4 << 30)
+}
+
+/// About the bytes a hash map's table takes (its keys' own heap data not counted).
+pub fn map_bytes<K, V, S>(m: &std::collections::HashMap<K, V, S>) -> u64 {
+    (m.capacity() * (std::mem::size_of::<(K, V)>() + 1)) as u64
 }
 
 pub fn human_bytes(b: u64) -> String {

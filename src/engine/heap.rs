@@ -434,6 +434,13 @@ impl Values {
         self.len() == 0
     }
 
+    pub fn bytes(&self) -> u64 {
+        match self {
+            Values::Small(g) => 2 * g.capacity() as u64,
+            Values::Wide(g) => 4 * g.capacity() as u64,
+        }
+    }
+
     pub fn get(&self, i: usize) -> u32 {
         match self {
             Values::Small(g) => g[i].into(),

@@ -111,7 +111,7 @@ impl<K: Key> Table<K> {
     pub fn new(bytes: u64) -> Table<K> {
         let slot = std::mem::size_of::<Slot<K>>() as u64;
         let max_per = (bytes / slot / SHARDS as u64 / WAYS as u64).max(1) * WAYS as u64;
-        let start = max_per.min(1 << 10) as usize;
+        let start = max_per.min(1 << 6) as usize;
         Table {
             shards: (0..SHARDS)
                 .map(|_| {
@@ -196,6 +196,16 @@ impl<K: Key> Table<K> {
             }
         }
         Self::insert(&mut t, key, val, h);
+    }
+
+    /// The bytes its slots take.
+    pub fn bytes(&self) -> u64 {
+        let slots: usize = self
+            .shards
+            .iter()
+            .map(|s| s.lock().unwrap().slots.len())
+            .sum();
+        (slots * std::mem::size_of::<Slot<K>>()) as u64
     }
 
     /// The number of exact values held.

@@ -6,6 +6,8 @@ use crate::lang::syntax::ast::Span;
 pub enum Kind {
     Parse,
     Runtime,
+    /// a runtime error: the memory budget would be passed
+    Memory,
     Cancelled,
 }
 
@@ -66,7 +68,7 @@ impl Error {
     pub fn exit_code(&self) -> i32 {
         match self.kind {
             Kind::Parse => 2,
-            Kind::Runtime | Kind::Cancelled => 1,
+            Kind::Runtime | Kind::Memory | Kind::Cancelled => 1,
         }
     }
 }
@@ -77,6 +79,7 @@ impl From<engine::Error> for Error {
         Error {
             kind: match e.kind {
                 engine::ErrorKind::Cancelled => Kind::Cancelled,
+                engine::ErrorKind::Memory => Kind::Memory,
                 _ => Kind::Runtime,
             },
             message: e.message,

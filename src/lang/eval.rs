@@ -69,6 +69,7 @@ pub struct Builtin {
 }
 
 /// Arguments of a builtin call, with the span of each for precise errors.
+#[derive(Clone)]
 pub struct Args {
     pub name: &'static str,
     pub vals: Vec<(Value, Span)>,
@@ -1008,6 +1009,9 @@ impl Interp {
                         g.prepare(&self.ctl).map_err(|e| Error::from(e).at(*s))?;
                     }
                 }
+                for (v, _) in &args {
+                    self.touch(v);
+                }
                 let b = &self.builtins[*name];
                 let func = b.f;
                 let b_name = b.name;
@@ -1017,7 +1021,17 @@ impl Interp {
                     kw,
                     span,
                 };
-                let r = func(self, &mut a).map_err(|e| {
+                let again = a.clone();
+                let mut r = func(self, &mut a);
+                if matches!(&r, Err(e) if e.kind == Kind::Memory)
+                    && self.games.forget_all(&self.ctl)
+                {
+                    // what earlier queries kept was in the way: try once more without it
+                    a = again;
+                    r = func(self, &mut a);
+                }
+                self.games.settle(&self.ctl);
+                let r = r.map_err(|e| {
                     let e = e.at(span);
                     if e.hint.is_none() && e.kind == Kind::Runtime {
                         let h = format!("see `:help {}`", b_name);
@@ -1042,12 +1056,26 @@ impl Interp {
                 if let Some((_, _, s)) = kw.first() {
                     return Err(Error::runtime("a ruleset takes no keyword arguments", *s));
                 }
+                self.games.touch(rs);
                 crate::lang::builtins::games::position_of(rs, &args, span)
             }
             _ => Err(Error::runtime(
                 format!("{} cannot be called", f.a_type()),
                 fspan,
             )),
+        }
+    }
+
+    /// A query uses what a position's rulesets keep between queries.
+    fn touch(&mut self, v: &Value) {
+        match v {
+            Value::Position(p) => {
+                for c in &p.comps {
+                    self.games.touch(&c.rs);
+                }
+            }
+            Value::Ruleset(rs) => self.games.touch(rs),
+            _ => {}
         }
     }
 

@@ -29,6 +29,10 @@ use crate::lang::value::Value;
 use std::any::Any;
 use std::rc::Rc;
 
+/// About the bytes a board's compiled rules or engine take besides its tables: what a board
+/// kept between queries costs at least.
+pub const BOARD_BYTES: u64 = 4 << 10;
+
 /// The options of a component: each option is a list of components of the same ruleset (a
 /// heap game may split a heap into several), each given by its state.
 pub type Options = Vec<Vec<Box<[i64]>>>;
@@ -138,6 +142,16 @@ pub trait Family: Any {
     ) -> Option<Result<Value>> {
         None
     }
+
+    /// The bytes of what the family keeps between queries (tables, memos, compiled boards);
+    /// the session charges them to the memory budget.
+    fn kept_bytes(&self) -> u64 {
+        0
+    }
+
+    /// Drops what the family keeps between queries, when the session needs the room. A
+    /// search running at the time keeps its own share until it ends.
+    fn forget(&self) {}
 
     /// The family's own type, for its own builtins (`shortest_play`, `export`).
     fn as_any(&self) -> &dyn Any;

@@ -2,13 +2,16 @@
 //! integers its family reads (`game`), so sums, misère play and the generic searches work
 //! across all rulesets.
 
+use crate::engine::Ctl;
+use crate::engine::control::map_bytes;
 use crate::engine::heap;
 use crate::lang::eval::Env;
+use crate::lang::game::BOARD_BYTES;
 use crate::lang::game::Family;
 use crate::lang::syntax::ast::GameDef;
 use std::collections::HashMap;
 use std::fmt;
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 pub struct Ruleset {
@@ -111,16 +114,267 @@ impl fmt::Display for Position {
 pub type Key = (usize, Box<[i64]>);
 
 /// Values kept between queries, so that the REPL answers repeated questions from memory.
+///
+/// What is kept is charged to the session's memory budget (`Ctl::kept`), so that a query may
+/// use only the rest, and dropped least recently used first: after each query down to half
+/// the budget, and all of it when a query runs out of memory (the query is then tried once
+/// more). Each item is measured when a query has used it.
 #[derive(Default)]
 pub struct Cache {
+    /// nimbers of components found by the generic search
     pub grundy: HashMap<Key, u32>,
     /// values of heap games by ruleset id
     pub heaps: HashMap<usize, heap::Values>,
     /// native boards (placement, Game of Cycles) by their text, so that the values their
     /// engines keep last between queries
-    pub boards: HashMap<String, Rc<Ruleset>>,
+    boards: HashMap<String, Rc<Ruleset>>,
     /// the canonical forms of partizan games (`Value::Game` ids point here)
     pub partizan: crate::engine::partizan::Store,
     /// whether a partizan search holds `partizan` (taken out while scripted rules run)
     pub partizan_busy: bool,
+    kept: HashMap<Item, Kept>,
+    /// the sum of the `bytes` of `kept`
+    total: u64,
+    clock: u64,
+    /// how many items were kept after the last sweep for rulesets no value holds
+    swept: usize,
+    /// items used since they were last measured
+    touched: Vec<Item>,
+}
+
+/// Something kept between queries: a ruleset's tables (with its heap values and, for a board,
+/// its place in `boards`), the generic search's nimbers, the partizan store's memos.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+enum Item {
+    Ruleset(usize),
+    Grundy,
+    Store,
+}
+
+struct Kept {
+    rs: Option<Weak<Ruleset>>,
+    /// the ruleset's key in `boards`
+    board: Option<String>,
+    bytes: u64,
+    used: u64,
+}
+
+/// The share of the budget that what is kept may hold after a query.
+const KEPT_SHARE: u64 = 2;
+
+impl Cache {
+    fn touch_item(&mut self, item: Item, rs: Option<&Rc<Ruleset>>) {
+        self.clock += 1;
+        let used = self.clock;
+        let k = self.kept.entry(item).or_insert_with(|| Kept {
+            rs: rs.map(Rc::downgrade),
+            board: None,
+            bytes: 0,
+            used,
+        });
+        k.used = used;
+        self.touched.push(item);
+    }
+
+    /// A query uses the ruleset (and what its family keeps).
+    pub fn touch(&mut self, rs: &Rc<Ruleset>) {
+        self.touch_item(Item::Ruleset(rs.id), Some(rs));
+    }
+
+    /// The ruleset of a native board (placement, Game of Cycles) by its text, made by `make`
+    /// the first time, so that what its engine keeps serves later queries.
+    pub fn board(
+        &mut self,
+        key: String,
+        make: impl FnOnce() -> crate::lang::error::Result<Ruleset>,
+    ) -> crate::lang::error::Result<Rc<Ruleset>> {
+        let rs = match self.boards.get(&key) {
+            Some(rs) => rs.clone(),
+            None => {
+                let rs = Rc::new(make()?);
+                self.boards.insert(key.clone(), rs.clone());
+                rs
+            }
+        };
+        self.touch(&rs);
+        if let Some(k) = self.kept.get_mut(&Item::Ruleset(rs.id)) {
+            k.board = Some(key);
+        }
+        Ok(rs)
+    }
+
+    /// A query uses the generic search's nimbers.
+    pub fn touch_grundy(&mut self) {
+        self.touch_item(Item::Grundy, None);
+    }
+
+    fn measure(&self, item: Item, k: &Kept) -> u64 {
+        match item {
+            Item::Ruleset(id) => {
+                let family =
+                    k.rs.as_ref()
+                        .and_then(Weak::upgrade)
+                        .map_or(0, |rs| rs.family.kept_bytes());
+                let board = k.board.is_some() as u64 * BOARD_BYTES;
+                family + self.heaps.get(&id).map_or(0, |v| v.bytes()) + board
+            }
+            Item::Grundy => {
+                let keys: usize = self
+                    .grundy
+                    .keys()
+                    .take(64)
+                    .map(|k| 16 + 8 * k.1.len())
+                    .sum();
+                let per_key = keys as u64 / self.grundy.len().clamp(1, 64) as u64;
+                map_bytes(&self.grundy) + per_key * self.grundy.len() as u64
+            }
+            Item::Store => {
+                if self.partizan_busy {
+                    k.bytes
+                } else {
+                    self.partizan.bytes()
+                }
+            }
+        }
+    }
+
+    fn forget(&mut self, item: Item) {
+        let Some(k) = self.kept.remove(&item) else {
+            return;
+        };
+        self.total -= k.bytes;
+        match item {
+            Item::Ruleset(id) => {
+                if let Some(rs) = k.rs.as_ref().and_then(Weak::upgrade) {
+                    rs.family.forget();
+                }
+                self.heaps.remove(&id);
+                // a board no value holds is built again when asked for
+                if let Some(key) = k.board
+                    && self
+                        .boards
+                        .get(&key)
+                        .is_some_and(|rs| Rc::strong_count(rs) == 1)
+                {
+                    self.boards.remove(&key);
+                }
+            }
+            Item::Grundy => self.grundy = HashMap::new(),
+            Item::Store => {
+                if !self.partizan_busy {
+                    self.partizan.forget_memos();
+                }
+            }
+        }
+    }
+
+    /// After a query: measures what it used, then drops what is least recently used while
+    /// more than `KEPT_SHARE`-th of the budget is kept, and tells `ctl` what remains.
+    pub fn settle(&mut self, ctl: &Ctl) {
+        if !self.partizan_busy
+            && self.partizan.bytes() != self.kept.get(&Item::Store).map_or(0, |k| k.bytes)
+        {
+            self.touch_item(Item::Store, None);
+        }
+        for item in std::mem::take(&mut self.touched) {
+            let Some(k) = self.kept.get(&item) else {
+                continue;
+            };
+            let bytes = self.measure(item, k);
+            let k = self.kept.get_mut(&item).expect("looked up above");
+            self.total = self.total - k.bytes + bytes;
+            k.bytes = bytes;
+        }
+        // rulesets no value holds any more
+        if self.kept.len() > 2 * self.swept + 64 {
+            let dead: Vec<Item> = (self.kept.iter())
+                .filter(|(_, k)| k.rs.as_ref().is_some_and(|w| w.strong_count() == 0))
+                .map(|(&i, _)| i)
+                .collect();
+            for item in dead {
+                self.forget(item);
+            }
+            self.swept = self.kept.len();
+        }
+        let room = ctl.budget() / KEPT_SHARE;
+        if self.total > room {
+            let mut lru: Vec<(u64, Item)> = self.kept.iter().map(|(&i, k)| (k.used, i)).collect();
+            lru.sort_unstable_by_key(|x| x.0);
+            for (_, item) in lru {
+                if self.total <= room {
+                    break;
+                }
+                self.forget(item);
+            }
+        }
+        ctl.set_kept(self.total);
+    }
+
+    /// Drops everything kept (a query ran out of memory); whether anything was.
+    pub fn forget_all(&mut self, ctl: &Ctl) -> bool {
+        let had = self.total > 0;
+        let items: Vec<Item> = self.kept.keys().copied().collect();
+        for item in items {
+            self.forget(item);
+        }
+        ctl.set_kept(self.total);
+        had
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::error::Result;
+    use crate::lang::eval::Interp;
+    use crate::lang::game::{Family, Options};
+    use std::cell::Cell;
+
+    /// A family that keeps a given number of bytes until it is told to forget them.
+    struct Keeps(Cell<u64>);
+
+    impl Family for Keeps {
+        fn options(&self, _: &mut Interp, _: &Ruleset, _: &[i64]) -> Result<Options> {
+            Ok(vec![])
+        }
+        fn kept_bytes(&self) -> u64 {
+            self.0.get()
+        }
+        fn forget(&self) {
+            self.0.set(0);
+        }
+        fn as_any(&self) -> &dyn std::any::Any {
+            self
+        }
+    }
+
+    fn bytes(rs: &Ruleset) -> u64 {
+        rs.family::<Keeps>().unwrap().0.get()
+    }
+
+    #[test]
+    fn the_least_recently_used_is_dropped_first_and_the_rest_charged() {
+        const MB: u64 = 1 << 20;
+        let ctl = Ctl::default().with_memory(10 * MB);
+        let mut cache = Cache::default();
+        let store = cache.partizan.bytes();
+        let a = Rc::new(Ruleset::new("a".into(), Keeps(Cell::new(3 * MB))));
+        let b = Rc::new(Ruleset::new("b".into(), Keeps(Cell::new(3 * MB))));
+        cache.touch(&a);
+        cache.settle(&ctl);
+        assert_eq!(ctl.kept(), 3 * MB + store);
+        assert_eq!(ctl.memory(), 7 * MB - store);
+        // both would be 6 MB, more than half the budget: `a` was used least recently
+        cache.touch(&b);
+        cache.settle(&ctl);
+        assert_eq!((bytes(&a), bytes(&b)), (0, 3 * MB));
+        assert_eq!(ctl.kept(), 3 * MB + store);
+        // a query uses `a` again, which builds its tables anew: now `b` goes
+        a.family::<Keeps>().unwrap().0.set(4 * MB);
+        cache.touch(&a);
+        cache.settle(&ctl);
+        assert_eq!((bytes(&a), bytes(&b)), (4 * MB, 0));
+        assert!(cache.forget_all(&ctl));
+        assert_eq!((bytes(&a), ctl.memory()), (0, 10 * MB - ctl.kept()));
+    }
 }

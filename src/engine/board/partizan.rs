@@ -4,7 +4,7 @@
 //! The symmetries used are those that carry each player's moves onto that player's moves.
 use super::solve::{Game, Pos};
 use super::{BoardGame, Inner};
-use crate::engine::control::over_budget;
+use crate::engine::control::{map_bytes, over_budget};
 use crate::engine::partizan::{self as cg, Store};
 use crate::engine::placement::bits::{Bits, with_wide};
 use crate::engine::{Ctl, Error, Result};
@@ -91,6 +91,27 @@ impl BoardGame {
     /// Whether some move is for one player only.
     pub fn is_partizan(&self) -> bool {
         self.sides.iter().any(|&s| s != BOTH)
+    }
+
+    /// The bytes of what is kept between queries: the table and the values of components.
+    pub fn kept_bytes(&self) -> u64 {
+        with_wide!(&self.engine, e => {
+            let table = e.table.try_lock().ok().and_then(|t| t.as_ref().map(|t| t.bytes()));
+            let values = e.values.try_lock().map_or(0, |v| map_bytes(&v));
+            table.unwrap_or(0) + values
+        })
+    }
+
+    /// Drops what is kept between queries (a running search keeps its own reference).
+    pub fn forget(&self) {
+        with_wide!(&self.engine, e => {
+            if let Ok(mut t) = e.table.try_lock() {
+                *t = None;
+            }
+            if let Ok(mut v) = e.values.try_lock() {
+                *v = Default::default();
+            }
+        })
     }
 
     /// The options of `p` for `side` ([`LEFT`] or [`RIGHT`]) with the index of the move to each.

@@ -241,6 +241,11 @@ impl Cycles {
             .map_or(0, |t| t.entries())
     }
 
+    /// The bytes the transposition table takes.
+    pub fn table_bytes(&self) -> u64 {
+        self.table.lock().unwrap().as_ref().map_or(0, |t| t.bytes())
+    }
+
     /// Empties the transposition table.
     pub fn clear_table(&self) {
         *self.table.lock().unwrap() = None;

@@ -123,7 +123,8 @@ impl Store {
     /// Polls cancellation of new operations against `ctl` from now on.
     pub fn set_ctl(&mut self, ctl: &Ctl) {
         self.ctl = ctl.clone();
-        self.budget = ctl.memory();
+        // what the store holds already is among what the session keeps
+        self.budget = ctl.memory().saturating_add(self.bytes());
     }
 
     /// How many canonical forms the store holds.
@@ -138,6 +139,17 @@ impl Store {
     pub fn bytes(&self) -> u64 {
         let entries = self.nodes.len() + self.sums.len();
         entries as u64 * NODE_BYTES + self.leq.len() as u64 * 8
+    }
+
+    /// Drops the memo tables of the operations (sums, negatives, comparisons, thermographs,
+    /// cooling and heating); the canonical forms stay, since values name them by id.
+    pub fn forget_memos(&mut self) {
+        self.neg = Map::default();
+        self.sums = Map::default();
+        self.leq = vec![0; 1 << 12];
+        self.thermo = Map::default();
+        self.cooled = Map::default();
+        self.heated = Map::default();
     }
 
     pub(super) fn tick(&mut self) -> Result<()> {

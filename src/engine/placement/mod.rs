@@ -653,6 +653,11 @@ impl Placement {
         with_wide!(&self.engine, e => e.cached())
     }
 
+    /// The bytes the cache of component values takes.
+    pub fn cache_bytes(&self) -> u64 {
+        with_wide!(&self.engine, e => e.table.lock().unwrap().as_ref().map_or(0, |t| t.bytes()))
+    }
+
     /// Drops the cache of component values.
     pub fn clear_cache(&self) {
         with_wide!(&self.engine, e => *e.table.lock().unwrap() = None)

@@ -20,7 +20,7 @@ use crate::engine::placement::{self, Piece};
 use crate::lang::builtins::partizan::{Partizan, Sides, store};
 use crate::lang::error::{Error, Result};
 use crate::lang::eval::{Env, Interp};
-use crate::lang::game::{Family, Options};
+use crate::lang::game::{BOARD_BYTES, Family, Options};
 use crate::lang::rules::{Position, Ruleset};
 use crate::lang::syntax::ast::{BoardGameDef, Expr, ExprKind, Ident, Side, Span};
 use crate::lang::value::{Picture, Value};
@@ -1092,6 +1092,19 @@ fn cell_count(board: &Value, on_edges: bool) -> usize {
 }
 
 impl Family for BoardRules {
+    /// Each board compiled for: its moves and layout (its tables are charged to its own
+    /// ruleset).
+    fn kept_bytes(&self) -> u64 {
+        self.bound
+            .try_borrow()
+            .map_or(0, |b| b.len() as u64 * BOARD_BYTES)
+    }
+    /// Forgets the boards no value holds.
+    fn forget(&self) {
+        if let Ok(mut b) = self.bound.try_borrow_mut() {
+            b.retain(|_, rs| Rc::strong_count(rs) > 1);
+        }
+    }
     fn options(&self, _: &mut Interp, rs: &Ruleset, _: &[i64]) -> Result<Options> {
         Err(Error::runtime(
             format!("`{}` is played on a board", rs.name),
@@ -1216,6 +1229,12 @@ impl OnBoard {
 }
 
 impl Family for OnBoard {
+    fn kept_bytes(&self) -> u64 {
+        self.game.kept_bytes()
+    }
+    fn forget(&self) {
+        self.game.forget();
+    }
     fn describe(&self, name: &str, state: &[i64]) -> String {
         let mut parts = vec![];
         for (k, s) in self.states.iter().enumerate().skip(1) {
@@ -1316,6 +1335,12 @@ impl Family for OnBoard {
 struct PartizanOnBoard(OnBoard);
 
 impl Sides for PartizanOnBoard {
+    fn kept_bytes(&self) -> u64 {
+        self.0.game.kept_bytes()
+    }
+    fn forget(&self) {
+        self.0.game.forget();
+    }
     fn value(&self, it: &mut Interp, state: &[i64]) -> Result<Game> {
         let ctl = it.ctl.clone();
         Ok(self.0.game.value(&cells_of(state), store(it)?, &ctl)?)

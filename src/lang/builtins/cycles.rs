@@ -113,6 +113,12 @@ impl Family for CyclesGame {
             format!("{name} after {}", arrows.join(" "))
         }
     }
+    fn kept_bytes(&self) -> u64 {
+        self.0.table_bytes()
+    }
+    fn forget(&self) {
+        self.0.clear_table();
+    }
     fn options(&self, _: &mut Interp, _: &Ruleset, state: &[i64]) -> Result<Options> {
         let pos = cycles_pos(&self.0, state)?;
         Ok(self
@@ -243,15 +249,10 @@ fn cycles_game(it: &mut Interp, a: &mut Args) -> Result<Value> {
         Rule::Normal => format!("cycles({shown}, rule: \"normal\")"),
     };
     let key = format!("{g} {rule}");
-    let game = match it.games.boards.get(&key) {
-        Some(rs) => rs.clone(),
-        None => {
-            let c = Cycles::new((*g).clone(), rule).map_err(|e| Error::from(e).at(a.span_of(0)))?;
-            let rs = Rc::new(Ruleset::new(name.clone(), CyclesGame(Rc::new(c))));
-            it.games.boards.insert(key, rs.clone());
-            rs
-        }
-    };
+    let game = it.games.board(key, || {
+        let c = Cycles::new((*g).clone(), rule).map_err(|e| Error::from(e).at(a.span_of(0)))?;
+        Ok(Ruleset::new(name.clone(), CyclesGame(Rc::new(c))))
+    })?;
     let Some(CyclesGame(c)) = game.family::<CyclesGame>() else {
         unreachable!("built above")
     };

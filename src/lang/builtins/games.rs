@@ -683,6 +683,7 @@ fn component_grundy(it: &mut Interp, c: &Component) -> Result<u32> {
     if let Some(g) = c.rs.family.grundy(it, &c.rs, &c.args)? {
         return Ok(g);
     }
+    it.games.touch_grundy();
     let mut memo = std::mem::take(&mut it.games.grundy);
     let ctl = it.ctl.clone();
     let r = impartial::grundy(

@@ -4,6 +4,7 @@
 //!
 //! A game value is a canonical form in the interpreter's one [`Store`] (`Cache::partizan`);
 //! integers stay integers and become games when they meet one (`1 + ^`, `{0 | 1}`).
+use crate::engine::control::map_bytes;
 use crate::engine::partizan::games::{
     self, Board, Cake, Clobber, Domineering, Hackenbush, Picture, Stones, Subtraction,
     ToadsAndFrogs,
@@ -656,6 +657,12 @@ pub trait Sides {
     fn show(&self, _state: &[i64]) -> Option<String> {
         None
     }
+    /// As [`Family::kept_bytes`].
+    fn kept_bytes(&self) -> u64 {
+        0
+    }
+    /// As [`Family::forget`].
+    fn forget(&self) {}
     /// The name of `side`'s move from `state` to the single component `option` (a board
     /// game's cells); `None` names the option by its position.
     fn move_label(&self, _state: &[i64], _option: &[i64], _side: Side) -> Option<String> {
@@ -688,6 +695,12 @@ impl Family for Partizan {
     fn value(&self, it: &mut Interp, state: &[i64]) -> Result<Option<Value>> {
         let g = self.0.value(it, state)?;
         game_value(it, g).map(Some)
+    }
+    fn kept_bytes(&self) -> u64 {
+        self.0.kept_bytes()
+    }
+    fn forget(&self) {
+        self.0.forget()
     }
     fn as_any(&self) -> &dyn std::any::Any {
         self
@@ -728,6 +741,14 @@ impl<R: Rules<Error = crate::engine::Error>> Sides for Native<R> {
     }
     fn describe(&self, name: &str, state: &[i64]) -> String {
         (self.show)(name, state)
+    }
+    fn kept_bytes(&self) -> u64 {
+        self.memo.try_borrow().map_or(0, |m| map_bytes(&m))
+    }
+    fn forget(&self) {
+        if let Ok(mut m) = self.memo.try_borrow_mut() {
+            *m = HashMap::new();
+        }
     }
 }
 
@@ -1013,6 +1034,12 @@ impl Sides for HeapSides {
     fn arity(&self) -> Option<usize> {
         Some(1)
     }
+    fn kept_bytes(&self) -> u64 {
+        self.0.kept_bytes()
+    }
+    fn forget(&self) {
+        self.0.forget()
+    }
 }
 
 fn partizan_subtraction(it: &mut Interp, a: &mut Args) -> Result<Value> {
@@ -1214,5 +1241,20 @@ impl Sides for Script {
     }
     fn arity(&self) -> Option<usize> {
         Some(self.def.params.len())
+    }
+    /// The memo's table and its keys (a sum of states each).
+    fn kept_bytes(&self) -> u64 {
+        self.memo.try_borrow().map_or(0, |m| {
+            let keys: usize = m
+                .keys()
+                .map(|k| k.iter().map(|c| 16 + 8 * c.len()).sum::<usize>())
+                .sum();
+            map_bytes(&m) + keys as u64
+        })
+    }
+    fn forget(&self) {
+        if let Ok(mut m) = self.memo.try_borrow_mut() {
+            *m = HashMap::new();
+        }
     }
 }

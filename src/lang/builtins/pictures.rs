@@ -1,6 +1,7 @@
 //! Pictures and interop: `walks`, `export` (DOT/SVG/PNG pictures, GAP `.g`, twsearch `.tws`),
 //! `plot`, `import_gap`, `import_tws`. The drawing and the file formats live in the engine floor
 //! (engine::group::{export, gap, tws}, engine::plot); this file turns values into their inputs.
+use crate::engine::ErrorKind::{Limit, Memory};
 use crate::engine::control::num;
 use crate::engine::group::cayley::{SchreierGraph, State};
 use crate::engine::group::export::{self as pic, NodeLabel};
@@ -619,7 +620,7 @@ fn orbit_dot(
     let (_, moves) = moves_of(g);
     let sg = match SchreierGraph::explore(&moves, st, PICTURE_LIMIT, &it.ctl) {
         Ok(sg) => sg,
-        Err(e) if e.kind == crate::engine::ErrorKind::Limit => {
+        Err(e) if matches!(e.kind, Limit | Memory) => {
             return layers(
                 it,
                 g,

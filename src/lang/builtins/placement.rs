@@ -233,6 +233,12 @@ impl Family for PlacementGame {
         let pos = placement_pos(&self.0, state).ok()?;
         Some(self.0.show(&pos).trim_end().to_string())
     }
+    fn kept_bytes(&self) -> u64 {
+        self.0.cache_bytes()
+    }
+    fn forget(&self) {
+        self.0.clear_cache();
+    }
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }
@@ -245,14 +251,9 @@ fn start_position(
     name: String,
     make: impl FnOnce() -> Result<Placement>,
 ) -> Result<Value> {
-    let rs = match it.games.boards.get(&name) {
-        Some(rs) => rs.clone(),
-        None => {
-            let rs = Rc::new(Ruleset::new(name.clone(), PlacementGame(Rc::new(make()?))));
-            it.games.boards.insert(name, rs.clone());
-            rs
-        }
-    };
+    let rs = it.games.board(name.clone(), || {
+        Ok(Ruleset::new(name, PlacementGame(Rc::new(make()?))))
+    })?;
     Ok(Value::Position(Rc::new(Position::single(rs, Box::new([])))))
 }
 
