@@ -111,7 +111,7 @@ impl<K: Key> Table<K> {
     pub fn new(bytes: u64) -> Table<K> {
         let slot = std::mem::size_of::<Slot<K>>() as u64;
         let max_per = (bytes / slot / SHARDS as u64 / WAYS as u64).max(1) * WAYS as u64;
-        let start = max_per.min(1 << 6) as usize;
+        let start = max_per.min(1 << 8) as usize;
         Table {
             shards: (0..SHARDS)
                 .map(|_| {
