@@ -321,11 +321,11 @@ fn boards_with_long_keys() {
     }
     let small = Ctl::default().with_memory(16 << 20);
     let e = Solver::with_table_bytes(&b, 1 << 12, &small).err().unwrap();
-    assert_eq!(e.kind, gamut::engine::ErrorKind::Limit);
+    assert_eq!(e.kind, gamut::engine::ErrorKind::Memory);
     let e = Solver::new(&Dots::new(1, 21).unwrap(), &small)
         .err()
         .unwrap();
-    assert_eq!(e.kind, gamut::engine::ErrorKind::Limit);
+    assert_eq!(e.kind, gamut::engine::ErrorKind::Memory);
 }
 
 /// Positions with 22 free lines or more are searched in parallel: the values are the same on
@@ -504,7 +504,7 @@ fn memory_budget_is_respected() {
     let b = Dots::new(3, 3).unwrap();
     let ctl = Ctl::default().with_memory(1 << 20);
     let e = Solver::with_table_bytes(&b, 1 << 24, &ctl).err().unwrap();
-    assert_eq!(e.kind, gamut::engine::ErrorKind::Limit);
+    assert_eq!(e.kind, gamut::engine::ErrorKind::Memory);
     let s = Solver::new(&b, &ctl).unwrap();
     assert!(s.stats().table_bytes <= 1 << 19);
 }

@@ -143,6 +143,12 @@ pub trait Family: Any {
         None
     }
 
+    /// For a scripted ruleset, whose arguments may be any value: how they are coded as state
+    /// integers. `None`: the arguments are the state, non-negative integers.
+    fn interned(&self) -> Option<&crate::lang::rules::Interned> {
+        None
+    }
+
     /// The bytes of what the family keeps between queries (tables, memos, compiled boards);
     /// the session charges them to the memory budget.
     fn kept_bytes(&self) -> u64 {

@@ -4,15 +4,90 @@
 
 use crate::engine::Ctl;
 use crate::engine::control::map_bytes;
+use crate::engine::control::num;
 use crate::engine::heap;
 use crate::lang::eval::Env;
 use crate::lang::game::BOARD_BYTES;
 use crate::lang::game::Family;
 use crate::lang::syntax::ast::GameDef;
+use crate::lang::value::Value;
+use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::collections::HashMap;
 use std::fmt;
 use std::rc::{Rc, Weak};
 use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The arguments of a scripted ruleset as state integers. A non-negative integer that fits
+/// 64 bits is itself; any other value (a string, a list, a set, a larger integer ...) is
+/// numbered in the order it is met and coded as -1 - its number. States so stay integers that
+/// hash and compare by value, and every search, memo and sum works on them unchanged. Values
+/// are never forgotten: positions held anywhere name them by code.
+#[derive(Default)]
+pub struct Interned {
+    codes: RefCell<BTreeMap<Value, i64>>,
+    values: RefCell<Vec<Value>>,
+}
+
+impl Interned {
+    /// The code of an argument; `Err` names what cannot be one.
+    pub fn code(&self, v: &Value) -> std::result::Result<i64, String> {
+        if let Value::Int(x) = v {
+            if *x >= 0 {
+                return Ok(*x);
+            }
+            return Err(format!("a negative integer ({})", num(*x)));
+        }
+        if let Some(bad) = not_data(v) {
+            return Err(bad.a_type());
+        }
+        if let Some(&c) = self.codes.borrow().get(v) {
+            return Ok(c);
+        }
+        let mut values = self.values.borrow_mut();
+        let c = -1 - values.len() as i64;
+        values.push(v.clone());
+        self.codes.borrow_mut().insert(v.clone(), c);
+        Ok(c)
+    }
+
+    /// The value of a code.
+    pub fn value(&self, code: i64) -> Value {
+        if code >= 0 {
+            Value::Int(code)
+        } else {
+            self.values.borrow()[(-1 - code) as usize].clone()
+        }
+    }
+
+    /// A position `name(a, b)` with its arguments as they are written.
+    pub fn describe(&self, name: &str, state: &[i64]) -> String {
+        let args: Vec<String> = state.iter().map(|&c| self.value(c).source_text()).collect();
+        format!("{name}({})", args.join(", "))
+    }
+}
+
+/// A part of `v` that is not plain data (a function, a position, a group ...): such values
+/// compare by their text, so they cannot name a position.
+fn not_data(v: &Value) -> Option<&Value> {
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::List(xs) => stack.extend(xs.iter()),
+            Value::Set(xs) => stack.extend(xs.iter()),
+            Value::None
+            | Value::Bool(_)
+            | Value::Int(_)
+            | Value::Big(_)
+            | Value::Str(_)
+            | Value::Range(..)
+            | Value::Perm(_)
+            | Value::Game(_) => {}
+            other => return Some(other),
+        }
+    }
+    None
+}
 
 pub struct Ruleset {
     pub id: usize,
@@ -37,7 +112,7 @@ impl Ruleset {
         }
         Ruleset::new(
             def.name.name.to_string(),
-            crate::lang::builtins::games::Script(def, env),
+            crate::lang::builtins::games::Script(def, env, Interned::default()),
         )
     }
 

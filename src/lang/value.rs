@@ -383,6 +383,14 @@ impl Value {
         s
     }
 
+    /// The text, with a string quoted as in a list: how the value is written in a call.
+    pub fn source_text(&self) -> String {
+        match self {
+            Value::Str(s) => format!("{s:?}"),
+            v => v.to_text(),
+        }
+    }
+
     /// The value as one line of JSON (section 7 of the language contract).
     pub fn json_text(&self) -> String {
         let mut out = String::new();

@@ -6,7 +6,7 @@ use crate::engine::{impartial, moore, wythoff};
 use crate::lang::error::{Error, Result};
 use crate::lang::eval::{Args, Env, Interp, Scope, as_i64};
 use crate::lang::game::{Family, Options};
-use crate::lang::rules::{Component, Key, Position, Ruleset};
+use crate::lang::rules::{Component, Interned, Key, Position, Ruleset};
 use crate::lang::syntax::ast::{Expr, GameDef, MoveRule, Span};
 use crate::lang::value::{Table, Value};
 use std::collections::BTreeSet;
@@ -220,7 +220,7 @@ impl Family for Moore {
 }
 
 /// `game name(params) { move ... }`: the rules run in the interpreter.
-pub struct Script(pub Rc<GameDef>, pub Env);
+pub struct Script(pub Rc<GameDef>, pub Env, pub Interned);
 
 impl Family for Script {
     fn arity(&self) -> Option<usize> {
@@ -230,11 +230,11 @@ impl Family for Script {
         let def = &self.0;
         let scope = Scope::child(&self.1);
         for (p, &v) in def.params.iter().zip(state) {
-            scope.define(p.name.clone(), Value::Int(v));
+            scope.define(p.name.clone(), self.2.value(v));
         }
         let mut out = vec![];
         for rule in &def.rules {
-            bind_rule(it, rule, 0, &scope, def.params.len(), &mut out).map_err(|e| {
+            bind_rule(it, rule, 0, &scope, (def.params.len(), &self.2), &mut out).map_err(|e| {
                 if e.message.is_empty() {
                     too_many(rs, state, options_cap(it))
                 } else {
@@ -246,6 +246,12 @@ impl Family for Script {
     }
     fn tidy_options(&self) -> bool {
         true
+    }
+    fn describe(&self, name: &str, state: &[i64]) -> String {
+        self.2.describe(name, state)
+    }
+    fn interned(&self) -> Option<&Interned> {
+        Some(&self.2)
     }
     fn as_any(&self) -> &dyn std::any::Any {
         self
@@ -370,6 +376,21 @@ pub fn position_of(rs: &Rc<Ruleset>, args: &[(Value, Span)], span: Span) -> Resu
         .hint("a position gives one integer per argument of the ruleset"));
     }
     let mut vals = Vec::with_capacity(args.len());
+    if let Some(codes) = rs.family.interned() {
+        for (v, s) in args {
+            vals.push(codes.code(v).map_err(|what| {
+                Error::runtime(
+                    format!("a position's arguments are values such as non-negative integers, strings and lists, not {what}"),
+                    *s,
+                )
+                .hint("moves to negative integers are refused, as a heap cannot go below 0")
+            })?);
+        }
+        return Ok(Value::Position(Rc::new(Position::single(
+            rs.clone(),
+            vals.into(),
+        ))));
+    }
     for (v, s) in args {
         match as_i64(v) {
             Some(x) if x >= 0 => vals.push(x),
@@ -487,7 +508,7 @@ pub(crate) fn bind_rule(
     rule: &MoveRule,
     depth: usize,
     scope: &crate::lang::eval::Env,
-    arity: usize,
+    (arity, codes): (usize, &Interned),
     out: &mut Options,
 ) -> Result<()> {
     if depth < rule.bindings.len() {
@@ -497,7 +518,7 @@ pub(crate) fn bind_rule(
             it.ctl.check()?;
             let inner = Scope::child(scope);
             inner.define(var.name.clone(), item);
-            bind_rule(it, rule, depth + 1, &inner, arity, out)?;
+            bind_rule(it, rule, depth + 1, &inner, (arity, codes), out)?;
         }
         return Ok(());
     }
@@ -523,7 +544,7 @@ pub(crate) fn bind_rule(
         }
         let mut args = Vec::with_capacity(arity);
         for e in comp {
-            args.push(option_arg(it, e, scope, rule)?);
+            args.push(option_arg(it, e, scope, rule, codes)?);
         }
         option.push(args.into());
     }
@@ -540,26 +561,26 @@ fn option_arg(
     e: &Expr,
     scope: &crate::lang::eval::Env,
     rule: &MoveRule,
+    codes: &Interned,
 ) -> Result<i64> {
     let v = it.eval(e, scope)?;
-    match as_i64(&v) {
-        Some(x) if x >= 0 => Ok(x),
-        Some(x) => Err(Error::runtime(
+    codes.code(&v).map_err(|what| match as_i64(&v) {
+        Some(x) => Error::runtime(
             format!("this move leads to a negative argument ({})", num(x)),
             e.span,
         )
         .hint(format!(
             "restrict the `for` range or add an `if` to the move on line {}",
             it.line_of(rule.span)
-        ))),
-        None => Err(Error::runtime(
-            format!("a move's arguments are integers, not {}", v.a_type()),
+        )),
+        None => Error::runtime(
+            format!("a move's arguments are values such as integers, strings and lists, not {what}"),
             e.span,
         )
         .hint(
-            "a move gives the game its new integer arguments: `move n - 1`, or `move a, n - a` for two heaps; a sum with another game is written with `+` outside the rules",
-        )),
-    }
+            "`move a, n - a` for two heaps, `move n - 1` for one: a move gives the ruleset's new arguments; a sum with another game is written with `+` outside the rules",
+        ),
+    })
 }
 
 /// A component in messages: the ruleset's name and the state as the search sees it.

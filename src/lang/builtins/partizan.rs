@@ -13,7 +13,7 @@ use crate::engine::partizan::{self as cg, Dyadic, Game, Outcome, Relation, Rules
 use crate::lang::error::{Error, Result};
 use crate::lang::eval::{Args, Env, Interp, Scope};
 use crate::lang::game::{Family, Options};
-use crate::lang::rules::{Component, Position, Ruleset};
+use crate::lang::rules::{Component, Interned, Position, Ruleset};
 use crate::lang::syntax::ast::{BinOp, Expr, ExprKind, GameDef, Side, Span};
 use crate::lang::value::Value;
 use num_bigint::{BigInt, Sign};
@@ -657,6 +657,10 @@ pub trait Sides {
     fn show(&self, _state: &[i64]) -> Option<String> {
         None
     }
+    /// As [`Family::interned`].
+    fn interned(&self) -> Option<&Interned> {
+        None
+    }
     /// As [`Family::kept_bytes`].
     fn kept_bytes(&self) -> u64 {
         0
@@ -701,6 +705,9 @@ impl Family for Partizan {
     }
     fn forget(&self) {
         self.0.forget()
+    }
+    fn interned(&self) -> Option<&Interned> {
+        self.0.interned()
     }
     fn as_any(&self) -> &dyn std::any::Any {
         self
@@ -1135,6 +1142,7 @@ pub struct Script {
     def: Rc<GameDef>,
     env: Env,
     memo: RefCell<HashMap<Vec<Box<[i64]>>, Game>>,
+    codes: Interned,
 }
 
 pub fn script(def: Rc<GameDef>, env: Env) -> Ruleset {
@@ -1144,6 +1152,7 @@ pub fn script(def: Rc<GameDef>, env: Env) -> Ruleset {
             def,
             env,
             memo: RefCell::default(),
+            codes: Interned::default(),
         })),
     )
 }
@@ -1178,7 +1187,7 @@ impl Rules for ScriptRules<'_> {
     }
     fn describe(&self, p: &Self::Pos) -> String {
         p.iter()
-            .map(|c| crate::lang::game::plain(&self.script.def.name.name, c))
+            .map(|c| self.script.codes.describe(&self.script.def.name.name, c))
             .collect::<Vec<_>>()
             .join(" + ")
     }
@@ -1207,7 +1216,7 @@ impl Sides for Script {
         let def = &self.def;
         let scope = Scope::child(&self.env);
         for (p, &v) in def.params.iter().zip(state) {
-            scope.define(p.name.clone(), Value::Int(v));
+            scope.define(p.name.clone(), self.codes.value(v));
         }
         let mut out = vec![];
         for rule in def
@@ -1215,18 +1224,17 @@ impl Sides for Script {
             .iter()
             .filter(|r| r.side.is_none_or(|s| s == side))
         {
-            super::games::bind_rule(it, rule, 0, &scope, def.params.len(), &mut out).map_err(
-                |e| {
-                    if e.message.is_empty() {
-                        Error::plain(format!(
-                            "{} has too many options to list within the limits",
-                            crate::lang::game::plain(&def.name.name, state)
-                        ))
-                    } else {
-                        e
-                    }
-                },
-            )?;
+            let args = (def.params.len(), &self.codes);
+            super::games::bind_rule(it, rule, 0, &scope, args, &mut out).map_err(|e| {
+                if e.message.is_empty() {
+                    Error::plain(format!(
+                        "{} has too many options to list within the limits",
+                        self.codes.describe(&def.name.name, state)
+                    ))
+                } else {
+                    e
+                }
+            })?;
         }
         // an option is a sum: equal multisets are one option
         for o in &mut out {
@@ -1237,10 +1245,13 @@ impl Sides for Script {
         Ok(out)
     }
     fn describe(&self, name: &str, state: &[i64]) -> String {
-        crate::lang::game::plain(name, state)
+        self.codes.describe(name, state)
     }
     fn arity(&self) -> Option<usize> {
         Some(self.def.params.len())
+    }
+    fn interned(&self) -> Option<&Interned> {
+        Some(&self.codes)
     }
     /// The memo's table and its keys (a sum of states each).
     fn kept_bytes(&self) -> u64 {
