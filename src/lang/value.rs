@@ -598,20 +598,37 @@ fn fmt_int(digits: &str, _group: bool) -> String {
     crate::engine::control::grouped(digits)
 }
 
+/// The widest a table cell prints as text; a longer one is cut and ends in `…`.
+pub const TABLE_CELL: usize = 40;
+
 impl Table {
     /// A grid: the header row ruled off below, the row labels ruled off on the right, every
     /// cell on one line (records inline, rulesets by name); empty cells for missing values.
+    /// A value longer than [`TABLE_CELL`] is cut, so that one large value (a canonical form)
+    /// does not widen its whole column, and a line under the table says which cells are cut.
     fn render(&self) -> String {
         let mut grid: Vec<Vec<String>> = vec![];
         let mut head = vec![String::new()];
         head.extend(self.cols.iter().map(cell_text));
         grid.push(head);
+        // how many cells are cut, and the first few by row and column
+        const NAMED: usize = 3;
+        let (mut cut, mut named) = (0usize, vec![]);
         for (r, row) in self.rows.iter().zip(&self.values) {
             let mut line = vec![cell_text(r)];
-            line.extend(
-                row.iter()
-                    .map(|v| v.as_ref().map_or(String::new(), table_cell)),
-            );
+            for (c, v) in self.cols.iter().zip(row) {
+                let mut text = v.as_ref().map_or(String::new(), table_cell);
+                if let Some((i, _)) = text.char_indices().nth(TABLE_CELL) {
+                    let keep = text[..i].char_indices().last().map_or(0, |(j, _)| j);
+                    text.truncate(keep);
+                    text.push('…');
+                    cut += 1;
+                    if named.len() < NAMED {
+                        named.push(format!("row {}, column {}", cell_text(r), cell_text(c)));
+                    }
+                }
+                line.push(text);
+            }
             grid.push(line);
         }
         let ncol = grid[0].len();
@@ -637,6 +654,20 @@ impl Table {
                 out.push('+');
                 out.push_str(&"-".repeat(rest.max(1)));
             }
+        }
+        if cut > 0 {
+            let more = match cut - named.len() {
+                0 => String::new(),
+                k => format!("; and {} more", fmt_int(&k.to_string(), true)),
+            };
+            write!(
+                out,
+                "\n(… cuts {} cell{} at {TABLE_CELL} characters: {}{more}; --json prints every cell whole)",
+                fmt_int(&cut.to_string(), true),
+                if cut == 1 { "" } else { "s" },
+                named.join("; ")
+            )
+            .unwrap();
         }
         out
     }

@@ -12,13 +12,13 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-const W: u32 = 760;
-const H: u32 = 560;
+pub(crate) const W: u32 = 760;
+pub(crate) const H: u32 = 560;
 /// the drawing's square, left of the legend
-const SIDE: f64 = 480.0;
-const TOP: f64 = 50.0;
-const LEFT: f64 = 30.0;
-const LEGEND_X: i32 = 560;
+pub(crate) const SIDE: f64 = 480.0;
+pub(crate) const TOP: f64 = 50.0;
+pub(crate) const LEFT: f64 = 30.0;
+pub(crate) const LEGEND_X: i32 = 560;
 
 /// The shade of each state, the start state white: as many as a picture can tell apart.
 pub const SHADES: [RGBColor; 6] = [
@@ -43,16 +43,22 @@ pub struct Board<'a> {
 
 /// Draw the position to `path` (.svg or .png) under `title`.
 pub fn picture(b: &Board, title: &str, path: &str) -> Result<(), String> {
-    shades_for(b.states.len(), path)?;
-    crate::engine::plot::save(&(b, title), (W, H), path)
+    picture_in(b, &SHADES, title, path)
+}
+
+/// Draw the position with a shade of the caller's for each state (a partizan game's blue
+/// Left and red Right pieces).
+pub fn picture_in(b: &Board, shades: &[RGBColor], title: &str, path: &str) -> Result<(), String> {
+    shades_for(b.states.len(), shades, path)?;
+    crate::engine::plot::save(&(b, title, shades), (W, H), path)
 }
 
 /// Refuses more states than the shades tell apart.
-fn shades_for(states: usize, path: &str) -> Result<(), String> {
-    if states > SHADES.len() {
+fn shades_for(states: usize, shades: &[RGBColor], path: &str) -> Result<(), String> {
+    if states > shades.len() {
         return Err(format!(
             "cannot draw {path}: a picture tells apart at most {} states, this board has {states}",
-            SHADES.len(),
+            shades.len(),
         ));
     }
     Ok(())
@@ -71,7 +77,7 @@ pub struct EdgeBoard<'a> {
 
 /// Draw a position on edges to `path` (.svg or .png) under `title`.
 pub fn edge_picture(b: &EdgeBoard, title: &str, path: &str) -> Result<(), String> {
-    shades_for(b.states.len(), path)?;
+    shades_for(b.states.len(), &SHADES, path)?;
     crate::engine::plot::save(&(b, title), (W, H), path)
 }
 
@@ -116,13 +122,13 @@ impl Drawing for (&EdgeBoard<'_>, &str) {
                 .map_err(e)?;
             root.draw_text(name, &centred(13.0), pos[v]).map_err(e)?;
         }
-        legend(root, b.states, b.letters, b.cells)
+        legend(root, b.states, b.letters, b.cells, &SHADES)
     }
 }
 
-impl Drawing for (&Board<'_>, &str) {
+impl Drawing for (&Board<'_>, &str, &[RGBColor]) {
     fn draw_on<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
-        draw(root, self.0, self.1)
+        draw(root, self.0, self.1, self.2)
     }
 }
 
@@ -130,12 +136,13 @@ fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     b: &Board,
     title: &str,
+    shades: &[RGBColor],
 ) -> Result<(), String> {
     let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
     head(root, title)?;
     match b.grid {
         Some((rows, cols)) => {
-            let side = (SIDE / rows.max(cols) as f64).floor();
+            let side = (SIDE / rows.max(cols).max(1) as f64).floor();
             let text = centred((side * 0.45).clamp(8.0, 40.0));
             for (i, &s) in b.cells.iter().enumerate() {
                 let (x, y) = (
@@ -143,7 +150,7 @@ fn draw<DB: DrawingBackend>(
                     (TOP + side * (i / cols) as f64) as i32,
                 );
                 let corners = [(x, y), (x + side as i32, y + side as i32)];
-                root.draw(&Rectangle::new(corners, SHADES[s as usize].filled()))
+                root.draw(&Rectangle::new(corners, shades[s as usize].filled()))
                     .map_err(e)?;
                 root.draw(&Rectangle::new(corners, BLACK.stroke_width(1)))
                     .map_err(e)?;
@@ -173,7 +180,7 @@ fn draw<DB: DrawingBackend>(
             }
             let text = centred(13.0);
             for (v, &s) in b.cells.iter().enumerate() {
-                root.draw(&Circle::new(pos[v], 17, SHADES[s as usize].filled()))
+                root.draw(&Circle::new(pos[v], 17, shades[s as usize].filled()))
                     .map_err(e)?;
                 root.draw(&Circle::new(pos[v], 17, BLACK.stroke_width(1)))
                     .map_err(e)?;
@@ -186,11 +193,14 @@ fn draw<DB: DrawingBackend>(
             }
         }
     }
-    legend(root, b.states, b.letters, b.cells)
+    legend(root, b.states, b.letters, b.cells, shades)
 }
 
 /// A white page with the title.
-fn head<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, title: &str) -> Result<(), String> {
+pub(crate) fn head<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    title: &str,
+) -> Result<(), String> {
     let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
     root.fill(&WHITE).map_err(e)?;
     let font = ("sans-serif", 17).into_font();
@@ -199,7 +209,7 @@ fn head<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, title: &str) -> Resul
 }
 
 /// Black text of this size centred on its point.
-fn centred(size: f64) -> TextStyle<'static> {
+pub(crate) fn centred(size: f64) -> TextStyle<'static> {
     ("sans-serif", size)
         .into_font()
         .color(&BLACK)
@@ -222,18 +232,19 @@ fn vertex_positions(names: &[String], edges: &[(usize, usize)]) -> Result<Vec<(i
 
 /// The legend: one swatch per state, with its letter (none for the start state) and how many
 /// cells are in it.
-fn legend<DB: DrawingBackend>(
+pub(crate) fn legend<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     states: &[String],
     letters: &[String],
     cells: &[u8],
+    shades: &[RGBColor],
 ) -> Result<(), String> {
     let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
     let small = ("sans-serif", 14).into_font();
     let mut y = TOP as i32 + 10;
     for (s, name) in states.iter().enumerate() {
         let corners = [(LEGEND_X, y - 11), (LEGEND_X + 22, y + 11)];
-        root.draw(&Rectangle::new(corners, SHADES[s].filled()))
+        root.draw(&Rectangle::new(corners, shades[s].filled()))
             .map_err(e)?;
         root.draw(&Rectangle::new(corners, BLACK.stroke_width(1)))
             .map_err(e)?;

@@ -39,6 +39,7 @@
 pub mod dyadic;
 pub mod games;
 mod notation;
+pub mod picture;
 mod search;
 mod store;
 mod thermo;

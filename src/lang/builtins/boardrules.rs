@@ -1147,17 +1147,25 @@ pub struct OnBoard {
     game: BoardGame,
 }
 
+/// The compiled board game of a ruleset, impartial or partizan.
+fn on_board(rs: &Ruleset) -> Option<&OnBoard> {
+    rs.family::<OnBoard>().or_else(|| {
+        let sides: &dyn std::any::Any = &*rs.family::<Partizan>()?.0;
+        sides.downcast_ref::<PartizanOnBoard>().map(|p| &p.0)
+    })
+}
+
 /// The picture of a position of one board game by rules; `None` when `v` is not one.
 pub fn picture(v: &Value) -> Option<Picture> {
     let Value::Position(p) = v else { return None };
     let [c] = p.comps.as_slice() else { return None };
-    c.rs.family::<OnBoard>()?;
+    on_board(&c.rs)?;
     let (rs, state) = (c.rs.clone(), c.args.clone());
     Some(Picture {
         title: rs.name.clone(),
         formats: super::pictures::DRAWN_FORMATS,
         draw: Box::new(move |path| {
-            let b = rs.family::<OnBoard>().expect("checked above");
+            let b = on_board(&rs).expect("checked above");
             let letters: Vec<String> = b
                 .states
                 .iter()

@@ -565,7 +565,7 @@ fn show(_: &mut Interp, a: &mut Args) -> Result<Value> {
     let text = text.ok_or_else(|| {
         a.type_error(
             0,
-            "a board or a game position to draw (placement, cycles, dots)",
+            "a board or a game position to draw (placement, cycles, dots, board games by rules, domineering, clobber, toads_frogs, hackenbush)",
         )
     })?;
     Ok(Value::str(&text))

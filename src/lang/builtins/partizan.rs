@@ -9,6 +9,7 @@ use crate::engine::partizan::games::{
     self, Board, Cake, Clobber, Domineering, Hackenbush, Picture, Stones, Subtraction,
     ToadsAndFrogs,
 };
+use crate::engine::partizan::picture::{self as sketch, Sketch};
 use crate::engine::partizan::{self as cg, Dyadic, Game, Outcome, Relation, Rules, Store};
 use crate::lang::error::{Error, Result};
 use crate::lang::eval::{Args, Env, Interp, Scope};
@@ -646,15 +647,19 @@ pub fn thermograph_drawing(
 
 /// A partizan ruleset as the language sees it: the value of a state, and its options for
 /// each player (each option a sum of states of the same ruleset).
-pub trait Sides {
+pub trait Sides: std::any::Any {
     fn value(&self, it: &mut Interp, state: &[i64]) -> Result<Game>;
     fn options(&self, it: &mut Interp, state: &[i64], side: Side) -> Result<Options>;
     fn describe(&self, name: &str, state: &[i64]) -> String;
     fn arity(&self) -> Option<usize> {
         None
     }
-    /// A text drawing for `show`.
-    fn show(&self, _state: &[i64]) -> Option<String> {
+    /// A text drawing for `show`; by default the sketch's.
+    fn show(&self, state: &[i64]) -> Option<String> {
+        self.sketch(state).map(|s| s.text())
+    }
+    /// What `show` and `export` draw of a position.
+    fn sketch(&self, _state: &[i64]) -> Option<Sketch> {
         None
     }
     /// As [`Family::interned`].
@@ -721,9 +726,13 @@ struct Native<R: Rules<Error = crate::engine::Error>> {
     decode: fn(&[i64]) -> R::Pos,
     encode: fn(&R::Pos) -> Vec<i64>,
     show: fn(&str, &[i64]) -> String,
+    sketch: Option<fn(&[i64]) -> Sketch>,
 }
 
-impl<R: Rules<Error = crate::engine::Error>> Sides for Native<R> {
+impl<R: Rules<Error = crate::engine::Error> + 'static> Sides for Native<R>
+where
+    R::Pos: 'static,
+{
     fn value(&self, it: &mut Interp, state: &[i64]) -> Result<Game> {
         let ctl = it.ctl.clone();
         let pos = (self.decode)(state);
@@ -757,6 +766,9 @@ impl<R: Rules<Error = crate::engine::Error>> Sides for Native<R> {
             *m = HashMap::new();
         }
     }
+    fn sketch(&self, state: &[i64]) -> Option<Sketch> {
+        self.sketch.map(|f| f(state))
+    }
 }
 
 fn native<R: Rules<Error = crate::engine::Error> + 'static>(
@@ -766,6 +778,7 @@ fn native<R: Rules<Error = crate::engine::Error> + 'static>(
     decode: fn(&[i64]) -> R::Pos,
     encode: fn(&R::Pos) -> Vec<i64>,
     show: fn(&str, &[i64]) -> String,
+    sketch: Option<fn(&[i64]) -> Sketch>,
 ) -> Value
 where
     R::Pos: 'static,
@@ -777,6 +790,7 @@ where
         decode,
         encode,
         show,
+        sketch,
     };
     let rs = Rc::new(Ruleset::new(name, Partizan(Box::new(fam))));
     Value::Position(Rc::new(Position::single(rs, state.into())))
@@ -836,6 +850,14 @@ fn domineering(_: &mut Interp, a: &mut Args) -> Result<Value> {
                 format!("domineering({:?})", board_text(s))
             }
         },
+        Some(|s| Sketch::Grid {
+            rows: s[0] as usize,
+            cols: s[1] as usize,
+            marks: sketch::DOMINEERING,
+            cells: (0..s[0] * s[1])
+                .map(|i| (s[2] >> i & 1 == 0) as u8)
+                .collect(),
+        }),
     ))
 }
 
@@ -876,6 +898,12 @@ fn clobber(_: &mut Interp, a: &mut Args) -> Result<Value> {
                 .collect();
             format!("clobber({:?})", rows.join("|"))
         },
+        Some(|s| Sketch::Grid {
+            rows: s[0] as usize,
+            cols: s[1] as usize,
+            marks: sketch::CLOBBER,
+            cells: s[2..].iter().map(|&c| c as u8).collect(),
+        }),
     ))
 }
 
@@ -962,6 +990,13 @@ fn hackenbush(it: &mut Interp, a: &mut Args) -> Result<Value> {
                 format!("hackenbush([{}])", es.join(", "))
             }
         },
+        Some(|s| {
+            Sketch::Hackenbush(
+                s.chunks(3)
+                    .map(|e| (e[0] as u32, e[1] as u32, COLOURS[e[2] as usize]))
+                    .collect(),
+            )
+        }),
     ))
 }
 
@@ -978,6 +1013,19 @@ fn toads_frogs(_: &mut Interp, a: &mut Args) -> Result<Value> {
             let t: String = s.iter().map(|&c| c as u8 as char).collect();
             format!("toads_frogs({t:?})")
         },
+        Some(|s| Sketch::Grid {
+            rows: 1,
+            cols: s.len(),
+            marks: sketch::TOADS_FROGS,
+            cells: s
+                .iter()
+                .map(|&c| match c as u8 {
+                    b'T' => 1,
+                    b'F' => 2,
+                    _ => 0,
+                })
+                .collect(),
+        }),
     ))
 }
 
@@ -1003,6 +1051,7 @@ fn cake(_: &mut Interp, a: &mut Args, maundy: bool) -> Result<Value> {
         decode,
         encode,
         show,
+        None,
     ))
 }
 
@@ -1073,6 +1122,7 @@ fn partizan_subtraction(it: &mut Interp, a: &mut Args) -> Result<Value> {
         decode: |s| s[0] as u64,
         encode: |&n| vec![n as i64],
         show: crate::lang::game::plain,
+        sketch: None,
     });
     Ok(Value::Ruleset(Rc::new(Ruleset::new(
         name,
@@ -1115,6 +1165,7 @@ fn placement_value(
         |s| (s[0] as u64, s[1] as u64),
         |&(l, r)| vec![l as i64, r as i64],
         show,
+        None,
     )
 }
 

@@ -11,6 +11,7 @@ use crate::engine::plot;
 use crate::lang::builtins::groups::{
     PICTURE_LIMIT, STATE_LIMIT, get_group, identity_state, moves_of, pattern,
 };
+use crate::lang::builtins::partizan::Partizan;
 use crate::lang::error::{Error, Result};
 use crate::lang::eval::{Args, Interp};
 use crate::lang::syntax::ast::Span;
@@ -29,7 +30,7 @@ pub fn register(it: &mut Interp) {
     it.add_builtin(
         "export",
         "export(x) or export(x, file, size: px)",
-        "a picture of x, shown inline in notebooks; with a file, write it there (.svg, .png, .dot as the picture allows) and return \"wrote FILE\". x: a group (its Cayley graph; to a file also GAP .g or twsearch .tws), orbit(G, X) (its sub-game graph), walks(G, n) (the walk matrix coloured by distance), a Game of Cycles position (cells, arrows, the sink/source rule, a legend), a position of a board game by rules (cells shaded and lettered by state), a placement or Node-Kayles position (pieces, attacked and free squares), a Dots-and-Boxes position (drawn lines, complete boxes), or a picture",
+        "a picture of x, shown inline in notebooks; with a file, write it there (.svg, .png, .dot as the picture allows) and return \"wrote FILE\". x: a group (its Cayley graph; to a file also GAP .g or twsearch .tws), orbit(G, X) (its sub-game graph), walks(G, n) (the walk matrix coloured by distance), a Game of Cycles position (cells, arrows, the sink/source rule, a legend), a position of a board game by rules, impartial or partizan (cells shaded and lettered by state), a Domineering, Clobber or Toads-and-Frogs position (its squares, Left's blue, Right's red), a Hackenbush position (the ground, vertices, edges blue, red and green), a placement or Node-Kayles position (pieces, attacked and free squares), a Dots-and-Boxes position (drawn lines, complete boxes), or a picture",
         export,
     );
     it.add_builtin(
@@ -411,6 +412,7 @@ fn picture_of(
     if let Some(p) = super::boardrules::picture(v)
         .or_else(|| super::placement::picture(v))
         .or_else(|| super::dots::picture(v))
+        .or_else(|| partizan_picture(v))
     {
         accept("a board game position", DRAWN_FORMATS, ".svg or .png")?;
         return Ok(p);
@@ -466,9 +468,23 @@ fn picture_of(
         }
         _ => Err(a.type_error(
             0,
-            "a group, an orbit(G, X) record, a walks(G, n) record, a Game of Cycles, placement, Dots-and-Boxes or board game position, or a picture",
+            "a group, an orbit(G, X) record, a walks(G, n) record, a Game of Cycles, placement, Dots-and-Boxes, board game, Domineering, Clobber, Toads-and-Frogs or Hackenbush position, or a picture",
         )),
     }
+}
+
+/// The picture of a position of a built-in partizan ruleset that draws itself (Domineering,
+/// Clobber, Toads and Frogs, Hackenbush); `None` for any other value.
+fn partizan_picture(v: &Value) -> Option<Picture> {
+    let Value::Position(p) = v else { return None };
+    let [c] = p.comps.as_slice() else { return None };
+    let sketch = c.rs.family::<Partizan>()?.0.sketch(&c.args)?;
+    let title = v.to_text();
+    Some(Picture {
+        title: title.clone(),
+        formats: DRAWN_FORMATS,
+        draw: Box::new(move |path| sketch.draw(&title, path)),
+    })
 }
 
 /// The picture of a `walks(G, n)` record: its matrix coloured by distance.
