@@ -119,9 +119,9 @@ fn mex(vals: impl Iterator<Item = u32>) -> u32 {
 }
 
 /// Grundy value of one component; every component met is memoized in `memo`.
-pub fn grundy<G: Game>(
+pub fn grundy<G: Game, S: std::hash::BuildHasher>(
     game: &mut G,
-    memo: &mut HashMap<G::Pos, u32>,
+    memo: &mut HashMap<G::Pos, u32, S>,
     root: &G::Pos,
     ctl: &Ctl,
 ) -> std::result::Result<u32, G::Error> {

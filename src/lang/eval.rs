@@ -16,7 +16,8 @@ pub type Env = Rc<Scope>;
 
 #[derive(Default)]
 pub struct Scope {
-    vars: RefCell<HashMap<Rc<str>, Value>>,
+    // names are short and trusted: a fast hash, not SipHash (a fifth of a rule's time)
+    vars: RefCell<HashMap<Rc<str>, Value, foldhash::fast::FixedState>>,
     parent: Option<Env>,
 }
 

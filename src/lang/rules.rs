@@ -197,7 +197,7 @@ pub type Key = (usize, Box<[i64]>);
 #[derive(Default)]
 pub struct Cache {
     /// nimbers of components found by the generic search
-    pub grundy: HashMap<Key, u32>,
+    pub grundy: HashMap<Key, u32, foldhash::fast::FixedState>,
     /// values of heap games by ruleset id
     pub heaps: HashMap<usize, heap::Values>,
     /// native boards (placement, Game of Cycles) by their text, so that the values their
@@ -334,7 +334,7 @@ impl Cache {
                     self.boards.remove(&key);
                 }
             }
-            Item::Grundy => self.grundy = HashMap::new(),
+            Item::Grundy => self.grundy = HashMap::default(),
             Item::Store => {
                 if !self.partizan_busy {
                     self.partizan.forget_memos();

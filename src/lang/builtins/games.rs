@@ -514,9 +514,11 @@ pub(crate) fn bind_rule(
     if depth < rule.bindings.len() {
         let (var, iter) = &rule.bindings[depth];
         let v = it.eval(iter, scope)?;
+        // one scope for all the values of the variable: what a move gives is plain data, so
+        // nothing can hold on to the scope of one binding
+        let inner = Scope::child(scope);
         for item in it.items(&v, iter.span)? {
             it.ctl.check()?;
-            let inner = Scope::child(scope);
             inner.define(var.name.clone(), item);
             bind_rule(it, rule, depth + 1, &inner, (arity, codes), out)?;
         }
