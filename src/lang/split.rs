@@ -5,9 +5,11 @@
 //! gamut only writes the parts and merges their results.
 //!
 //! The folder holds `plan.json` (the query, the script's text, the number of options and a
-//! fingerprint of their list), `script.game`, `slurm.sh`, and one `part-I.json` per finished
-//! part. Every part lists the options again and checks the fingerprint, so a part run by another
-//! build or on an edited script is refused rather than merged.
+//! fingerprint of the query, the script and the options' list), `script.game`, `slurm.sh`, and
+//! one `part-I.json` per finished part. Every part lists the options again and checks the
+//! fingerprint, so a part run by another build, on an edited script or for another query is
+//! refused rather than merged; a part names its plan, query and options, and the merge checks
+//! each of its answers (the option it answers, the kind of answer) before using it.
 use crate::lang::error::{Error, Result};
 use crate::lang::eval::Interp;
 use crate::lang::rules::Position;
@@ -76,7 +78,7 @@ struct Listed {
     misere: bool,
 }
 
-fn options(it: &mut Interp, script: &str, q: &Query) -> Result<Listed> {
+fn options(it: &mut Interp, script: &str, query: &str, q: &Query) -> Result<Listed> {
     it.run_source("script.game", script)?;
     let env = it.globals.clone();
     let p = it.eval(&q.position, &env)?;
@@ -128,10 +130,12 @@ fn options(it: &mut Interp, script: &str, q: &Query) -> Result<Listed> {
         .into_iter()
         .filter(|(o, taken)| class_of(o).is_none_or(|k| seen.insert((k, *taken))))
         .collect();
-    // the script and the options: parts of an edited script never merge with the new plan
+    // the query, the script and the options: parts of another query or of an edited script
+    // never merge with the new plan
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let texts = opts.iter().map(|(o, _)| o.to_text());
-    for text in std::iter::once(script.to_string()).chain(texts) {
+    let head = [query.to_string(), script.to_string()];
+    for text in head.into_iter().chain(texts) {
         for b in text.bytes().chain([b'\n']) {
             h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
         }
@@ -187,13 +191,23 @@ pub fn plan(
         .map(|b| b.display().to_string());
     // `use` in the script is relative to the script's folder, as in `gamut run`
     it.base_dir = base.as_ref().map(PathBuf::from);
+    // the paths are written into a shell script: no line of their own may be smuggled in
+    for p in [dir, gamut] {
+        if p.display().to_string().chars().any(char::is_control) {
+            return Err(Error::plain(format!(
+                "the path {:?} holds a control character (a newline, say)",
+                p.display().to_string()
+            ))
+            .hint("a split's folder and gamut's path are written into slurm.sh: name them without control characters"));
+        }
+    }
     let q = parse_query(it, query)?;
     let Listed {
         opts,
         all,
         fingerprint,
         misere,
-    } = options(it, script, &q)?;
+    } = options(it, script, query, &q)?;
     std::fs::create_dir_all(dir).map_err(|e| io_error("create", dir, e))?;
     let dir = dir.canonicalize().map_err(|e| io_error("find", dir, e))?;
     // the answers of an earlier split into this folder belong to its plan, not this one
@@ -264,10 +278,11 @@ pub fn part(it: &mut Interp, dir: &Path, index: usize) -> Result<()> {
     let script = crate::engine::control::read_text_file(dir.join("script.game"))
         .map_err(|e| io_error("read", &dir.join("script.game"), e))?;
     it.base_dir = plan["base_dir"].as_str().map(PathBuf::from);
-    let q = parse_query(it, plan["query"].as_str().unwrap_or(""))?;
+    let query = plan["query"].as_str().unwrap_or("");
+    let q = parse_query(it, query)?;
     let Listed {
         opts, fingerprint, ..
-    } = options(it, &script, &q)?;
+    } = options(it, &script, query, &q)?;
     if plan["fingerprint"].as_str() != Some(fingerprint.to_string().as_str()) {
         return Err(Error::plain(
             "this part lists other options than the plan: the script or gamut changed since the split",
@@ -288,7 +303,13 @@ pub fn part(it: &mut Interp, dir: &Path, index: usize) -> Result<()> {
         };
         answers.push(json!([i, answer]));
     }
-    let out = json!({"part": index, "fingerprint": fingerprint.to_string(), "answers": answers});
+    let out = json!({
+        "part": index,
+        "parts": parts,
+        "query": query,
+        "fingerprint": fingerprint.to_string(),
+        "answers": answers,
+    });
     let path = dir.join(format!("part-{index}.json"));
     // written whole under another name first, so a killed part leaves no half file to merge
     let tmp = dir.join(format!(".part-{index}.json.tmp"));
@@ -299,8 +320,16 @@ pub fn part(it: &mut Interp, dir: &Path, index: usize) -> Result<()> {
 /// `gamut merge DIR`: the query's answer from the parts' answers.
 pub fn merge(dir: &Path) -> Result<Value> {
     let (plan, parts) = plan_of(dir)?;
-    let n = plan["options"].as_u64().unwrap_or(0) as usize;
-    let mut answers: Vec<Option<Json>> = vec![None; n];
+    let kind = plan["answer"].as_str().unwrap_or("");
+    let (Some(n), true) = (plan["options"].as_u64(), QUERIES.contains(&kind)) else {
+        return Err(Error::plain(format!(
+            "{}/plan.json is not a plan of a split",
+            dir.display()
+        ))
+        .hint("write the split again with `gamut split`"));
+    };
+    // by option; filled from what the parts hold, so a forged count allocates nothing
+    let mut answers: std::collections::BTreeMap<u64, Json> = Default::default();
     let mut missing = vec![];
     for i in 0..parts {
         let path = dir.join(format!("part-{i}.json"));
@@ -309,17 +338,35 @@ pub fn merge(dir: &Path) -> Result<Value> {
             continue;
         }
         let p = read_json(&path)?;
-        if p["fingerprint"] != plan["fingerprint"] {
-            return Err(Error::plain(format!(
-                "{} belongs to another split",
+        let foreign = |why: &str| {
+            Error::plain(format!(
+                "{} belongs to another split: {why}",
                 path.display()
-            )));
+            ))
+            .hint("run the part again with `gamut part`, or write the split again")
+        };
+        if p["fingerprint"] != plan["fingerprint"] || p["query"] != plan["query"] {
+            return Err(foreign("it answers another query or script"));
+        }
+        if p["part"].as_u64() != Some(i as u64) || p["parts"].as_u64() != Some(parts as u64) {
+            return Err(foreign("it is another part of the plan"));
         }
         for a in p["answers"].as_array().into_iter().flatten() {
-            if let (Some(j), v) = (a[0].as_u64(), &a[1])
-                && let Some(slot) = answers.get_mut(j as usize)
-            {
-                *slot = Some(v.clone());
+            let (Some(j), v) = (a[0].as_u64(), &a[1]) else {
+                return Err(foreign("an answer names no option"));
+            };
+            let fits = match kind {
+                "outcome" => v == "N" || v == "P",
+                "value" => v.is_i64(),
+                _ => v.is_u64(),
+            };
+            if j >= n || j % parts as u64 != i as u64 || !fits {
+                return Err(foreign(&format!(
+                    "its answer {a} is not one of this part's"
+                )));
+            }
+            if answers.insert(j, v.clone()).is_some() {
+                return Err(foreign(&format!("it answers option {j} twice")));
             }
         }
     }
@@ -331,12 +378,12 @@ pub fn merge(dir: &Path) -> Result<Value> {
         ))
         .hint(format!("run them with `gamut part {} I`", dir.display())));
     }
-    let answers: Vec<Json> = answers.into_iter().flatten().collect();
-    if answers.len() != n {
+    let answers: Vec<Json> = answers.into_values().collect();
+    if answers.len() as u64 != n {
         return Err(Error::plain("the parts do not answer every option")
             .hint("write the split again with `gamut split`"));
     }
-    Ok(match plan["answer"].as_str().unwrap_or("") {
+    Ok(match kind {
         // N when some option is a P, or when there is none in misère play
         "outcome" => Value::str(
             if answers.iter().any(|a| a == "P")

@@ -1,0 +1,132 @@
+//! What `gamut split`, `part` and `merge` refuse: parts of another query, forged plans and
+//! parts, and folder names that would smuggle a line into slurm.sh.
+mod common;
+use common::gamut;
+use std::path::{Path, PathBuf};
+
+const SCRIPT: &str = "let S = kayles(7) + kayles(3)\n";
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("gamut-hostile-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    std::fs::write(d.join("s.game"), SCRIPT).unwrap();
+    d
+}
+
+fn run(args: &[&std::ffi::OsStr]) -> (i32, String) {
+    let out = gamut().args(args).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    (
+        out.status.code().unwrap(),
+        err + &String::from_utf8_lossy(&out.stdout),
+    )
+}
+
+fn split(dir: &Path, run_dir: &Path, query: &str, parts: usize) -> (i32, String) {
+    let p = parts.to_string();
+    run(&[
+        "split".as_ref(),
+        dir.join("s.game").as_os_str(),
+        query.as_ref(),
+        "--parts".as_ref(),
+        p.as_ref(),
+        "--dir".as_ref(),
+        run_dir.as_os_str(),
+    ])
+}
+
+fn part(run_dir: &Path, i: usize) -> (i32, String) {
+    let i = i.to_string();
+    run(&["part".as_ref(), run_dir.as_os_str(), i.as_ref()])
+}
+
+fn merge(run_dir: &Path) -> (i32, String) {
+    run(&["merge".as_ref(), run_dir.as_os_str()])
+}
+
+#[test]
+fn parts_of_another_query_are_refused() {
+    let dir = scratch("query");
+    let (g, o) = (dir.join("g"), dir.join("o"));
+    assert_eq!(split(&dir, &g, "grundy(S)", 2).0, 0);
+    assert_eq!(split(&dir, &o, "outcome(S)", 2).0, 0);
+    for i in 0..2 {
+        assert_eq!(part(&g, i).0, 0);
+        assert_eq!(part(&o, i).0, 0);
+    }
+    // the outcome split merges to N (7 and 3 pins: nimbers 2 and 3)
+    let (code, out) = merge(&o);
+    assert_eq!((code, out.trim()), (0, "N"));
+    // grundy parts in the outcome split: the nimbers of the options are not outcomes
+    for i in 0..2 {
+        let name = format!("part-{i}.json");
+        std::fs::copy(g.join(&name), o.join(&name)).unwrap();
+    }
+    let (code, err) = merge(&o);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("belongs to another split"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn forged_plans_and_parts_are_refused() {
+    let dir = scratch("forged");
+    let r = dir.join("r");
+    assert_eq!(split(&dir, &r, "grundy(S)", 2).0, 0);
+    for i in 0..2 {
+        assert_eq!(part(&r, i).0, 0);
+    }
+    let plan_path = r.join("plan.json");
+    let plan = std::fs::read_to_string(&plan_path).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&plan).unwrap();
+    let n = v["options"].as_u64().unwrap();
+    for forged in ["1000000000000000", "9223372036854775813", "-1", "\"x\""] {
+        let text = plan.replace(
+            &format!("\"options\": {n}"),
+            &format!("\"options\": {forged}"),
+        );
+        assert_ne!(text, plan);
+        std::fs::write(&plan_path, text).unwrap();
+        let (code, err) = merge(&r);
+        assert_eq!(code, 1, "{forged}: {err}");
+        assert!(
+            !err.contains("panicked") && !err.contains("internal error"),
+            "{err}"
+        );
+    }
+    std::fs::write(&plan_path, &plan).unwrap();
+    assert_eq!(merge(&r).0, 0);
+    // an answer moved to an option of the other part, then an answer that is not a nimber
+    let p0 = r.join("part-0.json");
+    let text = std::fs::read_to_string(&p0).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    v["answers"][0][0] = serde_json::json!(1);
+    std::fs::write(&p0, v.to_string()).unwrap();
+    let (code, err) = merge(&r);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("not one of this part's"), "{err}");
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    v["answers"][0][1] = serde_json::json!("P");
+    std::fs::write(&p0, v.to_string()).unwrap();
+    let (code, err) = merge(&r);
+    assert_eq!(code, 1, "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_folder_name_cannot_add_a_line_to_the_slurm_script() {
+    let dir = scratch("inject");
+    let evil = dir.join("x\ntouch INJECTED\n#");
+    let (code, err) = split(&dir, &evil, "grundy(S)", 2);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("control character"), "{err}");
+    assert!(!evil.exists());
+    // quotes and spaces are fine: every path in slurm.sh is one quoted shell word
+    let odd = dir.join("it's a $(dir)");
+    assert_eq!(split(&dir, &odd, "grundy(S)", 2).0, 0);
+    let sh = std::fs::read_to_string(odd.join("slurm.sh")).unwrap();
+    let exec = sh.lines().find(|l| l.starts_with("exec ")).unwrap();
+    assert!(exec.contains("'\\''s a $(dir)'"), "{exec}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
