@@ -80,7 +80,14 @@ struct Table {
 struct Bucket([AtomicU64; 8]);
 
 /// The first bytes of a saved table; the number changes whenever keys or entries change meaning.
-const TABLE_FILE_FORMAT: &[u8; 16] = b"gamut dots tt 1\n";
+const TABLE_FILE_FORMAT: &[u8; 16] = b"gamut dots tt 2\n";
+
+/// The checksum a saved table ends with (FNV-1a over its entries' words): a file damaged on
+/// disk is refused instead of read into bounds that are not true.
+fn checksum(h: u64, word: u64) -> u64 {
+    (h ^ word).wrapping_mul(0x100_0000_01b3)
+}
+const CHECKSUM_START: u64 = 0xcbf2_9ce4_8422_2325;
 
 /// Bits of an entry after its data (`DATA_BITS`): what is left of the key.
 const TAG_BITS: u32 = 64 - DATA_BITS;
@@ -457,14 +464,16 @@ impl<'a> Solver<'a> {
         let mut w = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?);
         w.write_all(&self.table_header())?;
         w.write_all(&(self.table.bits as u64).to_le_bytes())?;
-        let mut used = 0;
+        let (mut used, mut sum) = (0, CHECKSUM_START);
         for b in &self.table.buckets {
             for e in &b.0 {
                 let d = e.load(Ordering::Relaxed);
                 used += (d != 0) as u64;
+                sum = checksum(sum, d);
                 w.write_all(&d.to_le_bytes())?;
             }
         }
+        w.write_all(&sum.to_le_bytes())?;
         w.into_inner().map_err(|e| e.into_error())?.sync_all()?;
         std::fs::rename(&tmp, path)?;
         Ok(used)
@@ -473,8 +482,21 @@ impl<'a> Solver<'a> {
     /// Fills the (empty) table from a file [`Solver::save_table`] wrote for the same board, with
     /// a table of this size or smaller: an entry's bucket and tag are the low and high bits of
     /// its key's image, so each entry of a smaller table finds its place in a larger one (the
-    /// eight of a bucket spread over buckets of their own). Refuses any other file.
+    /// eight of a bucket spread over buckets of their own). Refuses any other file, and a file
+    /// whose checksum or entries are wrong (the table is then left empty).
     pub fn load_table(&self, path: &Path) -> std::io::Result<()> {
+        let r = self.read_table(path);
+        if r.is_err() {
+            for b in &self.table.buckets {
+                for e in &b.0 {
+                    e.store(0, Ordering::Relaxed);
+                }
+            }
+        }
+        r
+    }
+
+    fn read_table(&self, path: &Path) -> std::io::Result<()> {
         let invalid = |what: &str| {
             std::io::Error::new(
                 std::io::ErrorKind::InvalidData,
@@ -495,12 +517,18 @@ impl<'a> Solver<'a> {
         }
         let data = (1u64 << DATA_BITS) - 1;
         let mut buf = [0u8; 64];
+        let mut sum = CHECKSUM_START;
         for i in 0..1u64 << old {
             r.read_exact(&mut buf)?;
             for w in buf.chunks_exact(8) {
                 let d = u64::from_le_bytes(w.try_into().unwrap());
+                sum = checksum(sum, d);
                 if d == 0 {
                     continue;
+                }
+                let e = Entry::unpack(d);
+                if e.mv as usize >= self.board.nlines || e.lower > e.upper {
+                    return Err(invalid("damaged: an entry holds no true bounds"));
                 }
                 let h = (d >> DATA_BITS) << old | i;
                 let bucket = &self.table.buckets[(h & ((1 << bits) - 1)) as usize].0;
@@ -509,6 +537,12 @@ impl<'a> Solver<'a> {
                     e.store((h >> bits) << DATA_BITS | d & data, Ordering::Relaxed);
                 }
             }
+        }
+        let mut end = [0u8; 8];
+        r.read_exact(&mut end)
+            .map_err(|_| invalid("damaged: it ends before its checksum"))?;
+        if u64::from_le_bytes(end) != sum {
+            return Err(invalid("damaged: its checksum does not match its entries"));
         }
         if r.read(&mut buf)? != 0 {
             return Err(invalid("with more entries than its header says"));
