@@ -368,6 +368,7 @@ impl Store {
         let mut p = Parser {
             s: text.chars().filter(|c| !c.is_whitespace()).collect(),
             i: 0,
+            depth: 0,
         };
         let g = p.sum(self)?;
         if p.i < p.s.len() {
@@ -415,7 +416,13 @@ fn uptimal_symbol(u: &Uptimal) -> Option<String> {
 struct Parser {
     s: Vec<char>,
     i: usize,
+    /// how deep the reading is nested (signs, brackets, switches), bounded by [`MAX_NESTING`]
+    depth: usize,
 }
+
+/// Nesting deeper than this is refused, as the language's own brackets are: the reader
+/// recurses, and `{{{...}}}` a million deep would overflow the stack.
+const MAX_NESTING: usize = 200;
 
 /// Inside braces: option lists separated by runs of bars.
 enum Piece {
@@ -464,6 +471,19 @@ impl Parser {
     }
 
     fn atom(&mut self, st: &mut Store) -> Result<Game> {
+        if self.depth >= MAX_NESTING {
+            return Err(Error::limit(format!(
+                "cannot read the game: it nests more than {MAX_NESTING} deep"
+            ))
+            .hint("write a deep game in steps, naming the parts with `let`"));
+        }
+        self.depth += 1;
+        let g = self.atom_inner(st);
+        self.depth -= 1;
+        g
+    }
+
+    fn atom_inner(&mut self, st: &mut Store) -> Result<Game> {
         match self.peek() {
             // `-1^` is −1 + ↑: a minus sign before digits belongs to the number
             Some('-') if self.s.get(self.i + 1).is_some_and(|c| c.is_ascii_digit()) => {

@@ -394,9 +394,17 @@ impl Store {
         // build up from the nimber end: x*m', then one ↑ (or ↓) at a time
         let sign = v.ups.signum();
         let steps = v.ups.unsigned_abs();
+        // a node for each step (`^3000000` is three million of them)
+        let need = self
+            .bytes()
+            .saturating_add(steps.saturating_mul(NODE_BYTES));
+        if need > self.budget {
+            return Err(over_budget(need, self.budget, "the canonical-form store"));
+        }
         let mut nim = if steps % 2 == 1 { v.nim ^ 1 } else { v.nim };
         let mut cur = self.nus_game(Nus { ups: 0, nim, ..v })?;
         for k in 1..=steps {
+            self.tick()?;
             nim ^= 1;
             let mut near = vec![x];
             if k == 1 && nim == 1 {
