@@ -1042,7 +1042,7 @@ impl Interp {
                 if let Some((_, _, s)) = kw.first() {
                     return Err(Error::runtime("a ruleset takes no keyword arguments", *s));
                 }
-                crate::lang::builtins::games::position_of(rs, &args, span)
+                crate::lang::builtins::games::position_of(rs, &args, span, &self.ctl)
             }
             _ => Err(Error::runtime(
                 format!("{} cannot be called", f.a_type()),
