@@ -201,6 +201,9 @@ fn help_all(it: &Interp) {
     out_line(
         "Commands: :help NAME, :load FILE, :time EXPR, :vars, :quit. `_` is the last result. Ctrl-C cancels a running query.",
     );
+    out_line(
+        "Games by rules (game NAME on board, :help on): cells empty filled adjacent up down left right attacks to from is some end; on edges: edges marked unmarked faces into out_of head tail.",
+    );
     let mut fams: Vec<(&str, Vec<&str>)> = vec![];
     for b in it.builtins.values() {
         match fams.iter_mut().find(|(f, _)| *f == b.family) {

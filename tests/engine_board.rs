@@ -391,7 +391,8 @@ fn random_rules(seed: &mut u64, adj: &[Vec<usize>], cols: Option<usize>) -> Rule
         states,
         moves,
         ends: vec![],
-        syms: gamut::engine::board::automorphisms(adj)
+        syms: gamut::engine::graph::automorphisms(adj, &Ctl::default())
+            .unwrap()
             .into_iter()
             .map(gamut::engine::board::Sym::map)
             .collect(),

@@ -107,3 +107,23 @@ fn help_says_when_a_user_binding_hides_a_builtin() {
     // a standard-library name is not a user binding
     assert!(!help(&it, "kayles").unwrap().contains("hides"));
 }
+
+/// The words of games by rules have help, each with an example of a game by rules using it.
+#[test]
+fn board_rule_words_have_help_with_an_example() {
+    let it = Interp::new(Box::new(|_, _| {}));
+    for word in [
+        "on", "cells", "empty", "filled", "adjacent", "up", "down", "left", "right", "to", "from",
+        "is", "some", "end", "attacks", "edges", "marked", "unmarked", "faces", "into", "out_of",
+        "head", "tail",
+    ] {
+        let text = help(&it, word).unwrap_or_else(|| panic!("no help for {word}"));
+        let uses = examples(&text)
+            .into_iter()
+            .any(|e| (e.contains(" on board ") || e.contains(" on edges ")) && e.contains(word));
+        assert!(
+            uses,
+            "`:help {word}` has no game by rules using it:\n{text}"
+        );
+    }
+}

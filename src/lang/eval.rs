@@ -1058,7 +1058,7 @@ impl Interp {
                     return Err(Error::runtime("a ruleset takes no keyword arguments", *s));
                 }
                 self.games.touch(rs);
-                crate::lang::builtins::games::position_of(rs, &args, span)
+                crate::lang::builtins::games::position_of(rs, &args, span, &self.ctl)
             }
             _ => Err(Error::runtime(
                 format!("{} cannot be called", f.a_type()),

@@ -133,12 +133,14 @@ pub trait Family: Any {
     }
 
     /// A ruleset called with something other than its state (a board game's board): the
-    /// position `R(args)`. `None` reads the arguments as the state.
+    /// position `R(args)`. `None` reads the arguments as the state. `ctl` bounds the work
+    /// (compiling a board game's rules).
     fn call(
         &self,
         _rs: &Rc<Ruleset>,
         _args: &[(Value, Span)],
         _span: Span,
+        _ctl: &crate::engine::Ctl,
     ) -> Option<Result<Value>> {
         None
     }

@@ -58,7 +58,7 @@ pub const STATEMENTS: &[(&str, &str, &str)] = &[
     ),
     (
         "left",
-        "left move ... (right move ...) — a move for Left (Right) only, in `game NAME(PARAMS)` or `game NAME on board`; the game is then partizan",
+        "left move ... (right move ...) — a move for Left (Right) only, in `game NAME(PARAMS)` or `game NAME on board`; the game is then partizan. In a rule on a grid, left(X) is the neighbour to the left (:help up)",
         "game dom on board {\n  left move c, d to filled for c in empty, d in down(c) if d is empty\n  right move c, d to filled for c in empty, d in right(c) if d is empty\n}\nvalue(dom(grid(2, 3)))   # → {2|-1/2}",
     ),
     (
@@ -70,6 +70,106 @@ pub const STATEMENTS: &[(&str, &str, &str)] = &[
         "end",
         "end for X in CELLS, ... [if COND and ...] — inside `game NAME on board` or `on edges`: a position where the conditions hold has no moves, so whoever made it wins",
         "game pair on board {\n  move c to filled for c in empty\n  end for c in filled, d in adjacent(c) if d is filled\n}\noutcome(pair(graph { a - b, c }))   # → N",
+    ),
+    (
+        "on",
+        "game NAME on board { ... } (or on edges) — a game by rules: each cell of a board holds a state and a move changes some; call it with the board, NAME(grid(m, n)), NAME(torus(m, n)) or NAME(graph { ... }), for the start position (:help cells, move, to, is, end)",
+        "game cram on board {\n  move c, d to filled for c in empty, d in adjacent(c) if d is empty\n}\ngrundy(cram(grid(3, 4)))   # → 1",
+    ),
+    (
+        "cells",
+        "cells S0, S1, ... — in `game NAME on board`: the states a cell may hold, at most 4, every cell starting in the first (without the line: empty, filled; on edges: unmarked, marked). In a rule, `for c in cells` binds every cell and `for c in S` the cells in state S",
+        "game dawson on board {\n  cells open, closed\n  move f, adjacent(f) to closed for f in open\n}\n[grundy(dawson(grid(1, n))) for n in 1..6]   # → [1, 1, 2, 0, 3, 1]",
+    ),
+    (
+        "empty",
+        "empty, filled — the states of `game NAME on board` without a `cells` line; `for c in empty` binds the empty cells (the move needs c empty)",
+        "game fill on board { move c to filled for c in empty }\nshow(options(fill(grid(1, 3)))[0])   # → f . .",
+    ),
+    (
+        "filled",
+        "filled, empty — the states of `game NAME on board` without a `cells` line; `show` draws a filled cell as f",
+        "game fill on board { move c to filled for c in empty }\nshow(options(fill(grid(1, 3)))[0])   # → f . .",
+    ),
+    (
+        "adjacent",
+        "adjacent(X) — in a rule of `game NAME on board`: the neighbours of the cells X (the four orthogonal ones on a grid, wrapping on a torus, a vertex's neighbours on a graph); on edges, the edges that share a vertex with X. Sets of cells combine with a | b and a - b",
+        "game nk on board { move c, adjacent(c) to filled for c in empty }\ngrundy(nk(graph { a - b - c - d, b - e }))   # → 3",
+    ),
+    (
+        "up",
+        "up(X), down(X), left(X), right(X) — in a rule of `game NAME on board` on a grid or torus: the neighbour of X in that direction (none past the edge, wrapping on a torus); they nest, right(down(c)) is diagonally below and right. A condition on no cell holds, so bind the neighbour: for c in empty, d in down(c)",
+        "game climb on board { move c, d to filled for c in empty, d in up(c) if d is empty }\ngrundy(climb(grid(3, 2)))   # → 0",
+    ),
+    (
+        "down",
+        "up(X), down(X), left(X), right(X) — in a rule of `game NAME on board` on a grid or torus: the neighbour of X in that direction (none past the edge, wrapping on a torus); they nest, right(down(c)) is diagonally below and right. A condition on no cell holds, so bind the neighbour: for c in empty, d in down(c)",
+        "game vert on board { move c, d to filled for c in empty, d in down(c) if d is empty }\ngrundy(vert(grid(2, 3)))   # → 1",
+    ),
+    (
+        "right",
+        "right move ... — a move for Right only (:help left); in a rule on a grid, right(X) is the neighbour to the right (:help up)",
+        "game dom on board {\n  left move c, d to filled for c in empty, d in down(c) if d is empty\n  right move c, d to filled for c in empty, d in right(c) if d is empty\n}\nright_options(dom(grid(1, 3)))   # → [dom(grid(1, 3)) with filled (1, 1) (1, 2), dom(grid(1, 3)) with filled (1, 2) (1, 3)]",
+    ),
+    (
+        "to",
+        "CELLS to STATE — a change of a `move` in `game NAME on board`: the cells take the state; CELLS from S to T changes only those in state S. Changes are made in the order written, and a move must change some cell",
+        "game queens on board {\n  cells empty, queen, attacked\n  move c to queen, attacks(queen, c) from empty to attacked for c in empty\n}\ngrundy(queens(grid(3, 3)))   # → 2",
+    ),
+    (
+        "from",
+        "CELLS from S to T — a change of a `move` in `game NAME on board` that changes only the cells in state S (:help to)",
+        "game queens on board {\n  cells empty, queen, attacked\n  move c to queen, attacks(queen, c) from empty to attacked for c in empty\n}\ngrundy(queens(grid(3, 3)))   # → 2",
+    ),
+    (
+        "is",
+        "CELLS is [not] STATE — a condition of a rule in `game NAME on board`, after `if`, joined by `and`: every cell of the set is (or is not) in the state; a condition on no cell holds; `some CELLS is STATE` asks for one cell",
+        "game lonely on board { move c to filled for c in empty if adjacent(c) is empty }\n[grundy(lonely(grid(1, n))) for n in 1..6]   # → [1, 1, 2, 0, 3, 1]",
+    ),
+    (
+        "attacks",
+        "attacks(PIECE, X) — in a rule of `game NAME on board` on a grid or torus: the cells a piece (knight, queen, leaper(a, b), ...) on X attacks, through other pieces",
+        "game queens on board {\n  cells empty, queen, attacked\n  move c to queen, attacks(queen, c) from empty to attacked for c in empty\n}\ngrundy(queens(grid(3, 3)))   # → 2",
+    ),
+    (
+        "edges",
+        "game NAME on edges { ... } — a game by rules on the edges of a graph board: each state but the first has a direction, a variable is an edge from its tail to its head, `e to marked` marks it pointing that way",
+        "game mark on edges { move e to marked for e in unmarked if adjacent(e) is unmarked }\ngrundy(mark(graph { a - b - c - d }))   # → 2",
+    ),
+    (
+        "marked",
+        "marked, unmarked — the states of `game NAME on edges` without a `cells` line; `e is marked` asks that e's edge points the way e goes, `e is unmarked` that it is unmarked",
+        "game mark on edges { move e to marked for e in unmarked if adjacent(e) is unmarked }\ngrundy(mark(graph { a - b - c - d }))   # → 2",
+    ),
+    (
+        "unmarked",
+        "unmarked, marked — the states of `game NAME on edges` without a `cells` line (:help marked)",
+        "game mark on edges { move e to marked for e in unmarked if adjacent(e) is unmarked }\ngrundy(mark(graph { a - b - c - d }))   # → 2",
+    ),
+    (
+        "faces",
+        "for f in faces — in `game NAME on edges`: each cell of the graph (its `cells [...]`) once each way round; `f is marked` asks that all its edges are marked that way round",
+        "game cycles_r on edges {\n  move e to marked for e in unmarked if some into(head(e)) - e is not marked and some out_of(tail(e)) - e is not marked\n  end for f in faces if f is marked\n}\nwinning(cycles_r(diamond))   # → [\"a>c\", \"c>a\"]",
+    ),
+    (
+        "into",
+        "into(head(e)), into(tail(e)), out_of(head(e)), out_of(tail(e)) — in a rule of `game NAME on edges`: the edges at that end (head or tail) of the edge e, each pointing into (out of) that vertex",
+        "game cycles_r on edges {\n  move e to marked for e in unmarked if some into(head(e)) - e is not marked and some out_of(tail(e)) - e is not marked\n  end for f in faces if f is marked\n}\nwinning(cycles_r(diamond))   # → [\"a>c\", \"c>a\"]",
+    ),
+    (
+        "out_of",
+        "into(head(e)), into(tail(e)), out_of(head(e)), out_of(tail(e)) — in a rule of `game NAME on edges`: the edges at that end (head or tail) of the edge e, each pointing into (out of) that vertex",
+        "game cycles_r on edges {\n  move e to marked for e in unmarked if some into(head(e)) - e is not marked and some out_of(tail(e)) - e is not marked\n  end for f in faces if f is marked\n}\nwinning(cycles_r(diamond))   # → [\"a>c\", \"c>a\"]",
+    ),
+    (
+        "head",
+        "into(head(e)), into(tail(e)), out_of(head(e)), out_of(tail(e)) — in a rule of `game NAME on edges`: the edges at that end (head or tail) of the edge e, each pointing into (out of) that vertex",
+        "game cycles_r on edges {\n  move e to marked for e in unmarked if some into(head(e)) - e is not marked and some out_of(tail(e)) - e is not marked\n  end for f in faces if f is marked\n}\nwinning(cycles_r(diamond))   # → [\"a>c\", \"c>a\"]",
+    ),
+    (
+        "tail",
+        "into(head(e)), into(tail(e)), out_of(head(e)), out_of(tail(e)) — in a rule of `game NAME on edges`: the edges at that end (head or tail) of the edge e, each pointing into (out of) that vertex",
+        "game cycles_r on edges {\n  move e to marked for e in unmarked if some into(head(e)) - e is not marked and some out_of(tail(e)) - e is not marked\n  end for f in faces if f is marked\n}\nwinning(cycles_r(diamond))   # → [\"a>c\", \"c>a\"]",
     ),
     (
         "use",

@@ -83,6 +83,8 @@ fn normal_sets(sets: &[(Vec<usize>, u8)]) -> Vec<(Vec<usize>, u8)> {
         .map(|(t, mut c)| {
             c.sort_unstable();
             c.dedup();
+            // merged lists of repeated cells keep no room for them
+            c.shrink_to_fit();
             (c, t)
         })
         .filter(|(c, _)| !c.is_empty())
@@ -103,9 +105,98 @@ impl End {
             some: normal_some(&self.some),
         }
     }
+
+    /// The same condition with cells sorted and merged by state set.
+    pub fn compact(self) -> End {
+        self.normal()
+    }
+
+    /// An estimate of the memory the condition takes, as [`Move::compile_bytes`].
+    pub fn compile_bytes(&self, cells: usize) -> u64 {
+        let given = 48 + sets_bytes(&self.need) + some_bytes(&self.some);
+        let pairs = self.need.len() + self.some.iter().map(Vec::len).sum::<usize>();
+        compiled_bytes(given, cells, pairs, self.some.len() + 2, 0)
+    }
+}
+
+/// Bytes of a list of `len` items of `item` bytes: its header, its items and the allocator's
+/// share.
+fn list_bytes(len: usize, item: usize) -> u64 {
+    40 + (len as u64).saturating_mul(item as u64)
+}
+
+/// Bytes of (cells, states) pairs as given.
+fn sets_bytes(s: &[(Vec<usize>, u8)]) -> u64 {
+    s.iter()
+        .fold(list_bytes(s.len(), 32), |a, x| a + list_bytes(x.0.len(), 8))
+}
+
+fn some_bytes(some: &[AnyOf]) -> u64 {
+    some.iter()
+        .fold(list_bytes(some.len(), 24), |a, x| a + sets_bytes(x))
+}
+
+/// Bytes of a compiled bit set on a board of `cells` cells.
+fn bits_bytes(cells: usize) -> u64 {
+    match cells {
+        0..=64 => 8,
+        65..=128 => 16,
+        _ => 32,
+    }
+}
+
+/// The memory a condition (`need`, `some`) takes from the rules to the compiled game, besides
+/// the `given` bytes of the rule itself: the engine keeps a copy and a normal form (with a
+/// hash table's share), and compiles each (cells, states) pair to a bit set.
+fn compiled_bytes(given: u64, cells: usize, pairs: usize, lists: usize, cell_refs: usize) -> u64 {
+    let w = bits_bytes(cells);
+    (3 * given + 64)
+        .saturating_add((pairs as u64).saturating_mul(w + 8))
+        .saturating_add((lists as u64).saturating_mul(40) + 6 * w + 96)
+        // a move's place in the lists by cell, and the steps of its changes
+        .saturating_add((cell_refs as u64).saturating_mul(8))
 }
 
 impl Move {
+    /// The same move in a normal form: cells sorted, conditions merged by state set, equal
+    /// consecutive changes merged (it takes less memory, and equal moves compare equal).
+    pub fn compact(self) -> Move {
+        let (need, some, change) = self.normal();
+        Move {
+            need,
+            some,
+            change,
+            label: self.label,
+        }
+    }
+
+    /// An estimate, on the generous side, of the memory the move takes from the rules to the
+    /// compiled game ([`BoardGame::with_sides`]) on a board of `cells` cells: the move as
+    /// given, the engine's copies of it, its bit sets and its place in the lists by cell.
+    pub fn compile_bytes(&self, cells: usize) -> u64 {
+        let given = std::mem::size_of::<Move>() as u64
+            + sets_bytes(&self.need)
+            + some_bytes(&self.some)
+            + list_bytes(self.change.len(), 32)
+            + self
+                .change
+                .iter()
+                .map(|x| list_bytes(x.0.len(), 8))
+                .sum::<u64>()
+            + list_bytes(self.label.len(), 8);
+        let pairs = self.need.len() + self.some.iter().map(Vec::len).sum::<usize>();
+        let refs = self.need.iter().map(|x| x.0.len()).sum::<usize>()
+            + self.some.iter().flatten().map(|x| x.0.len()).sum::<usize>()
+            + self.change.iter().map(|x| x.0.len()).sum::<usize>();
+        compiled_bytes(
+            given,
+            cells,
+            pairs + self.change.len(),
+            self.some.len() + 3,
+            refs,
+        )
+    }
+
     /// The state changes the move can make, as (states the cell may be in, states it leaves
     /// if in them, state it takes), one per cell changed: a cell's conditions narrow the states
     /// it can be in until a change touches it.
@@ -142,6 +233,7 @@ impl Move {
         for c in &mut change {
             c.0.sort_unstable();
             c.0.dedup();
+            c.0.shrink_to_fit();
         }
         (need, normal_some(&self.some), change)
     }
@@ -264,38 +356,6 @@ pub fn grid_adjacency(rows: usize, cols: usize, torus: bool) -> Vec<Vec<usize>> 
     adj
 }
 
-/// At most this many automorphisms of a graph are used (a partial list is still sound: every
-/// listed map is a symmetry).
-pub const MAX_SYMS: usize = 64;
-
-/// Automorphisms of a graph given by adjacency lists, the identity first, at most [`MAX_SYMS`].
-pub fn automorphisms(adj: &[Vec<usize>]) -> Vec<Vec<usize>> {
-    fn rec(adj: &[Vec<usize>], v: usize, img: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
-        if out.len() >= MAX_SYMS {
-            return;
-        }
-        if v == adj.len() {
-            out.push(img.clone());
-            return;
-        }
-        for w in 0..adj.len() {
-            if img.contains(&w) || adj[w].len() != adj[v].len() {
-                continue;
-            }
-            // edges to vertices mapped already must map to edges, non-edges to non-edges
-            let ok = (0..v).all(|u| adj[v].contains(&u) == adj[w].contains(&img[u]));
-            if ok {
-                img.push(w);
-                rec(adj, v + 1, img, out);
-                img.pop();
-            }
-        }
-    }
-    let mut out = vec![];
-    rec(adj, 0, &mut vec![], &mut out);
-    out
-}
-
 struct Inner<B> {
     game: Game<B>,
     table: Mutex<Option<Arc<Table<Pos<B>>>>>,
@@ -315,7 +375,8 @@ impl<B: Bits> Inner<B> {
         syms: &[Sym],
         stride: Option<usize>,
         reach: &[u8],
-    ) -> Inner<B> {
+        ctl: &Ctl,
+    ) -> Result<Inner<B>> {
         let all = (1u8 << r.states) - 1;
         let mut can = [0u8; 1 << MAX_STATES];
         for (t, c) in can.iter_mut().enumerate() {
@@ -348,7 +409,9 @@ impl<B: Bits> Inner<B> {
         let cells_of = |c: &[(B, u8)]| c.iter().fold(B::default(), |a, x| a.or(x.0));
         let mvs = moves
             .iter()
-            .map(|m| {
+            .enumerate()
+            .map(|(i, m)| {
+                poll(ctl, i)?;
                 let need = sets(&m.need);
                 let some = some(&m.some);
                 let change: Vec<(B, u8, u8)> = m
@@ -366,16 +429,16 @@ impl<B: Bits> Inner<B> {
                         .any(|&(w, f, to)| !c.and(w).is_empty() && t & !f == 0 && t >> to & 1 == 0)
                 });
                 let reads = if sure { needs } else { needs.or(writes) };
-                Mv {
+                Ok(Mv {
                     takes: empty.map_or(B::default(), |e| takes(&change, e)),
                     need,
                     some,
                     change,
                     reads,
                     foot: reads.or(writes),
-                }
+                })
             })
-            .collect::<Vec<Mv<B>>>();
+            .collect::<Result<Vec<Mv<B>>>>()?;
         // positions are sets of empty cells when every move takes one of its cells out of the
         // empty state, and reads only those (conditions narrow a cell to `empty`)
         let empty = empty.filter(|_| {
@@ -430,7 +493,7 @@ impl<B: Bits> Inner<B> {
                     .collect()
             })
             .collect();
-        Inner {
+        Ok(Inner {
             game: Game {
                 states: r.states,
                 moves: mvs,
@@ -447,7 +510,7 @@ impl<B: Bits> Inner<B> {
             },
             table: Mutex::new(None),
             values: Mutex::default(),
-        }
+        })
     }
 
     fn pos(&self, p: &[u8]) -> Pos<B> {
@@ -496,12 +559,13 @@ impl BoardGame {
     /// An impartial game: every move is for both players.
     pub fn new(r: Rules) -> Result<BoardGame> {
         let sides = vec![BOTH; r.moves.len()];
-        BoardGame::with_sides(r, &sides)
+        BoardGame::with_sides(r, &sides, &Ctl::default())
     }
 
     /// A game whose move `i` is for the players `sides[i]` ([`LEFT`], [`RIGHT`] or [`BOTH`]):
-    /// partizan unless every move is for both.
-    pub fn with_sides(r: Rules, sides: &[u8]) -> Result<BoardGame> {
+    /// partizan unless every move is for both. Compiling keeps to the memory budget of `ctl`
+    /// and stops when it is cancelled.
+    pub fn with_sides(r: Rules, sides: &[u8], ctl: &Ctl) -> Result<BoardGame> {
         if sides.len() != r.moves.len() || sides.iter().any(|&s| s & BOTH == 0 || s > BOTH) {
             return Err(Error::invalid("each move is for Left, Right or both"));
         }
@@ -540,6 +604,11 @@ impl BoardGame {
                 ));
             }
         }
+        let bytes = r.moves.iter().map(|m| m.compile_bytes(r.cells));
+        let bytes = bytes.chain(r.ends.iter().map(|e| e.compile_bytes(r.cells)));
+        let bytes = bytes.fold(0u64, u64::saturating_add);
+        ctl.reserve(bytes, "compiling the board game's rules")
+            .map_err(|e| e.hint(COMPILE_HINT))?;
         let all = (1u8 << r.states) - 1;
         let steps: Vec<Vec<(u8, u8, u8)>> = r.moves.iter().map(|m| m.steps(all)).collect();
         let mut edges = vec![0u8; r.states];
@@ -587,7 +656,8 @@ impl BoardGame {
         // one move per distinct effect, in the order written, for the players of all its lines
         let mut at: HashMap<Normal, usize> = HashMap::new();
         let (mut moves, mut move_sides): (Vec<Move>, Vec<u8>) = (vec![], vec![]);
-        for (m, &s) in r.moves.iter().zip(sides) {
+        for (i, (m, &s)) in r.moves.iter().zip(sides).enumerate() {
+            poll(ctl, i)?;
             match at.entry(m.normal()) {
                 Entry::Occupied(e) => move_sides[*e.get()] |= s,
                 Entry::Vacant(e) => {
@@ -599,23 +669,34 @@ impl BoardGame {
         }
         let seen: HashSet<(u8, Normal)> = at.into_iter().map(|(m, i)| (move_sides[i], m)).collect();
         let ends: HashSet<End> = r.ends.iter().map(End::normal).collect();
-        let syms: Vec<Sym> = r
-            .syms
-            .iter()
-            .filter(|p| p.cells.len() == r.cells && preserves(&seen, &ends, p, r.swap))
-            .cloned()
-            .collect();
+        let mut syms: Vec<Sym> = vec![];
+        for p in &r.syms {
+            if p.cells.len() == r.cells && preserves(&seen, &ends, p, r.swap, ctl)? {
+                syms.push(p.clone());
+            }
+        }
+        // the images of each byte of a set, per symmetry (see `Inner::build`)
+        let tables = (syms.len() as u64)
+            .saturating_mul(r.cells.div_ceil(8) as u64 * 256 * bits_bytes(r.cells));
+        ctl.reserve(
+            bytes.saturating_add(tables),
+            "compiling the board game's rules and symmetries",
+        )
+        .map_err(|e| e.hint(COMPILE_HINT))?;
         // a translated component keeps its moves only when no condition reaches outside it
         let local = ends.is_empty() && moves.iter().all(|m| m.some.is_empty());
-        let stride = r.cols.filter(|&w| local && translates(&seen, r.cells, w));
+        let stride = match r.cols {
+            Some(w) if local && translates(&seen, r.cells, w, ctl)? => Some(w),
+            _ => None,
+        };
         // reach[u]: the states a cell in state u can come to (u itself included)
         let reach: Vec<u8> = (0..r.states).map(|u| closure[u] | 1 << u).collect();
         let engine = if r.cells <= 64 {
-            Engine::W64(Inner::build(&r, &moves, &syms, stride, &reach))
+            Engine::W64(Inner::build(&r, &moves, &syms, stride, &reach, ctl)?)
         } else if r.cells <= 128 {
-            Engine::W128(Inner::build(&r, &moves, &syms, stride, &reach))
+            Engine::W128(Inner::build(&r, &moves, &syms, stride, &reach, ctl)?)
         } else {
-            Engine::W256(Inner::build(&r, &moves, &syms, stride, &reach))
+            Engine::W256(Inner::build(&r, &moves, &syms, stride, &reach, ctl)?)
         };
         Ok(BoardGame {
             n: r.cells,
@@ -711,29 +792,51 @@ fn preserves(
     ends: &HashSet<End>,
     sym: &Sym,
     swap: Option<(u8, u8)>,
-) -> bool {
+    ctl: &Ctl,
+) -> Result<bool> {
     let some = |s: &[AnyOf]| -> Vec<AnyOf> { s.iter().map(|a| sym.sets(a, swap)).collect() };
-    moves.iter().all(|(side, (need, any, change))| {
+    for (i, (side, (need, any, change))) in moves.iter().enumerate() {
+        poll(ctl, i)?;
         let m = Move {
             need: sym.sets(need, swap),
             some: some(any),
             change: sym.change(change, swap),
             label: vec![],
         };
-        moves.contains(&(*side, m.normal()))
-    }) && ends.iter().all(|e| {
+        if !moves.contains(&(*side, m.normal())) {
+            return Ok(false);
+        }
+    }
+    for (i, e) in ends.iter().enumerate() {
+        poll(ctl, i)?;
         let image = End {
             need: sym.sets(&e.need, swap),
             some: some(&e.some),
         };
-        ends.contains(&image.normal())
-    })
+        if !ends.contains(&image.normal()) {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
+
+/// Polls cancellation every 1024 steps of a loop over moves.
+fn poll(ctl: &Ctl, i: usize) -> Result<()> {
+    if i.is_multiple_of(1024) {
+        ctl.check()?;
+    }
+    Ok(())
+}
+
+/// The hint of a board game whose compiled rules pass the memory budget.
+pub const COMPILE_HINT: &str = "each binding of a rule's variables is one move: fewer variables, \
+     conditions that read fewer cells, or a smaller board make fewer or smaller moves; or raise \
+     the budget with --memory if more is really free";
 
 /// Whether the moves of a grid of `w` columns are translation-invariant: a move shifted one
 /// step, its conditions still on the board, is a move whose changes agree with it where both
 /// are on the board. A component can then be keyed at the board's corner.
-fn translates(moves: &HashSet<(u8, Normal)>, n: usize, w: usize) -> bool {
+fn translates(moves: &HashSet<(u8, Normal)>, n: usize, w: usize, ctl: &Ctl) -> Result<bool> {
     let h = n / w;
     let by_need: HashMap<(u8, &Need), Vec<&Normal>> =
         moves.iter().fold(Default::default(), |mut m, (s, x)| {
@@ -746,7 +849,8 @@ fn translates(moves: &HashSet<(u8, Normal)>, n: usize, w: usize) -> bool {
             .then(|| r as usize * w + k as usize)
     };
     for (dr, dc) in [(0, 1), (1, 0), (0, -1), (-1, 0)] {
-        for (side, (need, _, change)) in moves {
+        for (i, (side, (need, _, change))) in moves.iter().enumerate() {
+            poll(ctl, i)?;
             let shifted: Option<Vec<(Vec<usize>, u8)>> = need
                 .iter()
                 .map(|(c, t)| {
@@ -777,9 +881,9 @@ fn translates(moves: &HashSet<(u8, Normal)>, n: usize, w: usize) -> bool {
                 .get(&(*side, &shifted))
                 .is_some_and(|cands| cands.iter().any(|m| clip(&m.2, false) == want));
             if !ok {
-                return false;
+                return Ok(false);
             }
         }
     }
-    true
+    Ok(true)
 }

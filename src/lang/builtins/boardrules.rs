@@ -13,8 +13,10 @@
 //! every state but the first has a direction: the engine's states are the first, then each
 //! later one pointing along the edge as the graph stores it and against. `e to marked` marks
 //! e's edge pointing the way e goes; `e is marked` asks that it point so.
+use crate::engine::Ctl;
 use crate::engine::board::{self, AnyOf, BoardGame, End, Move, Rules, Sym};
-use crate::engine::graph::{Graph, rect_symmetries};
+use crate::engine::control::{Task, human_bytes};
+use crate::engine::graph::{Graph, automorphisms, rect_symmetries};
 use crate::engine::partizan::Game;
 use crate::engine::placement::{self, Piece};
 use crate::lang::builtins::partizan::{Partizan, Sides, store};
@@ -455,7 +457,9 @@ fn layout(
     on_edges: bool,
     directed: bool,
     span: Span,
+    ctl: &Ctl,
 ) -> Result<Layout> {
+    let syms_of = |adj: &[Vec<usize>]| automorphisms(adj, ctl).map_err(|e| Error::from(e).at(span));
     let too_big = || {
         Err(Error::runtime(
             format!("a board game takes at most {} cells", board::MAX_CELLS),
@@ -566,7 +570,7 @@ fn layout(
             // swaps; each also with every edge turned. The engine keeps those that preserve
             // the rules.
             let mut syms = vec![];
-            for f in board::automorphisms(&g.adjacency()) {
+            for f in syms_of(&g.adjacency())? {
                 let mut sym = Sym::default();
                 for (e, &(a, b)) in g.edges.iter().enumerate() {
                     let Some(d) = g.edge(f[a], f[b]) else {
@@ -611,10 +615,7 @@ fn layout(
             let adj = g.adjacency();
             Ok(Layout {
                 names: g.names.clone(),
-                syms: board::automorphisms(&adj)
-                    .into_iter()
-                    .map(Sym::map)
-                    .collect(),
+                syms: syms_of(&adj)?.into_iter().map(Sym::map).collect(),
                 adj,
                 steps: vec![],
                 attacks: vec![],
@@ -631,13 +632,19 @@ fn layout(
     }
 }
 
-/// The values of a cell set for one binding (`faces`: which variables are faces).
+/// The values of a cell set for one binding (`faces`: which variables are faces), sorted and
+/// without repeats: nested sets (`adjacent(adjacent(c))`) stay as small as the board.
+fn set_of(c: &Cells, l: &Layout, vars: &[usize], faces: &[bool]) -> Vec<usize> {
+    let mut v = vec![];
+    eval_cells(c, l, vars, faces, &mut v);
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// Adds the values of a cell set for one binding to `out`.
 fn eval_cells(c: &Cells, l: &Layout, vars: &[usize], faces: &[bool], out: &mut Vec<usize>) {
-    let set = |x: &Cells| {
-        let mut v = vec![];
-        eval_cells(x, l, vars, faces, &mut v);
-        v
-    };
+    let set = |x: &Cells| set_of(x, l, vars, faces);
     match c {
         Cells::Var(i) => match &l.edges {
             Some(g) if faces[*i] => out.extend(&g.faces[vars[*i]]),
@@ -692,25 +699,24 @@ impl Cells {
     }
 }
 
-/// Every binding of a line's variables to distinct cells (faces to distinct faces).
-fn bind(line: &Line, l: &Layout, vars: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) -> bool {
-    if out.len() > MAX_MOVES {
-        return false;
-    }
+/// Calls `f` on every binding of a line's variables to distinct cells (faces to distinct
+/// faces). The bindings are the product of the variables' ranges, so the search ticks `task`
+/// (which polls cancellation) as it goes.
+fn bind(
+    line: &Line,
+    l: &Layout,
+    vars: &mut Vec<usize>,
+    task: &Task,
+    f: &mut dyn FnMut(&[usize]) -> Result<()>,
+) -> Result<()> {
+    task.tick(1)?;
     if vars.len() == line.vars.len() {
-        out.push(vars.clone());
-        return true;
+        return f(vars);
     }
     let faces = line.faces();
     let face = faces[vars.len()];
     let cands: Vec<usize> = match &line.vars[vars.len()] {
-        Source::Cells(c) => {
-            let mut v = vec![];
-            eval_cells(c, l, vars, &faces, &mut v);
-            v.sort_unstable();
-            v.dedup();
-            v
-        }
+        Source::Cells(c) => set_of(c, l, vars, &faces),
         Source::Faces => (0..l.edges.as_ref().map_or(0, |g| g.faces.len())).collect(),
         _ => (0..l.items()).collect(),
     };
@@ -721,13 +727,10 @@ fn bind(line: &Line, l: &Layout, vars: &mut Vec<usize>, out: &mut Vec<Vec<usize>
             continue;
         }
         vars.push(c);
-        let ok = bind(line, l, vars, out);
+        bind(line, l, vars, task, f)?;
         vars.pop();
-        if !ok {
-            return false;
-        }
     }
-    true
+    Ok(())
 }
 
 impl Line {
@@ -804,9 +807,7 @@ impl Compile<'_> {
             }
         }
         for c in &line.conds {
-            let mut items = vec![];
-            eval_cells(&c.cells, self.l, vars, &faces, &mut items);
-            let sets = self.cond(c, &items);
+            let sets = self.cond(c, &set_of(&c.cells, self.l, vars, &faces));
             if c.some {
                 some.push(sets);
             } else {
@@ -821,7 +822,7 @@ impl Compile<'_> {
         for (cs, from, to) in &line.changes {
             let mut items = vec![];
             for c in cs {
-                eval_cells(c, self.l, vars, &faces, &mut items);
+                items.extend(set_of(c, self.l, vars, &faces));
             }
             let [fwd, back] = self.split(&items);
             for (cells, rev) in [(fwd, false), (back, true)] {
@@ -838,49 +839,94 @@ impl Compile<'_> {
 impl BoardRules {
     /// The position on a board, compiling the rules for it the first time: every cell in the
     /// first state, or as drawn by `start`.
-    fn start(&self, board: &Value, span: Span, start: Option<(&str, Span)>) -> Result<Value> {
+    fn start(
+        &self,
+        board: &Value,
+        span: Span,
+        start: Option<(&str, Span)>,
+        ctl: &Ctl,
+    ) -> Result<Value> {
         let text = format!("{}({})", self.name, board.to_text());
         let known = self.bound.borrow().get(&text).cloned();
         let rs = match known {
             Some(rs) => rs,
             None => {
-                let l = layout(board, &self.pieces, self.edges, self.directed, span)?;
+                let l = layout(board, &self.pieces, self.edges, self.directed, span, ctl)?;
                 let cx = Compile {
                     l: &l,
                     states: self.states.len(),
                 };
-                let binds = |line: &Line| {
-                    let mut out = vec![];
-                    if bind(line, &l, &mut vec![], &mut out) {
-                        Ok(out)
-                    } else {
-                        Err(Error::runtime(
-                            format!("the rules give more than {MAX_MOVES} moves on this board"),
-                            line.span,
-                        ))
+                let task = ctl.task(&format!("compiling {} (bindings)", self.name), None);
+                // the memory of every move and end condition so far, charged as each is made
+                let (have, mut bytes) = (ctl.memory(), 0u64);
+                let mut charge = |b: u64, line: &Line, what: &str| -> Result<()> {
+                    bytes = bytes.saturating_add(b);
+                    if bytes <= have {
+                        return Ok(());
                     }
+                    Err(Error::runtime(
+                        format!(
+                            "compiling `{}` for this board passes the memory budget at its {what}: \
+                             about {} so far, {} is available",
+                            self.name,
+                            human_bytes(bytes),
+                            human_bytes(have)
+                        ),
+                        line.span,
+                    )
+                    .hint(board::COMPILE_HINT))
+                };
+                let too_many = |line: &Line| {
+                    Error::runtime(
+                        format!("the rules give more than {MAX_MOVES} moves on this board"),
+                        line.span,
+                    )
                 };
                 let mut moves = vec![];
                 for (k, line) in self.lines.iter().enumerate() {
-                    for vars in binds(line)? {
-                        let (need, some) = cx.conds(line, &vars);
+                    let first = moves.len();
+                    bind(line, &l, &mut vec![], &task, &mut |vars| {
+                        if moves.len() - first >= MAX_MOVES {
+                            return Err(too_many(line));
+                        }
+                        let (need, some) = cx.conds(line, vars);
                         let mut label = vec![k];
-                        label.extend(&vars);
-                        moves.push(Move {
+                        label.extend(vars);
+                        let m = Move {
                             need,
                             some,
-                            change: cx.change(line, &vars),
+                            change: cx.change(line, vars),
                             label,
-                        });
-                    }
+                        }
+                        .compact();
+                        charge(
+                            m.compile_bytes(l.names.len()),
+                            line,
+                            &format!("rule {}", k + 1),
+                        )?;
+                        moves.push(m);
+                        Ok(())
+                    })?;
                 }
                 let mut ends = vec![];
-                for line in &self.ends {
-                    for vars in binds(line)? {
-                        let (need, some) = cx.conds(line, &vars);
-                        ends.push(End { need, some });
-                    }
+                for (k, line) in self.ends.iter().enumerate() {
+                    let first = ends.len();
+                    bind(line, &l, &mut vec![], &task, &mut |vars| {
+                        if ends.len() - first >= MAX_MOVES {
+                            return Err(too_many(line));
+                        }
+                        let (need, some) = cx.conds(line, vars);
+                        let e = End { need, some }.compact();
+                        charge(
+                            e.compile_bytes(l.names.len()),
+                            line,
+                            &format!("end rule {}", k + 1),
+                        )?;
+                        ends.push(e);
+                        Ok(())
+                    })?;
                 }
+                drop(task);
                 let sides: Vec<u8> = moves.iter().map(|m| self.lines[m.label[0]].side).collect();
                 let game = BoardGame::with_sides(
                     Rules {
@@ -894,6 +940,7 @@ impl BoardRules {
                         cols: l.cols,
                     },
                     &sides,
+                    ctl,
                 )
                 .map_err(|e| Error::from(e).at(span))?;
                 let b = OnBoard {
@@ -1111,10 +1158,16 @@ impl Family for BoardRules {
             Span::default(),
         ))
     }
-    fn call(&self, _: &Rc<Ruleset>, args: &[(Value, Span)], span: Span) -> Option<Result<Value>> {
+    fn call(
+        &self,
+        _: &Rc<Ruleset>,
+        args: &[(Value, Span)],
+        span: Span,
+        ctl: &Ctl,
+    ) -> Option<Result<Value>> {
         Some(match args {
-            [(b, s)] => self.start(b, *s, None),
-            [(b, s), (Value::Str(t), ts)] => self.start(b, *s, Some((t, *ts))),
+            [(b, s)] => self.start(b, *s, None, ctl),
+            [(b, s), (Value::Str(t), ts)] => self.start(b, *s, Some((t, *ts)), ctl),
             _ => {
                 let g = "graph { a - b - c - a; cells [a, b, c] }";
                 let (example, drawn) = if self.edges {

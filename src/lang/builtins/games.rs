@@ -357,8 +357,13 @@ fn moore_pos(_: &mut Interp, a: &mut Args) -> Result<Value> {
 }
 
 /// `R(args)`: a position of ruleset R.
-pub fn position_of(rs: &Rc<Ruleset>, args: &[(Value, Span)], span: Span) -> Result<Value> {
-    if let Some(v) = rs.family.call(rs, args, span) {
+pub fn position_of(
+    rs: &Rc<Ruleset>,
+    args: &[(Value, Span)],
+    span: Span,
+    ctl: &crate::engine::Ctl,
+) -> Result<Value> {
+    if let Some(v) = rs.family.call(rs, args, span, ctl) {
         return v;
     }
     if let Some(n) = rs.family.arity()
