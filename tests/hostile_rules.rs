@@ -326,7 +326,7 @@ fn the_engine_refuses_rules_past_the_budget() {
     let e = BoardGame::with_sides(rules(), &sides, &small)
         .err()
         .unwrap();
-    assert_eq!(e.kind, ErrorKind::Limit);
+    assert_eq!(e.kind, ErrorKind::Memory);
     assert!(
         e.message.contains("compiling the board game's rules"),
         "{}",
