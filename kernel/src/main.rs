@@ -2,7 +2,12 @@
 //! kernelspec; Jupyter then starts `gamut-kernel CONNECTION_FILE`.
 //!
 //! One interpreter per kernel lives on its own thread (values are not `Send`); the protocol
-//! runs on a single-threaded tokio runtime and talks to it through channels.
+//! runs on a single-threaded tokio runtime and talks to it through channels. A malformed
+//! message is refused (src/wire.rs) and a peer sending one too large is cut off
+//! (src/guard.rs); neither ends the kernel.
+mod guard;
+mod wire;
+
 use gamut::engine::Ctl;
 use gamut::lang::error::Kind;
 use gamut::lang::eval::Interp;
@@ -15,7 +20,7 @@ use jupyter_protocol::{
     ReplyStatus, ShutdownReply, Status, StreamContent, Transient,
 };
 use jupyter_zmq_client::{
-    KernelIoPubXPubConnection, RouterSendConnection, SubscriptionEvent,
+    KernelIoPubXPubConnection, RouterSendConnection, RuntimeError, SubscriptionEvent,
     create_kernel_control_connection, create_kernel_heartbeat_connection,
     create_kernel_iopub_xpub_connection, create_kernel_shell_connection,
     create_kernel_stdin_connection,
@@ -23,6 +28,7 @@ use jupyter_zmq_client::{
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
+use zeromq::ZmqError;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -44,9 +50,7 @@ fn main() {
 fn install(args: &[String]) -> i32 {
     let base = match args {
         [] => Ok(std::path::PathBuf::from("/usr/local/share/jupyter")),
-        [u] if u == "--user" => {
-            jupyter_zmq_client::dirs::user_data_dir().map_err(|e| e.to_string())
-        }
+        [u] if u == "--user" => user_data_dir(),
         [p, dir] if p == "--prefix" => Ok(std::path::Path::new(dir).join("share/jupyter")),
         _ => Err("usage: gamut-kernel install [--user | --prefix DIR]".to_string()),
     };
@@ -85,6 +89,15 @@ fn install(args: &[String]) -> i32 {
             eprintln!("  help: use --user to install for yourself only");
             1
         }
+    }
+}
+
+/// Jupyter's data folder for this user, where `jupyter kernelspec install --user` writes:
+/// `$JUPYTER_DATA_DIR` if set, as jupyter_core's `jupyter_data_dir()` has it.
+fn user_data_dir() -> Result<std::path::PathBuf, String> {
+    match std::env::var_os("JUPYTER_DATA_DIR") {
+        Some(d) if !d.is_empty() => Ok(d.into()),
+        _ => jupyter_zmq_client::dirs::user_data_dir().map_err(|e| e.to_string()),
     }
 }
 
@@ -337,13 +350,29 @@ async fn run(
     events: UnboundedReceiver<Event>,
 ) -> Res<()> {
     let session = format!("gamut-{}", std::process::id());
-    let mut heartbeat = create_kernel_heartbeat_connection(&info).await?;
-    let (shell, mut shell_in) = create_kernel_shell_connection(&info, &session)
+    // the kernel's sockets listen in a private folder; the guard, on the connection file's ports
+    let private = guard::Private::new()
+        .map_err(|e| format!("cannot make a folder for the kernel's sockets: {e}"))?;
+    let inner = private.inner(&info);
+    let mut heartbeat = create_kernel_heartbeat_connection(&inner).await?;
+    let (shell, mut shell_in) = create_kernel_shell_connection(&inner, &session)
         .await?
         .split();
-    let mut control = create_kernel_control_connection(&info, &session).await?;
-    let _stdin = create_kernel_stdin_connection(&info, &session).await?;
-    let iopub = create_kernel_iopub_xpub_connection(&info, &session).await?;
+    let mut control = create_kernel_control_connection(&inner, &session).await?;
+    let _stdin = create_kernel_stdin_connection(&inner, &session).await?;
+    let iopub = create_kernel_iopub_xpub_connection(&inner, &session).await?;
+    for (channel, port, at) in [
+        ("heartbeat", info.hb_port, inner.hb_port),
+        ("shell", info.shell_port, inner.shell_port),
+        ("control", info.control_port, inner.control_port),
+        ("stdin", info.stdin_port, inner.stdin_port),
+        ("iopub", info.iopub_port, inner.iopub_port),
+    ] {
+        let listener = guard::bind(&info, port)
+            .await
+            .map_err(|e| format!("cannot listen on the {channel} port {port}: {e}"))?;
+        tokio::spawn(guard::serve(listener, guard::ipc_path(&inner, at), channel));
+    }
     let mut k = Kernel {
         iopub,
         shell,
@@ -358,10 +387,34 @@ async fn run(
             sig.store(true, Ordering::Relaxed);
         }
     });
-    tokio::spawn(async move { while heartbeat.single_heartbeat().await.is_ok() {} });
-    let (stop_tx, mut stop_rx) = unbounded_channel::<()>();
+    // a peer that sends garbage fails one beat; only a closed socket ends the heartbeat
     tokio::spawn(async move {
-        while let Ok(msg) = control.read().await {
+        while !matches!(
+            heartbeat.single_heartbeat().await,
+            Err(RuntimeError::ZmqError(ZmqError::NoMessage))
+        ) {}
+    });
+    let (stop_tx, mut stop_rx) = unbounded_channel::<()>();
+    // SIGTERM ends the kernel as a shutdown request does (the private folder is removed)
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+    let stop_on_term = stop_tx.clone();
+    tokio::spawn(async move {
+        if term.recv().await.is_some() {
+            let _ = stop_on_term.send(());
+        }
+    });
+    tokio::spawn(async move {
+        while let Ok(read) = wire::read(&mut control).await {
+            let msg = match read {
+                wire::Read::Message(m) => m,
+                wire::Read::Refused(why, reply) => {
+                    eprintln!("gamut-kernel: refused a message on the control channel: {why}");
+                    if let Some(r) = reply {
+                        let _ = control.send(r).await;
+                    }
+                    continue;
+                }
+            };
             let reply = match &msg.content {
                 JupyterMessageContent::KernelInfoRequest(_) => kernel_info().as_child_of(&msg),
                 JupyterMessageContent::InterruptRequest(_) => {
@@ -379,24 +432,39 @@ async fn run(
                     let _ = stop_tx.send(());
                     return;
                 }
-                _ => continue,
+                _ => match unserved(&msg, "control") {
+                    Some(r) => r,
+                    None => continue,
+                },
             };
             let _ = control.send(reply).await;
         }
     });
     loop {
         tokio::select! {
-            msg = shell_in.read() => {
-                let msg = msg?;
-                if let Err(e) = k.handle(&msg).await {
+            read = wire::read(&mut shell_in) => match read? {
+                wire::Read::Message(msg) => {
+                    if let Err(e) = k.handle(&msg).await {
+                        eprintln!("gamut-kernel: {e}");
+                    }
+                }
+                wire::Read::Refused(why, reply) => {
+                    eprintln!("gamut-kernel: refused a message on the shell channel: {why}");
+                    if let Some(r) = reply
+                        && let Err(e) = k.shell.send(r).await
+                    {
+                        eprintln!("gamut-kernel: {e}");
+                    }
+                }
+            },
+            ev = k.iopub.recv_subscription() => {
+                if let Ok(SubscriptionEvent::Subscribe(topic)) = ev
+                    && let Err(e) = k.iopub.send(IoPubWelcome::new(topic).into()).await
+                {
                     eprintln!("gamut-kernel: {e}");
                 }
             }
-            ev = k.iopub.recv_subscription() => {
-                if let Ok(SubscriptionEvent::Subscribe(topic)) = ev {
-                    k.iopub.send(IoPubWelcome::new(topic).into()).await?;
-                }
-            }
+            // returning drops `private`, which removes the sockets' folder
             _ = stop_rx.recv() => return Ok(()),
         }
     }
@@ -469,7 +537,7 @@ impl Kernel {
                 }
                 .as_child_of(msg),
             ),
-            _ => None,
+            _ => unserved(msg, "shell"),
         };
         if let Some(r) = reply {
             self.shell.send(r).await?;
@@ -563,6 +631,15 @@ impl Kernel {
         }
         Ok(reply.as_child_of(msg))
     }
+}
+
+/// The error reply to a request this kernel does not serve (an unknown message type, say), so
+/// that the client is not left waiting; None for a message that is no request.
+fn unserved(msg: &JupyterMessage, channel: &str) -> Option<JupyterMessage> {
+    let why = format!("{} is no request this kernel serves", msg.header.msg_type);
+    let reply = wire::error_reply(msg, &why)?;
+    eprintln!("gamut-kernel: refused a message on the {channel} channel: {why}");
+    Some(reply)
 }
 
 fn kernel_info() -> KernelInfoReply {
