@@ -155,3 +155,11 @@ fn board_games_without_parameters_and_conditions_without_or() {
     assert_eq!(span, "or");
     assert!(hint.contains("some left(c) | right(c) is filled"), "{hint}");
 }
+
+#[test]
+fn c_operators_and_a_ruleset_without_parentheses_get_their_own_hints() {
+    let (_, _, hint) = error("let ok = 1 == 1 && 2 == 2");
+    assert!(hint.contains("write `and`"), "{hint}");
+    let (_, _, hint) = error("game take n { move n - 1 }");
+    assert!(hint.contains("`game take(n) {"), "{hint}");
+}

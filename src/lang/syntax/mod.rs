@@ -497,7 +497,14 @@ fn convert_error(e: pest::error::Error<Rule>, src: &str, src_id: u32) -> ParseEr
             at_end,
         };
     }
-    let hint = if let Some(w) = keyword_typo {
+    let words: Vec<&str> = line_before.split_whitespace().collect();
+    let hint = if let ["game", name] = words.as_slice()
+        && found.is_some_and(|c| c.is_alphanumeric())
+    {
+        format!(
+            "a ruleset's parameters go in parentheses: `game {name}(n) {{ move ... }}`; a function of one expression is `fn {name}(n) = ...`"
+        )
+    } else if let Some(w) = keyword_typo {
         format!("did you mean `{w}`?")
     } else if if_without_else {
         message = "an `if` that gives a value needs an `else` branch".into();
@@ -505,6 +512,8 @@ fn convert_error(e: pest::error::Error<Rule>, src: &str, src_id: u32) -> ParseEr
     } else if found.is_some_and(|c| c.is_ascii_digit()) && prev_char == Some('.') {
         message = "gamut has no decimal numbers: numbers are exact integers".into();
         "use integers; `/` is floor division and `%` the remainder, e.g. 7 / 2 is 3".into()
+    } else if rest.starts_with("&&") {
+        "write `and` to combine conditions: `a > 0 and b > 0`".into()
     } else if found == Some('"')
         && rest[1..].contains('"')
         && !rest[1..].split('\n').next().unwrap_or("").is_empty()
