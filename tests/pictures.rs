@@ -1,7 +1,9 @@
 //! Pictures and interop: the tests open what they write. PNGs are decoded and
 //! pixels read at known cells, SVGs parsed as XML, DOT parsed for its nodes and edges, GAP and
-//! `.tws` files read back; GAP itself is run when it is installed.
+//! `.tws` files read back; GAP itself is run when it is installed. A test that needs Graphviz or
+//! GAP is skipped without it as tests/tools/mod.rs says.
 mod common;
+mod tools;
 use gamut::engine::group::export::{HOP_COLOURS, WALK_LEFT, WALK_TOP, walk_swatch};
 use gamut::lang::eval::Interp;
 use std::cell::RefCell;
@@ -42,8 +44,12 @@ fn parse_svg(text: &str) -> roxmltree::Document<'_> {
     roxmltree::Document::parse_with_options(text, opt).unwrap()
 }
 
+/// Whether Graphviz is installed; if not, the skip is reported (tests/tools/mod.rs).
 fn has_dot() -> bool {
-    std::process::Command::new("dot").arg("-V").output().is_ok()
+    tools::found(
+        std::process::Command::new("dot").arg("-V").output().is_ok(),
+        "Graphviz's `dot` is not installed (apt-get install graphviz)",
+    )
 }
 
 struct Image {
@@ -287,7 +293,6 @@ fn a_game_of_cycles_picture_shows_cells_arrows_and_the_sink_source_rule() {
 #[test]
 fn svg_and_png_through_graphviz() {
     if !has_dot() {
-        eprintln!("skipped: Graphviz's `dot` is not installed (apt-get install graphviz)");
         return;
     }
     let d = dir("svg");
@@ -328,6 +333,31 @@ fn large_graph_is_drawn_as_distance_layers() {
     assert!(text.contains("4 elements\"]"));
     let e = run("export(slide4_hard, \"x.dot\")").unwrap_err();
     assert!(e.contains("too many") && e.contains("plot("), "{e}");
+}
+
+/// A test skipped for a missing tool says so past libtest's capture, and fails under
+/// GAMUT_REQUIRE_TOOLS=1: this test binary runs the Graphviz test with a PATH without `dot`.
+#[test]
+fn a_missing_tool_is_reported_or_fails_when_required() {
+    let run = |require: &str| {
+        std::process::Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", "svg_and_png_through_graphviz"])
+            .env("PATH", "")
+            .env("GAMUT_REQUIRE_TOOLS", require)
+            .output()
+            .unwrap()
+    };
+    let out = run("0");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("SKIPPED in svg_and_png_through_graphviz: Graphviz's `dot` is not installed"),
+        "{err}"
+    );
+    let out = run("1");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "{text}");
+    assert!(text.contains("GAMUT_REQUIRE_TOOLS=1 requires"), "{text}");
 }
 
 #[test]
@@ -507,12 +537,10 @@ fn appendix_b_from_gap_text_gives_the_thesis_orders() {
 
 #[test]
 fn gap_agrees_on_every_stdlib_group() {
-    if std::process::Command::new("gap")
-        .arg("-h")
-        .output()
-        .is_err()
-    {
-        eprintln!("skipped: GAP is not installed (Debian package gap)");
+    if !tools::found(
+        std::process::Command::new("gap").arg("-h").output().is_ok(),
+        "GAP is not installed (apt-get install gap-core)",
+    ) {
         return;
     }
     let d = dir("gaprun");

@@ -1,6 +1,7 @@
 //! A query split into parts, run by separate processes (directly, and as a Slurm job array on a
 //! one-node cluster), and merged: the merged answer must equal the single-process answer.
 mod common;
+mod tools;
 use common::gamut;
 use std::path::Path;
 use std::process::Command;
@@ -306,7 +307,7 @@ fn a_slurm_job_array_runs_the_parts() {
     let dir = scratch("slurm");
     let cluster = Cluster(dir.join("cluster"));
     if let Err(why) = one_node_cluster(&cluster.0) {
-        eprintln!("skipped: Slurm cannot start here: {why}");
+        tools::found(false, &format!("Slurm cannot start here: {why}"));
         return;
     }
     split(&dir, "grundy(K)", 3);

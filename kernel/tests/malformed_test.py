@@ -32,7 +32,7 @@ class MalformedMessages(unittest.TestCase):
     @classmethod
     def tearDownClass(cls):
         cls.kc.stop_channels()
-        cls.km.shutdown_kernel(now=True)
+        cls.km.shutdown_kernel()
         cls.ctx.term()
         cls.log.close()
         os.unlink(cls.log.name)

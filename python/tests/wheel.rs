@@ -1,8 +1,11 @@
 //! Builds the wheel with maturin and runs tests/test_session.py against it. Needs Python with
-//! maturin (`.ci/run` installs it into a virtual environment); without it the test says so and
-//! passes.
+//! maturin (`.ci/run` installs it into a virtual environment); without it the test is skipped as
+//! tests/tools/mod.rs says.
 use std::path::Path;
 use std::process::Command;
+
+#[path = "../../tests/tools/mod.rs"]
+mod tools;
 
 #[test]
 fn the_wheel_imports_and_computes() {
@@ -11,8 +14,10 @@ fn the_wheel_imports_and_computes() {
         .args(["-c", "import maturin"])
         .output()
         .is_ok_and(|o| o.status.success());
-    if !has {
-        println!("skipped: {python} lacks maturin");
+    if !tools::found(
+        has,
+        &format!("{python} lacks maturin (pip install maturin; GAMUT_PYTHON names the Python)"),
+    ) {
         return;
     }
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
