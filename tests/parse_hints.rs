@@ -160,6 +160,10 @@ fn board_games_without_parameters_and_conditions_without_or() {
 fn c_operators_and_a_ruleset_without_parentheses_get_their_own_hints() {
     let (_, _, hint) = error("let ok = 1 == 1 && 2 == 2");
     assert!(hint.contains("write `and`"), "{hint}");
+    let (_, _, hint) = error("let ok = 1 == 1 || 2 == 2");
+    assert!(hint.contains("write `or`"), "{hint}");
+    let (_, _, hint) = error("let ok = !true");
+    assert!(hint.contains("write `not`"), "{hint}");
     let (_, _, hint) = error("game take n { move n - 1 }");
     assert!(hint.contains("`game take(n) {"), "{hint}");
 }

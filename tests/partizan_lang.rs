@@ -141,6 +141,40 @@ fn published_values() {
     }
 }
 
+/// A loop (an edge from a vertex to itself) is a legal Hackenbush edge: cutting it drops
+/// nothing else, so it plays as an edge to a new vertex of its own (Winning Ways, ch. 7's
+/// flowers have loops for petals).
+#[test]
+fn hackenbush_loops_play_as_pendant_edges() {
+    let cases = [
+        (
+            "[[0, 1, \"B\"], [1, 1, \"R\"]]",
+            "[[0, 1, \"B\"], [1, 2, \"R\"]]",
+        ),
+        ("[[0, 0, \"G\"]]", "[[0, 1, \"G\"]]"),
+        (
+            "[[0, 1, \"G\"], [1, 1, \"B\"], [1, 1, \"R\"], [1, 2, \"G\"], [2, 2, \"G\"]]",
+            "[[0, 1, \"G\"], [1, 3, \"B\"], [1, 4, \"R\"], [1, 2, \"G\"], [2, 5, \"G\"]]",
+        ),
+        (
+            "[[0, 1, \"B\"], [1, 2, \"R\"], [2, 0, \"B\"], [2, 2, \"R\"], [0, 0, \"B\"]]",
+            "[[0, 1, \"B\"], [1, 2, \"R\"], [2, 0, \"B\"], [2, 3, \"R\"], [0, 4, \"B\"]]",
+        ),
+    ];
+    for (with_loops, pendant) in cases {
+        let got = value(&format!("value(hackenbush({with_loops}))"));
+        assert_eq!(
+            got,
+            value(&format!("value(hackenbush({pendant}))")),
+            "{with_loops}"
+        );
+    }
+    assert_eq!(
+        value("value(hackenbush([[0, 1, \"B\"], [1, 1, \"R\"]]))"),
+        json!("1/2")
+    );
+}
+
 /// Positions from CGSuite's own test suite (Aaron Siegel, CGSuite: `GameGridTest`,
 /// `GameStripTest`, `GameGraphTest`), as CGSuite prints their canonical forms (`+-` there is `±`).
 #[test]

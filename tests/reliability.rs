@@ -362,3 +362,34 @@ fn an_endless_file_is_refused() {
         assert!(peak < 600 << 20, "{args:?}: peak {} MB", peak >> 20);
     }
 }
+
+/// A script is read within the memory budget: one too large to parse under it is refused
+/// before the parser starts (5 million lines under 256 MB, one 40 MB line under the 4 GB
+/// limit aborted), and a long script prints its lines in linear time (each line's number was
+/// counted from the start of the file).
+#[test]
+fn large_scripts_are_read_within_the_budget() {
+    let dir = std::env::temp_dir().join(format!("gamut-large-script-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let many = dir.join("many.game");
+    std::fs::write(&many, "1\n".repeat(5_000_000)).unwrap();
+    let path = many.to_str().unwrap();
+    let (code, _, err, secs) = limited(&["--memory", "256M", "run", path], None);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("reading") && err.contains("needs about"),
+        "{err}"
+    );
+    assert!(secs < 20.0, "took {secs:.1} s");
+    let long = dir.join("long.game");
+    std::fs::write(&long, format!("len([{}])\n", "1,".repeat(20_000_000))).unwrap();
+    let (code, _, err, _) = limited(&["run", long.to_str().unwrap()], None);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("needs about"), "{err}");
+    std::fs::write(&many, "1\n".repeat(100_000)).unwrap();
+    let (code, out, err, secs) = limited(&["run", path], None);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().count(), 100_000);
+    assert!(secs < 60.0, "took {secs:.1} s");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -57,6 +57,8 @@ impl Scope {
 pub struct Source {
     pub name: String,
     pub text: Rc<str>,
+    /// where each line after the first starts, so a line number is a binary search
+    line_starts: Vec<u32>,
 }
 
 /// A builtin: its table entry carries what `:help NAME` prints.
@@ -378,14 +380,37 @@ impl Interp {
     }
 
     pub fn add_source(&mut self, name: &str, text: &str) -> u32 {
+        let line_starts = text
+            .match_indices('\n')
+            .map(|(i, _)| i as u32 + 1)
+            .collect();
         self.sources.push(Source {
             name: name.to_string(),
             text: text.into(),
+            line_starts,
         });
         (self.sources.len() - 1) as u32
     }
 
     pub fn parse(&mut self, name: &str, text: &str) -> Result<Vec<Stmt>> {
+        // pest keeps a token pair for every rule it enters and the tree is built from them:
+        // about 300 bytes per byte of source at the worst (a script of one-number lines)
+        const PARSE_BYTES: u64 = 300;
+        let need = (text.len() as u64).saturating_mul(PARSE_BYTES);
+        if need > self.ctl.memory()
+            && !(self.games.forget_all(&self.ctl) && need <= self.ctl.memory())
+        {
+            let what = format!(
+                "reading {name} ({} bytes)",
+                crate::engine::control::num(text.len())
+            );
+            return Err(Error::from(crate::engine::control::over_budget(
+                need,
+                self.ctl.memory(),
+                &what,
+            ))
+            .hint("split the script into smaller files, or raise the budget with --memory"));
+        }
         // a lone carriage return (old Mac line ends) ends a line too; the length stays, so
         // spans and the text errors are drawn from agree
         let b = text.as_bytes();
@@ -427,11 +452,8 @@ impl Interp {
     }
 
     pub fn line_of(&self, span: Span) -> usize {
-        let text = &self.sources[span.src as usize].text;
-        text[..(span.start as usize).min(text.len())]
-            .matches('\n')
-            .count()
-            + 1
+        let starts = &self.sources[span.src as usize].line_starts;
+        starts.partition_point(|&s| s <= span.start) + 1
     }
 
     fn load_library(&mut self, name: &str, span: Span) -> Result<()> {

@@ -338,7 +338,20 @@ impl Drawing for Hackenbush<'_> {
             let offset = (nth as f64 - (many as f64 - 1.0) / 2.0) * gap;
             let (lo, hi) = (pair.0 as usize, pair.1 as usize);
             let q = at(hi);
-            let path = if lo == 0 {
+            let path = if lo == hi {
+                // a loop: a petal above its vertex, the later ones larger
+                let p = at(lo);
+                let r = 10.0 + 6.0 * nth as f64;
+                [
+                    (0.0, 0.0),
+                    (-r, -1.6 * r),
+                    (0.0, -2.4 * r),
+                    (r, -1.6 * r),
+                    (0.0, 0.0),
+                ]
+                .map(|d| pt((p.0 + d.0, p.1 + d.1)))
+                .to_vec()
+            } else if lo == 0 {
                 // from the ground below its upper end
                 vec![pt((q.0 + offset, ground)), pt(q)]
             } else {

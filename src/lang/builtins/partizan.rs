@@ -935,7 +935,7 @@ fn hackenbush(it: &mut Interp, a: &mut Args) -> Result<Value> {
                 else {
                     return Err(bad());
                 };
-                if t.len() != 3 || !(0..64).contains(x) || !(0..64).contains(y) || x == y {
+                if t.len() != 3 || !(0..64).contains(x) || !(0..64).contains(y) {
                     return Err(bad());
                 }
                 let colour = Picture::string(c)

@@ -514,6 +514,10 @@ fn convert_error(e: pest::error::Error<Rule>, src: &str, src_id: u32) -> ParseEr
         "use integers; `/` is floor division and `%` the remainder, e.g. 7 / 2 is 3".into()
     } else if rest.starts_with("&&") {
         "write `and` to combine conditions: `a > 0 and b > 0`".into()
+    } else if rest.starts_with("||") || (rest.starts_with('|') && before.ends_with('|')) {
+        "write `or` for either condition: `a > 0 or b > 0` (`|` is the union of sets)".into()
+    } else if rest.starts_with('!') && !rest.starts_with("!=") {
+        "write `not` to negate a condition: `not (a > 0)`".into()
     } else if found == Some('"')
         && rest[1..].contains('"')
         && !rest[1..].split('\n').next().unwrap_or("").is_empty()
