@@ -257,7 +257,7 @@ fn batch(cmd: &str, cli: &Cli, args: &[String], memory: Option<u64>) -> i32 {
                 return 2;
             }
         },
-        _ => split::merge(std::path::Path::new(&args[0])).map(|v| {
+        _ => split::merge(&it.ctl, std::path::Path::new(&args[0])).map(|v| {
             let mut print = printer(cli.json, it.ctl.cancel_flag().clone());
             print(1, &v);
         }),

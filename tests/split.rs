@@ -310,17 +310,24 @@ fn a_slurm_job_array_runs_the_parts() {
         tools::found(false, &format!("Slurm cannot start here: {why}"));
         return;
     }
-    split(&dir, "grundy(K)", 3);
+    // sbatch reads the log path itself: a space, a quote, a `#` and Slurm's `%` stay in it
+    let runs = scratch("slurm %j \"q\" #x");
+    split(&runs, "grundy(K)", 3);
     let out = Command::new("sbatch")
         .arg("--wait")
-        .arg(dir.join("run/slurm.sh"))
+        .arg(runs.join("run/slurm.sh"))
         .env("SLURM_CONF", cluster.0.join("slurm.conf"))
         .output()
         .unwrap();
     drop(cluster);
     succeeded(&out);
-    let (code, merged, err) = merge(&dir);
+    for i in 0..3 {
+        let log = runs.join(format!("run/slurm-{i}.log"));
+        assert!(log.exists(), "{} is missing", log.display());
+    }
+    let (code, merged, err) = merge(&runs);
     assert_eq!(code, 0, "{err}");
     assert_eq!(merged, single("grundy(K)"));
     let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&runs);
 }

@@ -4,14 +4,16 @@
 //! takes the best score). A batch system runs the parts: a Slurm job array or GNU parallel;
 //! gamut only writes the parts and merges their results.
 //!
-//! The folder holds `plan.json` (the query, the script's text, the number of options and a
-//! fingerprint of the query, the script and the options' list), `script.game`, `slurm.sh`, and
-//! one `part-I.json` per finished part. Every part lists the options again and checks the
-//! fingerprint, so a part run by another build, on an edited script or for another query is
-//! refused rather than merged; a part names its plan, query and options, and the merge checks
-//! each of its answers (the option it answers, the kind of answer) before using it.
+//! The folder holds `plan.json` (an id drawn anew by every split, the query, the script's text,
+//! the number of options and a fingerprint of the query, the script and the options' list),
+//! `script.game`, `slurm.sh`, and one `part-I.json` per finished part. Every part lists the
+//! options again and checks the fingerprint, so a part run by another build, on an edited script
+//! or for another query is refused rather than merged; a part names its plan, query and options,
+//! and the merge checks each of its answers (the option it answers, the kind of answer) before
+//! using it. A plan or part is a file anyone can edit: its counts are bounded before any use.
+use crate::engine::Ctl;
 use crate::lang::error::{Error, Result};
-use crate::lang::eval::Interp;
+use crate::lang::eval::{Interp, MAX_ELEMENTS};
 use crate::lang::rules::Position;
 use crate::lang::syntax::ast::{Expr, ExprKind, Stmt};
 use crate::lang::value::Value;
@@ -152,7 +154,16 @@ fn io_error(what: &str, path: &Path, e: std::io::Error) -> Error {
     Error::plain(format!("cannot {what} {}: {e}", path.display()))
 }
 
-fn read_json(path: &Path) -> Result<Json> {
+/// A plan or a part, read whole if the memory budget holds what it may parse into: a JSON
+/// value is 32 bytes, so up to 16 times the text, and the text itself.
+fn read_json(ctl: &Ctl, path: &Path) -> Result<Json> {
+    let len = std::fs::metadata(path)
+        .map_err(|e| io_error("read", path, e))?
+        .len();
+    ctl.reserve(
+        len.saturating_mul(17),
+        &format!("reading {}", path.display()),
+    )?;
     let text =
         crate::engine::control::read_text_file(path).map_err(|e| io_error("read", path, e))?;
     serde_json::from_str(&text)
@@ -191,16 +202,9 @@ pub fn plan(
         .map(|b| b.display().to_string());
     // `use` in the script is relative to the script's folder, as in `gamut run`
     it.base_dir = base.as_ref().map(PathBuf::from);
-    // the paths are written into a shell script: no line of their own may be smuggled in
-    for p in [dir, gamut] {
-        if p.display().to_string().chars().any(char::is_control) {
-            return Err(Error::plain(format!(
-                "the path {:?} holds a control character (a newline, say)",
-                p.display().to_string()
-            ))
-            .hint("a split's folder and gamut's path are written into slurm.sh: name them without control characters"));
-        }
-    }
+    // refused before anything is written: these paths go into slurm.sh
+    let g = shell_word(gamut)?;
+    sbatch_log(&std::path::absolute(dir).map_err(|e| io_error("find", dir, e))?)?;
     let q = parse_query(it, query)?;
     let Listed {
         opts,
@@ -210,6 +214,8 @@ pub fn plan(
     } = options(it, script, query, &q)?;
     std::fs::create_dir_all(dir).map_err(|e| io_error("create", dir, e))?;
     let dir = dir.canonicalize().map_err(|e| io_error("find", dir, e))?;
+    // again: a link on the way may lead to a folder of another name
+    let (d, log) = (shell_word(&dir)?, sbatch_log(&dir)?);
     // the answers of an earlier split into this folder belong to its plan, not this one
     let listing = std::fs::read_dir(&dir).map_err(|e| io_error("read", &dir, e))?;
     for entry in listing.flatten() {
@@ -220,6 +226,7 @@ pub fn plan(
         }
     }
     let plan = json!({
+        "id": new_id(),
         "query": query,
         "answer": q.name,
         "base_dir": base,
@@ -231,9 +238,6 @@ pub fn plan(
     write(&dir.join("plan.json"), &format!("{plan:#}\n"))?;
     write(&dir.join("script.game"), script)?;
     let last = parts - 1;
-    let (d, g) = (quoted(&dir), quoted(gamut));
-    // sbatch reads its #SBATCH lines itself, not through the shell
-    let log = dir.join("slurm-%a.log").display().to_string();
     let slurm = format!(
         "#!/bin/sh\n#SBATCH --job-name=gamut-split\n#SBATCH --array=0-{last}\n#SBATCH --output={log}\nexec {g} part {d} \"$SLURM_ARRAY_TASK_ID\"\n",
     );
@@ -243,28 +247,93 @@ pub fn plan(
         crate::engine::control::num(all),
         crate::engine::control::num(opts.len()),
         dir.display(),
-        quoted(&dir.join("slurm.sh")),
+        shell_word(&dir.join("slurm.sh"))?,
     ))
 }
 
-/// A path as one shell word (single quotes; a quote inside becomes '\'').
-fn quoted(p: &Path) -> String {
-    format!("'{}'", p.display().to_string().replace('\'', "'\\''"))
+/// A fresh plan id: the time, the process id and a count of this process's splits, hashed with
+/// the random keys of std's hash maps.
+fn new_id() -> String {
+    use std::hash::BuildHasher;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static SPLITS: AtomicU64 = AtomicU64::new(0);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let n = SPLITS.fetch_add(1, Ordering::Relaxed);
+    let h = std::collections::hash_map::RandomState::new().hash_one((now, std::process::id(), n));
+    format!("{h:016x}")
 }
 
-fn plan_of(dir: &Path) -> Result<(Json, usize)> {
-    let plan = read_json(&dir.join("plan.json"))?;
-    let parts = plan["parts"]
-        .as_u64()
-        .map(|p| p as usize)
-        .filter(|&p| (1..=MAX_PARTS).contains(&p))
-        .ok_or_else(|| Error::plain(format!("{}/plan.json has no parts", dir.display())))?;
+/// The text of a path written into slurm.sh: refused if it is not UTF-8 (the script would name
+/// another path) or holds a control character (a newline would start a command of its own).
+fn path_text(p: &Path) -> Result<&str> {
+    let shown = format!("{:?}", p.as_os_str());
+    let text = p.to_str().ok_or_else(|| {
+        Error::plain(format!("the path {shown} is not UTF-8 text"))
+            .hint("a split's folder and gamut's path are written into slurm.sh: name them in UTF-8")
+    })?;
+    if text.chars().any(char::is_control) {
+        return Err(Error::plain(format!(
+            "the path {shown} holds a control character (a newline, say)"
+        ))
+        .hint("a split's folder and gamut's path are written into slurm.sh: name them without control characters"));
+    }
+    Ok(text)
+}
+
+/// A path as one shell word (single quotes; a quote inside becomes '\'').
+fn shell_word(p: &Path) -> Result<String> {
+    Ok(format!("'{}'", path_text(p)?.replace('\'', "'\\''")))
+}
+
+/// The parts' log files as one argument of an `#SBATCH` line, which sbatch reads itself: in
+/// double quotes, `\"` for a quote, `%%` for a `%` (Slurm's pattern sign). A backslash in the
+/// file name turns Slurm's patterns off, so the `%a` would not name the part: refused.
+fn sbatch_log(dir: &Path) -> Result<String> {
+    let text = path_text(dir)?;
+    if text.contains('\\') {
+        return Err(Error::plain(format!(
+            "the path {text:?} holds a backslash, which Slurm's log file names cannot hold"
+        ))
+        .hint("choose a --dir without backslashes"));
+    }
+    let folder = text.replace('%', "%%").replace('"', "\\\"");
+    Ok(format!("\"{folder}/slurm-%a.log\""))
+}
+
+/// The plan in `dir`, its counts checked before any use: parts up to [`MAX_PARTS`], options no
+/// more than a list may hold.
+fn plan_of(ctl: &Ctl, dir: &Path) -> Result<(Json, usize)> {
+    let path = dir.join("plan.json");
+    let plan = read_json(ctl, &path)?;
+    let bad = |why: String| {
+        Error::plain(format!(
+            "{} is not a plan of a split: {why}",
+            path.display()
+        ))
+        .hint("write the split again with `gamut split`")
+    };
+    let count = |k: &str, lo: u64, hi: u64| {
+        plan[k]
+            .as_u64()
+            .filter(|c| (lo..=hi).contains(c))
+            .ok_or_else(|| {
+                let hi = crate::engine::control::num(hi);
+                bad(format!("`{k}` is not a whole number from {lo} to {hi}"))
+            })
+    };
+    let parts = count("parts", 1, MAX_PARTS as u64)? as usize;
+    count("options", 0, MAX_ELEMENTS)?;
+    if !plan["id"].is_string() {
+        return Err(bad("it has no `id`".into()));
+    }
     Ok((plan, parts))
 }
 
 /// `gamut part DIR I`: answers the query for options I, I + N, I + 2N, ... into `part-I.json`.
 pub fn part(it: &mut Interp, dir: &Path, index: usize) -> Result<()> {
-    let (plan, parts) = plan_of(dir)?;
+    let (plan, parts) = plan_of(&it.ctl, dir)?;
     if index >= parts {
         // a wrong command line, so exit status 2 as for a parse error
         return Err(Error {
@@ -304,6 +373,7 @@ pub fn part(it: &mut Interp, dir: &Path, index: usize) -> Result<()> {
         answers.push(json!([i, answer]));
     }
     let out = json!({
+        "plan": plan["id"],
         "part": index,
         "parts": parts,
         "query": query,
@@ -318,8 +388,8 @@ pub fn part(it: &mut Interp, dir: &Path, index: usize) -> Result<()> {
 }
 
 /// `gamut merge DIR`: the query's answer from the parts' answers.
-pub fn merge(dir: &Path) -> Result<Value> {
-    let (plan, parts) = plan_of(dir)?;
+pub fn merge(ctl: &Ctl, dir: &Path) -> Result<Value> {
+    let (plan, parts) = plan_of(ctl, dir)?;
     let kind = plan["answer"].as_str().unwrap_or("");
     let (Some(n), true) = (plan["options"].as_u64(), QUERIES.contains(&kind)) else {
         return Err(Error::plain(format!(
@@ -337,7 +407,7 @@ pub fn merge(dir: &Path) -> Result<Value> {
             missing.push(i.to_string());
             continue;
         }
-        let p = read_json(&path)?;
+        let p = read_json(ctl, &path)?;
         let foreign = |why: &str| {
             Error::plain(format!(
                 "{} belongs to another split: {why}",
@@ -350,6 +420,13 @@ pub fn merge(dir: &Path) -> Result<Value> {
         }
         if p["part"].as_u64() != Some(i as u64) || p["parts"].as_u64() != Some(parts as u64) {
             return Err(foreign("it is another part of the plan"));
+        }
+        // the same query and script: a part of an earlier split still running when the split
+        // was written again, say (a file the script `use`s may have changed in between)
+        if p["plan"] != plan["id"] {
+            return Err(foreign(
+                "it was written for another split of this query (an earlier split into this folder, say)",
+            ));
         }
         for a in p["answers"].as_array().into_iter().flatten() {
             let (Some(j), v) = (a[0].as_u64(), &a[1]) else {
