@@ -339,18 +339,14 @@ impl Drawing for Hackenbush<'_> {
             let (lo, hi) = (pair.0 as usize, pair.1 as usize);
             let q = at(hi);
             let path = if lo == hi {
-                // a loop: a petal above its vertex, the later ones larger
+                // a loop: a petal out to the side of its vertex, right and left in turn,
+                // the later ones larger
                 let p = at(lo);
-                let r = 10.0 + 6.0 * nth as f64;
-                [
-                    (0.0, 0.0),
-                    (-r, -1.6 * r),
-                    (0.0, -2.4 * r),
-                    (r, -1.6 * r),
-                    (0.0, 0.0),
-                ]
-                .map(|d| pt((p.0 + d.0, p.1 + d.1)))
-                .to_vec()
+                let r = 10.0 + 5.0 * (nth / 2) as f64;
+                let (dx, dy) = (if nth % 2 == 0 { 0.8 } else { -0.8 }, -0.6);
+                [(0.0, 0.0), (1.6, 1.0), (2.4, 0.0), (1.6, -1.0), (0.0, 0.0)]
+                    .map(|(a, b)| pt((p.0 + r * (a * dx - b * dy), p.1 + r * (a * dy + b * dx))))
+                    .to_vec()
             } else if lo == 0 {
                 // from the ground below its upper end
                 vec![pt((q.0 + offset, ground)), pt(q)]
