@@ -51,7 +51,8 @@ fn global_options_work_in_any_position_and_scripts_come_from_stdin() {
         String::from_utf8_lossy(&out.stdout),
         "{\"line\":1,\"value\":2}\n"
     );
-    assert_eq!(run_e("-7 / 2").1, "-4\n");
+    assert_eq!(run_e("-7 // 2").1, "-4\n");
+    assert_eq!(run_e("-7 / 2").1, "-7/2\n");
     let out = gamut()
         .args(["run", "-"])
         .write_stdin("3 * 3\n")

@@ -7,6 +7,7 @@ use crate::lang::value::{Closure, Value};
 use indexmap::IndexMap;
 use num_bigint::BigInt;
 use num_integer::Integer;
+use num_rational::BigRational;
 use num_traits::{Signed, ToPrimitive, Zero};
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -394,10 +395,12 @@ impl Interp {
 
     pub fn parse(&mut self, name: &str, text: &str) -> Result<Vec<Stmt>> {
         // pest keeps a token pair for every rule it enters and the tree is built from them:
-        // about 300 bytes per byte of source at the worst (a script of one-number lines)
+        // about 300 bytes per byte of source at the worst (a script of one-number lines); a
+        // script of a few pages is read whatever the budget, as the process itself is larger
         const PARSE_BYTES: u64 = 300;
         let need = (text.len() as u64).saturating_mul(PARSE_BYTES);
-        if need > self.ctl.memory()
+        if text.len() > 1 << 16
+            && need > self.ctl.memory()
             && !(self.games.forget_all(&self.ctl) && need <= self.ctl.memory())
         {
             let what = format!(
@@ -791,6 +794,7 @@ impl Interp {
                         None => Value::int(-BigInt::from(*i)),
                     },
                     (UnOp::Neg, Value::Big(b)) => Value::int(-(**b).clone()),
+                    (UnOp::Neg, Value::Rat(r)) => Value::Rat(Rc::new(-(**r).clone())),
                     _ => {
                         let o = match op {
                             UnOp::Not => "not",
@@ -862,6 +866,17 @@ impl Interp {
                     is.push((self.eval(i, env)?, i.span));
                 }
                 self.index(b, is, e.span)?
+            }
+            ExprKind::Slice(base, from, to) => {
+                let b = self.eval(base, env)?;
+                let mut ends = [None, None];
+                for (end, x) in ends.iter_mut().zip([from, to]) {
+                    if let Some(x) = x {
+                        *end = Some((self.eval(x, env)?, x.span));
+                    }
+                }
+                let [from, to] = ends;
+                slice(&b, from, to, e.span)?
             }
             ExprKind::Field(base, field) => {
                 let b = self.eval(base, env)?;
@@ -1175,6 +1190,10 @@ impl Interp {
         }
         match (&b, idx.as_slice()) {
             (Value::List(xs), [(i, is)]) => Ok(xs[position(i, xs.len(), "list", *is)?].clone()),
+            (Value::Str(s), [(i, is)]) if s.is_ascii() => {
+                let k = position(i, s.len(), "string", *is)?;
+                Ok(Value::str(&s[k..k + 1]))
+            }
             (Value::Str(s), [(i, is)]) => {
                 let chars: Vec<char> = s.chars().collect();
                 let k = position(i, chars.len(), "string", *is)?;
@@ -1239,7 +1258,7 @@ impl Interp {
                 BinOp::Mul => "* multiplies integers, composes permutations, and repeats a string",
                 BinOp::Sub => "- subtracts integers, or takes the difference of sets",
                 BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
-                    "only integers and strings are ordered"
+                    "only numbers and strings are ordered"
                 }
                 BinOp::In => "`in` looks in a list, set, range, string, or group",
                 _ => "see docs/language.md for what each operator takes",
@@ -1264,7 +1283,7 @@ impl Interp {
             BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
                 let ok = matches!(
                     (&a, &b),
-                    (Int(_) | Big(_), Int(_) | Big(_)) | (Str(_), Str(_))
+                    (Int(_) | Big(_) | Rat(_), Int(_) | Big(_) | Rat(_)) | (Str(_), Str(_))
                 );
                 if !ok {
                     return Err(bad(&a, &b));
@@ -1314,6 +1333,9 @@ impl Interp {
                 (Int(_) | Big(_), Int(_) | Big(_)) => {
                     Value::int(a.bigint().unwrap() + b.bigint().unwrap())
                 }
+                (Int(_) | Big(_) | Rat(_), Int(_) | Big(_) | Rat(_)) => {
+                    fraction(&a, &b, span, |x, y| x + y)?
+                }
                 (Str(x), Str(y)) => {
                     check_string((x.len() + y.len()) as u64, span)?;
                     Value::str(&format!("{x}{y}"))
@@ -1336,6 +1358,9 @@ impl Interp {
                 (Int(_) | Big(_), Int(_) | Big(_)) => {
                     Value::int(a.bigint().unwrap() - b.bigint().unwrap())
                 }
+                (Int(_) | Big(_) | Rat(_), Int(_) | Big(_) | Rat(_)) => {
+                    fraction(&a, &b, span, |x, y| x - y)?
+                }
                 (Set(x), Set(y)) => Set(Rc::new(x.difference(y).cloned().collect())),
                 _ => return Err(bad(&a, &b)),
             },
@@ -1348,6 +1373,9 @@ impl Interp {
                     let (x, y) = (a.bigint().unwrap(), b.bigint().unwrap());
                     check_bits(x.bits() + y.bits(), span)?;
                     Value::int(x * y)
+                }
+                (Int(_) | Big(_) | Rat(_), Int(_) | Big(_) | Rat(_)) => {
+                    fraction(&a, &b, span, |x, y| x * y)?
                 }
                 (Perm(p), Perm(q)) => Perm(Rc::new(p.then(q))),
                 (Str(s), Int(n)) | (Int(n), Str(s)) => {
@@ -1363,16 +1391,40 @@ impl Interp {
                 }
                 _ => return Err(bad(&a, &b)),
             },
-            BinOp::Div | BinOp::Rem => {
-                let (Some(x), Some(y)) = (a.bigint(), b.bigint()) else {
+            BinOp::Div | BinOp::FloorDiv | BinOp::Rem => {
+                let zero = || {
+                    Error::runtime("division by zero", bspan).hint("the right-hand side is 0 here")
+                };
+                if let (Some(x), Some(y)) = (a.bigint(), b.bigint()) {
+                    if y.is_zero() {
+                        return Err(zero());
+                    }
+                    let (q, r) = x.div_mod_floor(&y);
+                    return Ok(match op {
+                        BinOp::Div if !r.is_zero() => Value::Rat(Rc::new(BigRational::new(x, y))),
+                        BinOp::Div | BinOp::FloorDiv => Value::int(q),
+                        _ => Value::int(r),
+                    });
+                }
+                let (Some(x), Some(y)) = (a.rational(), b.rational()) else {
                     return Err(bad(&a, &b));
                 };
                 if y.is_zero() {
-                    return Err(Error::runtime("division by zero", bspan)
-                        .hint("the right-hand side is 0 here"));
+                    return Err(zero());
                 }
-                let (q, r) = x.div_mod_floor(&y);
-                Value::int(if op == BinOp::Div { q } else { r })
+                let q = fraction(&a, &b, span, |x, y| x / y)?;
+                match op {
+                    BinOp::Div => q,
+                    // the floor of the quotient, and what is left: x = y * (x // y) + x % y
+                    _ => {
+                        let f = q.rational().unwrap().floor();
+                        if op == BinOp::FloorDiv {
+                            Value::int(f.to_integer())
+                        } else {
+                            Value::ratio(x - y * f)
+                        }
+                    }
+                }
             }
             BinOp::Pow => match (&a, &b) {
                 (Perm(p), Int(e)) => Perm(Rc::new(p.pow(*e))),
@@ -1404,13 +1456,19 @@ impl Interp {
                     let (p, q) = (p.extended(n), q.extended(n));
                     Perm(Rc::new(q.inverse().then(&p).then(&q)))
                 }
-                (Int(_) | Big(_), Int(e)) => {
-                    if *e < 0 {
-                        return Err(Error::runtime(
-                            "a negative power of an integer is not an integer",
-                            bspan,
-                        ));
+                (Int(_) | Big(_) | Rat(_), Int(e)) if *e < 0 || matches!(a, Rat(_)) => {
+                    let base = a.rational().unwrap();
+                    if base.is_zero() && *e < 0 {
+                        return Err(Error::runtime("division by zero", span)
+                            .hint("a negative power of 0 is 1 / 0"));
                     }
+                    let bits = (base.numer().bits().max(base.denom().bits()) - 1) as u128
+                        * e.unsigned_abs() as u128
+                        + 1;
+                    check_bits(bits.min(u64::MAX as u128) as u64, span)?;
+                    Value::ratio(num_traits::pow::Pow::pow(base, *e))
+                }
+                (Int(_) | Big(_), Int(e)) => {
                     let base = a.bigint().unwrap();
                     let bits = (base.abs().bits().max(1) - 1) as u128 * *e as u128 + 1;
                     if base.abs() > BigInt::from(1) {
@@ -1473,6 +1531,65 @@ fn check_limit(n: u64, max: u64, (what, unit): (&str, &str), span: Span) -> Resu
         ));
     }
     Ok(())
+}
+
+/// `xs[from:to]` of a list or string, as Python slices: half-open, an end left out is the
+/// start or the end, a negative one counts from the end, and ends past the sequence are cut
+/// to it.
+fn slice(
+    b: &Value,
+    from: Option<(Value, Span)>,
+    to: Option<(Value, Span)>,
+    span: Span,
+) -> Result<Value> {
+    let n = match b {
+        Value::List(xs) => xs.len(),
+        Value::Str(s) if s.is_ascii() => s.len(),
+        Value::Str(s) => s.chars().count(),
+        _ => {
+            return Err(
+                Error::runtime(format!("{} cannot be sliced", b.a_type()), span)
+                    .hint("slices `xs[i:j]` take part of a list or a string"),
+            );
+        }
+    };
+    let end = |e: Option<(Value, Span)>, default: usize| -> Result<usize> {
+        let Some((v, vspan)) = e else {
+            return Ok(default);
+        };
+        let i = v.bigint().ok_or_else(|| {
+            Error::runtime(
+                format!("a slice's end must be an integer, not {}", v.a_type()),
+                vspan,
+            )
+        })?;
+        let k = if i.is_negative() { i + n } else { i };
+        Ok(k.to_usize()
+            .unwrap_or(if k.is_negative() { 0 } else { n })
+            .min(n))
+    };
+    let (i, j) = (end(from, 0)?, end(to, n)?);
+    let j = j.max(i);
+    Ok(match b {
+        Value::List(xs) => Value::list(xs[i..j].to_vec()),
+        Value::Str(s) if s.is_ascii() => Value::str(&s[i..j]),
+        Value::Str(s) => Value::str(&s.chars().skip(i).take(j - i).collect::<String>()),
+        _ => unreachable!("checked above"),
+    })
+}
+
+/// `f` of two numbers (integers or fractions) as fractions, its size checked first: a sum,
+/// product or quotient of fractions has at most as many bits as its operands together.
+fn fraction(
+    a: &Value,
+    b: &Value,
+    span: Span,
+    f: impl Fn(BigRational, BigRational) -> BigRational,
+) -> Result<Value> {
+    let (x, y) = (a.rational().unwrap(), b.rational().unwrap());
+    let bits = |r: &BigRational| r.numer().bits() + r.denom().bits();
+    check_bits(bits(&x) + bits(&y), span)?;
+    Ok(Value::ratio(f(x, y)))
 }
 
 pub fn check_bits(bits: u64, span: Span) -> Result<()> {
@@ -1588,6 +1705,7 @@ fn op_text(op: BinOp) -> &'static str {
         BinOp::Sub => "-",
         BinOp::Mul => "*",
         BinOp::Div => "/",
+        BinOp::FloorDiv => "//",
         BinOp::Rem => "%",
         BinOp::Pow => "^",
         BinOp::Bar => "|",

@@ -4,6 +4,7 @@ use crate::lang::rules::{Position, Ruleset};
 use crate::lang::syntax::ast::Lambda;
 use indexmap::IndexMap;
 use num_bigint::BigInt;
+use num_rational::BigRational;
 use num_traits::ToPrimitive;
 use std::cmp::Ordering;
 use std::collections::BTreeSet;
@@ -25,6 +26,9 @@ pub enum Value {
     /// Integers that fit in i64 are always stored here; `Big` only holds larger ones.
     Int(i64),
     Big(Rc<BigInt>),
+    /// An exact fraction in lowest terms whose denominator is not 1 (`7/2`): what `/` gives
+    /// when it does not divide. Integers are never stored here.
+    Rat(Rc<BigRational>),
     Str(Rc<str>),
     List(Rc<Elems<Vec<Value>>>),
     Set(Rc<Elems<BTreeSet<Value>>>),
@@ -172,6 +176,23 @@ impl Value {
         Value::int(BigInt::from(x))
     }
 
+    /// A fraction as a value: an integer when its denominator is 1.
+    pub fn ratio(r: BigRational) -> Value {
+        if r.is_integer() {
+            Value::int(r.to_integer())
+        } else {
+            Value::Rat(Rc::new(r))
+        }
+    }
+
+    /// An integer or a fraction as a fraction.
+    pub fn rational(&self) -> Option<BigRational> {
+        match self {
+            Value::Rat(r) => Some((**r).clone()),
+            _ => self.bigint().map(BigRational::from_integer),
+        }
+    }
+
     pub fn bigint(&self) -> Option<BigInt> {
         match self {
             Value::Int(i) => Some(BigInt::from(*i)),
@@ -221,6 +242,7 @@ impl Value {
             Value::Set(xs) => xs.len() as u64,
             Value::Str(s) => s.len() as u64 / 16,
             Value::Big(b) => b.bits() / 256,
+            Value::Rat(r) => (r.numer().bits() + r.denom().bits()) / 256,
             _ => 0,
         }
     }
@@ -241,6 +263,7 @@ impl Value {
             Value::None => "none",
             Value::Bool(_) => "boolean",
             Value::Int(_) | Value::Big(_) => "integer",
+            Value::Rat(_) => "fraction",
             Value::Str(_) => "string",
             Value::List(_) => "list",
             Value::Set(_) => "set",
@@ -269,7 +292,7 @@ impl Value {
         match self {
             Value::Unit | Value::None => 0,
             Value::Bool(_) => 1,
-            Value::Int(_) | Value::Big(_) => 2,
+            Value::Int(_) | Value::Big(_) | Value::Rat(_) => 2,
             Value::Str(_) => 3,
             Value::List(_) => 4,
             Value::Set(_) => 5,
@@ -323,6 +346,11 @@ impl Value {
             Value::Bool(b) => write!(out, "{b}").unwrap(),
             Value::Int(i) => out.push_str(&fmt_int(&i.to_string(), group)),
             Value::Big(b) => out.push_str(&big_digits(b, |d| fmt_int(d, group))),
+            Value::Rat(r) => {
+                out.push_str(&big_digits(r.numer(), |d| fmt_int(d, group)));
+                out.push('/');
+                out.push_str(&big_digits(r.denom(), |d| fmt_int(d, group)));
+            }
             Value::Str(s) => out.push_str(s),
             Value::Range(a, b) => write!(
                 out,
@@ -452,6 +480,11 @@ impl Value {
                 Value::Bool(b) => write!(out, "{b}").unwrap(),
                 Value::Int(i) => write!(out, "{i}").unwrap(),
                 Value::Big(b) => out.push_str(&json_str(&big_digits(b, str::to_string))),
+                Value::Rat(r) => out.push_str(&json_str(&format!(
+                    "{}/{}",
+                    big_digits(r.numer(), str::to_string),
+                    big_digits(r.denom(), str::to_string)
+                ))),
                 Value::Str(s) => out.push_str(&json_str(s)),
                 // a range is listed when short, otherwise given by its ends
                 Value::Range(a, b) if (*b as i128 - *a as i128) < 100_000 => {
@@ -895,6 +928,9 @@ impl Value {
         match (self, other) {
             (Int(a), Int(b)) => a.cmp(b),
             (Int(_) | Big(_), Int(_) | Big(_)) => self.bigint().cmp(&other.bigint()),
+            (Int(_) | Big(_) | Rat(_), Int(_) | Big(_) | Rat(_)) => {
+                self.rational().cmp(&other.rational())
+            }
             (Bool(a), Bool(b)) => a.cmp(b),
             (Str(a), Str(b)) => a.cmp(b),
             (Range(a, b), Range(c, d)) => (a, b).cmp(&(c, d)),

@@ -15,9 +15,8 @@ use crate::lang::error::{Error, Result};
 use crate::lang::eval::{Args, Env, Interp, Scope};
 use crate::lang::game::{Family, Options};
 use crate::lang::rules::{Component, Interned, Position, Ruleset};
-use crate::lang::syntax::ast::{BinOp, Expr, ExprKind, GameDef, Side, Span};
+use crate::lang::syntax::ast::{BinOp, Expr, GameDef, Side, Span};
 use crate::lang::value::Value;
-use num_bigint::{BigInt, Sign};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -231,6 +230,13 @@ pub fn as_game(it: &mut Interp, v: &Value) -> Result<Option<Game>> {
         Value::Game(g) => g.id,
         Value::Int(n) => store(it)?.integer(*n)?,
         Value::Big(_) => return Err(cg::dyadic::overflow().into()),
+        Value::Rat(r) => {
+            let d = dyadic(r).map_err(|m| {
+                Error::from(crate::engine::Error::invalid(m))
+                    .hint("the numbers of short games have a power of two below the line")
+            })?;
+            store(it)?.number(d)?
+        }
         Value::Position(p) if !p.misere => {
             let mut parts = vec![];
             for c in &p.comps {
@@ -255,12 +261,15 @@ pub fn as_game(it: &mut Interp, v: &Value) -> Result<Option<Game>> {
     }))
 }
 
-/// An integer of either size as a big one.
-fn big_int(v: &Value) -> Option<BigInt> {
-    match v {
-        Value::Int(n) => Some(BigInt::from(*n)),
-        Value::Big(b) => Some((**b).clone()),
-        _ => None,
+/// A fraction as a game number: its denominator a power of two, both parts small enough.
+fn dyadic(r: &num_rational::BigRational) -> std::result::Result<Dyadic, String> {
+    let (p, q) = (r.numer(), r.denom());
+    if q.magnitude().count_ones() != 1 {
+        return Err(format!("{p}/{q} is not a dyadic number, so not a game"));
+    }
+    match (i64::try_from(p), u32::try_from(q.bits() - 1)) {
+        (Ok(n), Ok(x)) => Dyadic::new(n, x).map_err(|e| e.message),
+        _ => Err(cg::dyadic::overflow().message),
     }
 }
 
@@ -328,7 +337,8 @@ pub fn binary(
     if !(arith || order) {
         return Ok(None);
     }
-    let (Some(g), Some(h)) = (as_game(it, a)?, as_game(it, b)?) else {
+    let game = |it: &mut Interp, v| as_game(it, v).map_err(|e| e.at(span));
+    let (Some(g), Some(h)) = (game(it, a)?, game(it, b)?) else {
         return match op {
             BinOp::Eq => Ok(Some(Value::Bool(false))),
             BinOp::Ne => Ok(Some(Value::Bool(true))),
@@ -411,26 +421,6 @@ pub fn literal(
 }
 
 fn option_game(it: &mut Interp, e: &Expr, env: &Env) -> Result<Game> {
-    if let ExprKind::Binary(BinOp::Div, x, y) = &e.kind {
-        let (xv, yv) = (it.eval(x, env)?, it.eval(y, env)?);
-        if let (Some(p), Some(q)) = (big_int(&xv), big_int(&yv)) {
-            if q.sign() != Sign::Plus || q.magnitude().count_ones() != 1 {
-                return Err(
-                    Error::runtime(format!("{p}/{q} is not a dyadic number"), e.span)
-                        .hint("the numbers of short games have a power of two below the line"),
-                );
-            }
-            // reduced first, so that 2^70/2^68 is 4; what still does not fit is refused
-            let exp = q.bits() - 1;
-            let k = p.trailing_zeros().unwrap_or(exp).min(exp);
-            let d = match (i64::try_from(&(p >> k)), u32::try_from(exp - k)) {
-                (Ok(n), Ok(x)) => Dyadic::new(n, x),
-                _ => Err(cg::dyadic::overflow()),
-            };
-            let d = d.map_err(|er| Error::from(er).at(e.span))?;
-            return Ok(store(it)?.number(d)?);
-        }
-    }
     let v = it.eval(e, env)?;
     as_game(it, &v).map_err(|er| er.at(e.span))?.ok_or_else(|| {
         Error::runtime(

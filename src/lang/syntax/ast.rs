@@ -152,6 +152,8 @@ pub enum BinOp {
     Sub,
     Mul,
     Div,
+    /// `//`: floor division
+    FloorDiv,
     Rem,
     Pow,
     Bar,
@@ -194,6 +196,8 @@ pub enum ExprKind {
         kwargs: Vec<(Ident, Expr)>,
     },
     Index(Box<Expr>, Vec<Expr>),
+    /// `xs[from:to]`, either end left out
+    Slice(Box<Expr>, Option<Box<Expr>>, Option<Box<Expr>>),
     Field(Box<Expr>, Ident),
     /// `{L1, L2 | R1}`: a partizan game from its options; `ambiguous` when the longest bar
     /// occurs twice (`{a|b|c}`)

@@ -39,6 +39,7 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
         .op(Op::infix(Rule::add, Assoc::Left) | Op::infix(Rule::sub, Assoc::Left))
         .op(Op::infix(Rule::mul, Assoc::Left)
             | Op::infix(Rule::div, Assoc::Left)
+            | Op::infix(Rule::idiv, Assoc::Left)
             | Op::infix(Rule::rem, Assoc::Left))
         .op(Op::prefix(Rule::neg) | Op::prefix(Rule::pm))
         .op(Op::infix(Rule::pow, Assoc::Right))
@@ -510,8 +511,8 @@ fn convert_error(e: pest::error::Error<Rule>, src: &str, src_id: u32) -> ParseEr
         message = "an `if` that gives a value needs an `else` branch".into();
         "write `if condition { a } else { b }`".into()
     } else if found.is_some_and(|c| c.is_ascii_digit()) && prev_char == Some('.') {
-        message = "gamut has no decimal numbers: numbers are exact integers".into();
-        "use integers; `/` is floor division and `%` the remainder, e.g. 7 / 2 is 3".into()
+        message = "gamut has no decimal numbers: numbers are exact integers and fractions".into();
+        "write a fraction: `3/2` is exact; `//` is floor division and `%` the remainder, e.g. 7 // 2 is 3".into()
     } else if rest.starts_with("&&") {
         "write `and` to combine conditions: `a > 0 and b > 0`".into()
     } else if rest.starts_with("||") || (rest.starts_with('|') && before.ends_with('|')) {
@@ -1012,6 +1013,7 @@ impl Builder {
                     Rule::sub => BinOp::Sub,
                     Rule::mul => BinOp::Mul,
                     Rule::div => BinOp::Div,
+                    Rule::idiv => BinOp::FloorDiv,
                     Rule::rem => BinOp::Rem,
                     Rule::pow => BinOp::Pow,
                     Rule::bar => BinOp::Bar,
@@ -1052,10 +1054,24 @@ impl Builder {
                         kwargs,
                     }
                 }
-                Rule::index => ExprKind::Index(
-                    Box::new(e),
-                    post.into_inner().map(|x| self.expr(x)).collect(),
-                ),
+                Rule::index => {
+                    let parts: Vec<Pair<Rule>> = post.into_inner().collect();
+                    match parts.iter().position(|p| p.as_rule() == Rule::colon) {
+                        Some(c) => {
+                            let end =
+                                |p: Option<&Pair<Rule>>| p.map(|p| Box::new(self.expr(p.clone())));
+                            ExprKind::Slice(
+                                Box::new(e),
+                                end(parts[..c].first()),
+                                end(parts.get(c + 1)),
+                            )
+                        }
+                        None => ExprKind::Index(
+                            Box::new(e),
+                            parts.into_iter().map(|x| self.expr(x)).collect(),
+                        ),
+                    }
+                }
                 Rule::field => {
                     ExprKind::Field(Box::new(e), self.ident(post.into_inner().next().unwrap()))
                 }
