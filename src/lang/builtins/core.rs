@@ -4,6 +4,8 @@ use crate::lang::error::{Error, Result};
 use crate::lang::eval::{Args, Interp, check_bits, check_elements, check_string};
 use crate::lang::value::{Table, Value};
 use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::Zero;
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
@@ -35,7 +37,12 @@ pub fn register(it: &mut Interp) {
         "largest element",
         |_, a| extreme(a, false),
     );
-    it.add_builtin("sum", "sum(xs)", "sum of a list of integers", sum);
+    it.add_builtin(
+        "sum",
+        "sum(xs)",
+        "sum of a list of numbers (integers and fractions)",
+        sum,
+    );
     it.add_builtin("sort", "sort(xs)", "the elements in increasing order", sort);
     it.add_builtin(
         "list",
@@ -62,13 +69,87 @@ pub fn register(it: &mut Interp) {
         "nim-sum (bitwise exclusive or) of non-negative integers",
         xor,
     );
-    it.add_builtin("abs", "abs(n)", "absolute value", |_, a| {
+    it.add_builtin("abs", "abs(x)", "absolute value of a number", |_, a| {
         a.count(1, 1)?;
-        let b = a
-            .get(0)
-            .bigint()
-            .ok_or_else(|| a.type_error(0, "an integer"))?;
-        Ok(Value::int(num_traits::Signed::abs(&b)))
+        Ok(Value::ratio(num_traits::Signed::abs(&number(a, 0)?)))
+    });
+    it.add_builtin(
+        "floor",
+        "floor(x)",
+        "the largest integer not above a number: floor(7/2) is 3",
+        |_, a| {
+            a.count(1, 1)?;
+            Ok(Value::int(number(a, 0)?.floor().to_integer()))
+        },
+    );
+    it.add_builtin(
+        "ceil",
+        "ceil(x)",
+        "the smallest integer not below a number: ceil(7/2) is 4",
+        |_, a| {
+            a.count(1, 1)?;
+            Ok(Value::int(number(a, 0)?.ceil().to_integer()))
+        },
+    );
+    it.add_builtin(
+        "numerator",
+        "numerator(x)",
+        "the numerator of a number in lowest terms: numerator(6/4) is 3",
+        |_, a| {
+            a.count(1, 1)?;
+            Ok(Value::int(number(a, 0)?.numer().clone()))
+        },
+    );
+    it.add_builtin(
+        "denominator",
+        "denominator(x)",
+        "the denominator of a number in lowest terms (1 for an integer): denominator(6/4) is 2",
+        |_, a| {
+            a.count(1, 1)?;
+            Ok(Value::int(number(a, 0)?.denom().clone()))
+        },
+    );
+    it.add_builtin("count", "count(xs, x)", "how many times x occurs in a list, or the string x in a string (not overlapping): count(\"T.T.\", \"T.\") is 2", |it, a| {
+        a.count(2, 2)?;
+        Ok(Value::Int(match (a.get(0), a.get(1)) {
+            (Value::Str(s), Value::Str(t)) if !t.is_empty() => s.matches(&**t).count() as i64,
+            (Value::Str(s), Value::Str(_)) => s.chars().count() as i64 + 1,
+            (Value::Str(_), _) => return Err(a.type_error(1, "a string")),
+            (xs, x) => it.items(xs, a.span_of(0))?.iter().filter(|y| *y == x).count() as i64,
+        }))
+    });
+    it.add_builtin("find", "find(xs, x)", "the index of the first x in a list, or of the first place the string x starts in a string; -1 when there is none", |it, a| {
+        a.count(2, 2)?;
+        Ok(Value::Int(found(it, a)?.map_or(-1, |i| i as i64)))
+    });
+    it.add_builtin("index", "index(xs, x)", "the index of the first x in a list, or of the first place the string x starts in a string; an error when there is none", |it, a| {
+        a.count(2, 2)?;
+        match found(it, a)? {
+            Some(i) => Ok(Value::Int(i as i64)),
+            None => Err(Error::runtime(format!("{} is not in it", a.get(1).source_text()), a.span_of(1))
+                .hint("find(xs, x) gives -1 instead of an error")),
+        }
+    });
+    it.add_builtin("replace", "replace(xs, old, new)", "a copy of a string with every (not overlapping) string old replaced by new, or of a list with every element equal to old replaced by new", |it, a| {
+        a.count(3, 3)?;
+        match (a.get(0), a.get(1), a.get(2)) {
+            (Value::Str(s), Value::Str(old), Value::Str(new)) => {
+                if old.is_empty() {
+                    return Err(Error::runtime("cannot replace the empty string", a.span_of(1)));
+                }
+                let grows = new.len().saturating_sub(old.len()) as u64;
+                check_string(s.len() as u64 + grows * s.matches(&**old).count() as u64, a.span)?;
+                Ok(Value::str(&s.replace(&**old, new)))
+            }
+            (Value::Str(_), _, _) => Err(Error::runtime("replace in a string takes two strings", a.span)
+                .hint("replace(\"T.F\", \".\", \"-\")")),
+            (xs, old, new) => Ok(Value::list(
+                it.items(xs, a.span_of(0))?
+                    .into_iter()
+                    .map(|y| if &y == old { new.clone() } else { y })
+                    .collect(),
+            )),
+        }
     });
     it.add_builtin("str", "str(x)", "the text form of a value", |_, a| {
         a.count(1, 1)?;
@@ -400,7 +481,43 @@ fn extreme(a: &Args, smallest: bool) -> Result<Value> {
 
 fn sum(it: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(1, 1)?;
-    Ok(Value::int(integers(it, a)?.into_iter().sum::<BigInt>()))
+    let xs = it.items(a.get(0), a.span_of(0))?;
+    if xs.iter().all(|x| x.bigint().is_some()) {
+        return Ok(Value::int(integers(it, a)?.into_iter().sum::<BigInt>()));
+    }
+    let mut total = BigRational::zero();
+    for x in &xs {
+        let r = x.rational().ok_or_else(|| {
+            Error::runtime(
+                format!("`sum` takes numbers; this holds {}", x.a_type()),
+                a.span_of(0),
+            )
+            .hint("sum([1/2, 1/3]) or sum(1..10)")
+        })?;
+        check_bits(
+            total.numer().bits() + total.denom().bits() + r.numer().bits() + r.denom().bits(),
+            a.span,
+        )?;
+        total += r;
+    }
+    Ok(Value::ratio(total))
+}
+
+/// Argument `i` as a number (an integer or a fraction).
+fn number(a: &Args, i: usize) -> Result<BigRational> {
+    a.get(i)
+        .rational()
+        .ok_or_else(|| a.type_error(i, "a number"))
+}
+
+/// Where `x` first is in the list `xs`, or where the string `x` first starts in the string
+/// `xs` (counted in characters, as indices are).
+fn found(it: &Interp, a: &Args) -> Result<Option<usize>> {
+    Ok(match (a.get(0), a.get(1)) {
+        (Value::Str(s), Value::Str(t)) => s.find(&**t).map(|b| s[..b].chars().count()),
+        (Value::Str(_), _) => return Err(a.type_error(1, "a string")),
+        (xs, x) => it.items(xs, a.span_of(0))?.iter().position(|y| y == x),
+    })
 }
 
 /// The elements of the first argument, which must all be integers.
