@@ -777,7 +777,17 @@ impl Interp {
             } => crate::lang::builtins::partizan::literal(
                 self, left, right, *ambiguous, e.span, env,
             )?,
-            ExprKind::CgAtom(text) => crate::lang::builtins::partizan::atom(self, text)?,
+            ExprKind::CgAtom(text) => {
+                // `v*3` where v is bound was, and stays, a product
+                if let Some((name, n)) = text.split_once('*')
+                    && down_name(name)
+                    && let Some(v) = env.lookup(name)
+                    && let Ok(n) = n.parse::<i64>()
+                {
+                    return self.binary(BinOp::Mul, v, Value::Int(n), e.span, e.span, e.span);
+                }
+                crate::lang::builtins::partizan::atom(self, text).map_err(|er| er.at(e.span))?
+            }
             ExprKind::Unary(op, x) => {
                 let v = self.eval(x, env)?;
                 if *op != UnOp::Not
@@ -960,12 +970,16 @@ impl Interp {
         Ok(())
     }
 
-    fn lookup(&self, name: &Rc<str>, span: Span, env: &Env) -> Result<Value> {
+    fn lookup(&mut self, name: &Rc<str>, span: Span, env: &Env) -> Result<Value> {
         if let Some(v) = env.lookup(name) {
             return Ok(v);
         }
         if let Some(b) = self.builtins.get(&**name) {
             return Ok(Value::Builtin(b.name));
+        }
+        // `v`, `vv`, `v3`: CGSuite's downs, where no binding takes the name
+        if down_name(name) {
+            return crate::lang::builtins::partizan::atom(self, name).map_err(|e| e.at(span));
         }
         let mut cands: Vec<String> = env.names().iter().map(|s| s.to_string()).collect();
         cands.extend(self.builtins.keys().map(|s| s.to_string()));
@@ -1531,6 +1545,14 @@ fn check_limit(n: u64, max: u64, (what, unit): (&str, &str), span: Span) -> Resu
         ));
     }
     Ok(())
+}
+
+/// Is `name` one of CGSuite's downs, `v`, `vv`, `v3`?
+fn down_name(name: &str) -> bool {
+    let digits = name.trim_start_matches('v');
+    digits.len() < name.len()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && !digits.starts_with('0')
 }
 
 /// `xs[from:to]` of a list or string, as Python slices: half-open, an end left out is the

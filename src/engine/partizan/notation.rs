@@ -410,6 +410,14 @@ fn uptimal_symbol(u: &Uptimal) -> Option<String> {
         1 => out.push('*'),
         m => out.push_str(&format!("*{m}")),
     }
+    // a number joined to `^3` or `*3` would read as a power or a product: `2+^3`, `1+*3`
+    if u.number != Dyadic::ZERO {
+        let n = u.number.to_string().len();
+        let b = out.as_bytes();
+        if matches!(b.get(n), Some(b'^' | b'*')) && b.get(n + 1).is_some_and(u8::is_ascii_digit) {
+            out.insert(n, '+');
+        }
+    }
     Some(out)
 }
 

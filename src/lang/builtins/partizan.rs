@@ -49,6 +49,18 @@ pub fn register(it: &mut Interp) {
         },
     );
     it.add_builtin(
+        "Tiny",
+        "Tiny(G)",
+        "Tiny(G) = {0 || 0 | -G}, as CGSuite writes it (`2Tiny(2)` is 2 + Tiny(2))",
+        |it, a| tiny(it, a, true),
+    );
+    it.add_builtin(
+        "Miny",
+        "Miny(G)",
+        "Miny(G) = {G | 0 || 0}, the negative of Tiny(G), as CGSuite writes it",
+        |it, a| tiny(it, a, false),
+    );
+    it.add_builtin(
         "left_options",
         "left_options(G)",
         "Left's options of a game (canonical) or of a partizan position (positions)",
@@ -373,6 +385,23 @@ pub fn unary(it: &mut Interp, plus_minus: bool, v: &Value) -> Result<Option<Valu
     if !(plus_minus || is_partizan(v)) {
         return Ok(None);
     }
+    // `±{*, ^}` (how gamut prints a switch with several options): {*, ^ | -*, -^}
+    if let (true, Value::Set(xs)) = (plus_minus, v) {
+        let mut left = vec![];
+        for x in xs.iter() {
+            match as_game(it, x)? {
+                Some(g) => left.push(g),
+                None => return Ok(None),
+            }
+        }
+        let s = store(it)?;
+        let right = left
+            .iter()
+            .map(|&g| s.neg(g))
+            .collect::<std::result::Result<_, _>>()?;
+        let r = s.canonical(left, right)?;
+        return game_value(it, r).map(Some);
+    }
     let Some(g) = as_game(it, v)? else {
         return Ok(None);
     };
@@ -386,7 +415,24 @@ pub fn unary(it: &mut Interp, plus_minus: bool, v: &Value) -> Result<Option<Valu
     game_value(it, r).map(Some)
 }
 
-/// `*`, `*3`, `^`, `^^*`: CGSuite's atoms.
+/// Tiny(G) = {0 || 0 | -G} and Miny(G) = {G | 0 || 0}.
+fn tiny(it: &mut Interp, a: &mut Args, tiny: bool) -> Result<Value> {
+    a.count(1, 1)?;
+    let g = arg_game(it, a, 0)?;
+    let s = store(it)?;
+    let zero = s.zero();
+    let r = if tiny {
+        let ng = s.neg(g)?;
+        let inner = s.canonical(vec![zero], vec![ng])?;
+        s.canonical(vec![zero], vec![inner])?
+    } else {
+        let inner = s.canonical(vec![g], vec![zero])?;
+        s.canonical(vec![inner], vec![zero])?
+    };
+    game_value(it, r)
+}
+
+/// `*`, `*3`, `^`, `^^*`, and every game word of CGSuite's notation the grammar reads as one.
 pub fn atom(it: &mut Interp, text: &str) -> Result<Value> {
     let g = store(it)?.parse(text)?;
     game_value(it, g)

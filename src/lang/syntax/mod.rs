@@ -151,7 +151,7 @@ fn continues(code: &str) -> bool {
             .chars()
             .last()
             .is_some_and(|p| p.is_alphanumeric() || ")]}\"_".contains(p));
-        return !"*^".contains(c) || operand;
+        return !"*^".contains(c) || (operand && !(c == '*' && ends_in_ups(line)));
     }
     ["and", "or", "not", "in"].iter().any(|w| {
         t.ends_with(w)
@@ -160,6 +160,23 @@ fn continues(code: &str) -> bool {
                 .last()
                 .is_none_or(|c| !(c.is_alphanumeric() || c == '_'))
     })
+}
+
+/// Does the text end in CGSuite's ups or downs (`^`, `vv`, `v3`, `^<2>`, `v[3]`, `1/2v`), so
+/// that a `*` after it is the star of a game word, not a product?
+fn ends_in_ups(line: &str) -> bool {
+    let mut w = line.trim_end();
+    for (open, close) in [('<', '>'), ('[', ']')] {
+        if let Some(inner) = w.strip_suffix(close)
+            && let Some(i) = inner.rfind(open)
+            && inner[i + 1..].bytes().all(|b| b.is_ascii_digit())
+        {
+            w = &inner[..i];
+        }
+    }
+    let w = w.trim_end_matches(|c: char| c.is_ascii_digit());
+    let before = w.trim_end_matches(['^', 'v']);
+    before.len() < w.len() && !before.ends_with(|c: char| c.is_alphabetic() || c == '_')
 }
 
 fn next_is_else(rest: &str) -> bool {
@@ -1028,32 +1045,32 @@ impl Builder {
             .parse(p.into_inner())
     }
 
+    /// `callee(args, name: value)`.
+    fn call(&self, callee: Expr, post: Pair<Rule>) -> ExprKind {
+        let (mut args, mut kwargs) = (vec![], vec![]);
+        for a in post.into_inner() {
+            let a = a.into_inner().next().unwrap();
+            if a.as_rule() == Rule::kwarg {
+                let mut k = a.into_inner();
+                kwargs.push((self.ident(k.next().unwrap()), self.expr(k.next().unwrap())));
+            } else {
+                args.push(self.expr(a));
+            }
+        }
+        ExprKind::Call {
+            callee: Box::new(callee),
+            args,
+            kwargs,
+        }
+    }
+
     fn postfixed(&self, p: Pair<Rule>) -> Expr {
         let mut it = p.into_inner();
         let mut e = self.primary(it.next().unwrap());
         for post in it {
             let span = e.span.to(self.span(&post));
             let kind = match post.as_rule() {
-                Rule::call => {
-                    let (mut args, mut kwargs) = (vec![], vec![]);
-                    for a in post.into_inner() {
-                        let a = a.into_inner().next().unwrap();
-                        if a.as_rule() == Rule::kwarg {
-                            let mut k = a.into_inner();
-                            kwargs.push((
-                                self.ident(k.next().unwrap()),
-                                self.expr(k.next().unwrap()),
-                            ));
-                        } else {
-                            args.push(self.expr(a));
-                        }
-                    }
-                    ExprKind::Call {
-                        callee: Box::new(e),
-                        args,
-                        kwargs,
-                    }
-                }
+                Rule::call => self.call(e, post),
                 Rule::index => {
                     let parts: Vec<Pair<Rule>> = post.into_inner().collect();
                     match parts.iter().position(|p| p.as_rule() == Rule::colon) {
@@ -1147,6 +1164,24 @@ impl Builder {
                 }
             }
             Rule::cg_atom => ExprKind::CgAtom(p.as_str().into()),
+            // `2Tiny(G)` is 2 + Tiny(G)
+            Rule::num_tiny => {
+                let whole = self.span(&p);
+                let mut parts = p.into_inner();
+                let pre = parts.next().unwrap();
+                let (span, text) = (self.span(&pre), pre.as_str());
+                let (number, name) = text.split_at(text.len() - "Tiny".len());
+                let at = |kind| Expr { kind, span };
+                let call = self.call(at(ExprKind::Ident(name.into())), parts.next().unwrap());
+                ExprKind::Binary(
+                    BinOp::Add,
+                    Box::new(at(ExprKind::CgAtom(number.into()))),
+                    Box::new(Expr {
+                        kind: call,
+                        span: whole,
+                    }),
+                )
+            }
             Rule::brace => {
                 let (mut sides, mut bars): (Vec<Vec<Expr>>, _) = (vec![], vec![]);
                 for part in p.into_inner() {
