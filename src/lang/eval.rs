@@ -10,16 +10,22 @@ use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{Signed, ToPrimitive, Zero};
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::rc::Rc;
 
 pub type Env = Rc<Scope>;
 
 #[derive(Default)]
 pub struct Scope {
-    // names are short and trusted: a fast hash, not SipHash (a fifth of a rule's time)
-    vars: RefCell<HashMap<Rc<str>, Value, foldhash::fast::FixedState>>,
+    // a name is hashed once per lookup, not once per scope of the chain (names are short and
+    // trusted: a fast hash, not SipHash)
+    vars: RefCell<hashbrown::HashTable<(Rc<str>, Value)>>,
     parent: Option<Env>,
+}
+
+fn name_hash(name: &str) -> u64 {
+    use std::hash::BuildHasher;
+    foldhash::fast::FixedState::default().hash_one(name)
 }
 
 impl Scope {
@@ -30,13 +36,24 @@ impl Scope {
         })
     }
     pub fn lookup(&self, name: &str) -> Option<Value> {
-        match self.vars.borrow().get(name) {
-            Some(v) => Some(v.clone()),
-            None => self.parent.as_ref().and_then(|p| p.lookup(name)),
+        let hash = name_hash(name);
+        let mut scope = self;
+        loop {
+            if let Some((_, v)) = scope.vars.borrow().find(hash, |(k, _)| **k == *name) {
+                return Some(v.clone());
+            }
+            scope = scope.parent.as_deref()?;
         }
     }
     pub fn define(&self, name: Rc<str>, v: Value) {
-        self.vars.borrow_mut().insert(name, v);
+        let hash = name_hash(&name);
+        let mut vars = self.vars.borrow_mut();
+        match vars.find_mut(hash, |(k, _)| *k == name) {
+            Some(slot) => slot.1 = v,
+            None => {
+                vars.insert_unique(hash, (name, v), |(k, _)| name_hash(k));
+            }
+        }
     }
     /// Drop every binding. Functions keep their defining scope alive and are bound in it, so
     /// scopes holding functions form cycles that only this breaks.
@@ -47,7 +64,7 @@ impl Scope {
 
     /// Every name visible from here (for completion and "did you mean").
     pub fn names(&self) -> Vec<Rc<str>> {
-        let mut out: Vec<Rc<str>> = self.vars.borrow().keys().cloned().collect();
+        let mut out: Vec<Rc<str>> = self.vars.borrow().iter().map(|(k, _)| k.clone()).collect();
         if let Some(p) = &self.parent {
             out.extend(p.names());
         }
@@ -221,6 +238,12 @@ impl Args {
 pub const MAX_DEPTH: usize = 2000;
 /// The evaluator stops with an error when less native stack than this is left.
 pub const STACK_RESERVE: usize = 1 << 20;
+
+/// About where the native stack is now (it grows down).
+fn stack_pointer() -> usize {
+    let here = 0u8;
+    std::hint::black_box(&here) as *const u8 as usize
+}
 /// Elements all lists under construction may hold together (and the most a range lists).
 pub const MAX_ELEMENTS: u64 = 20_000_000;
 
@@ -243,6 +266,8 @@ pub struct Interp {
     /// cancellation, progress and the memory budget, handed to every engine call
     pub ctl: Ctl,
     depth: usize,
+    /// the stack address below which evaluation stops ([`STACK_RESERVE`] above the end)
+    stack_floor: usize,
     loaded: HashSet<String>,
     printing: bool,
     /// folder that `use "./file.game"` is relative to (the script's; None: the working folder)
@@ -335,6 +360,11 @@ impl Interp {
             games: Default::default(),
             ctl: Ctl::default(),
             depth: 0,
+            // found once: asking the thread for its stack at every evaluation took a sixth of
+            // a rule's time (an interpreter stays on the thread that made it)
+            stack_floor: stacker::remaining_stack().map_or(0, |left| {
+                (stack_pointer() + STACK_RESERVE).saturating_sub(left)
+            }),
             loaded: HashSet::new(),
             printing: true,
             base_dir: None,
@@ -697,7 +727,7 @@ impl Interp {
         // every way of recursing (nested calls, long chains of operators, a move rule that asks
         // an engine that calls the rule again) passes through here: stop well before the
         // native stack runs out
-        if stacker::remaining_stack().is_some_and(|left| left < STACK_RESERVE) {
+        if stack_pointer() < self.stack_floor {
             return Err(Error::runtime(
                 "this computation nests too deeply (the evaluator's stack is nearly used up)",
                 e.span,
@@ -705,7 +735,10 @@ impl Interp {
             .hint("recursion is limited: does a function or a move rule recurse without end? Iterate with `for` instead"));
         }
         Ok(match &e.kind {
-            ExprKind::Int(b) => Value::int((**b).clone()),
+            ExprKind::Int(b) => match b.to_i64() {
+                Some(i) => Value::Int(i),
+                None => Value::Big(b.clone()),
+            },
             ExprKind::Str(s) => Value::Str(s.clone()),
             ExprKind::Bool(b) => Value::Bool(*b),
             ExprKind::Ident(name) => self.lookup(name, e.span, env)?,
@@ -1278,7 +1311,9 @@ impl Interp {
                 _ => "see docs/language.md for what each operator takes",
             })
         };
-        if let Some(v) = crate::lang::builtins::partizan::binary(self, op, &a, &b, span)? {
+        if !matches!((&a, &b), (Int(_), Int(_)))
+            && let Some(v) = crate::lang::builtins::partizan::binary(self, op, &a, &b, span)?
+        {
             return Ok(v);
         }
         // groups are equal when they have the same elements, whatever their names and generators
