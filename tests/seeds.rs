@@ -246,7 +246,7 @@ fn seed002_kayles_period_12_from_71_and_14_exceptions() {
         json!([4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 2, 7])
     );
     let ex = values(
-        "let g = grundy(kayles, 0..200)\nlet e = [n for n in 0..70 if g[n] != g[n + 12 * ((71 - n) / 12 + 1)]]\ne\n[g[n] for n in e]",
+        "let g = grundy(kayles, 0..200)\nlet e = [n for n in 0..70 if g[n] != g[n + 12 * ((71 - n) // 12 + 1)]]\ne\n[g[n] for n in e]",
     );
     assert_eq!(
         ex[0],
