@@ -30,6 +30,7 @@ pub use control::{Ctl, Error, ErrorKind, Result};
 pub mod group;
 pub mod heap;
 pub mod impartial;
+pub mod loopy;
 pub mod moore;
 pub mod partizan;
 pub mod plot;
