@@ -224,6 +224,36 @@ mod tests {
             .collect()
     }
 
+    /// The size docs/benchmarks.md quotes: a loopy subtraction game (take 1, 2 or 4; add 3 to
+    /// a heap of 2 mod 5, below a cap) on heaps 0..10^6. `cargo test --release --lib loopy_million -- --ignored
+    /// --nocapture`
+    #[test]
+    #[ignore]
+    fn loopy_million() {
+        let n = 1_000_000u32;
+        let opts: Vec<Vec<u32>> = (0..n)
+            .map(|h| {
+                let mut o: Vec<u32> = [1, 2, 4]
+                    .iter()
+                    .filter(|&&k| k <= h)
+                    .map(|k| h - k)
+                    .collect();
+                if h % 5 == 2 && h + 3 < n {
+                    o.push(h + 3);
+                }
+                o
+            })
+            .collect();
+        let t = std::time::Instant::now();
+        let v = values(&opts, &Ctl::default()).unwrap();
+        let draws = v.iter().filter(|x| x.outcome() == Outcome::D).count();
+        println!(
+            "{} positions, {draws} draws, {:.2} s",
+            n,
+            t.elapsed().as_secs_f64()
+        );
+    }
+
     #[test]
     fn acyclic_games_get_their_nimbers() {
         // a heap of n where a move takes 1 or 2: n mod 3
