@@ -178,7 +178,7 @@ pub fn grundy<G: Game, S: std::hash::BuildHasher>(
                     "the game is loopy: {} can be reached from itself",
                     game.describe(&c)
                 ))
-                .hint("moves must lead to smaller positions so that every game ends")
+                .hint("a play must not come back to a position; declare the ruleset `loopy game` if it may, to get generalized Sprague-Grundy values")
                 .into());
             }
             if stack.len() >= MAX_LINE {

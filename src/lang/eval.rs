@@ -627,6 +627,12 @@ impl Interp {
             }
             Stmt::Game(def) => {
                 distinct_params(&def.params)?;
+                if def.loopy && def.rules.iter().any(|r| r.side.is_some()) {
+                    return Err(Error::runtime(
+                        "loopy partizan rulesets are not valued yet: `loopy game` takes `move` lines for both players",
+                        def.name.span,
+                    ));
+                }
                 let rs = crate::lang::rules::Ruleset::script(def.clone(), env.clone());
                 env.define(def.name.name.clone(), Value::Ruleset(Rc::new(rs)));
             }

@@ -98,6 +98,12 @@ pub trait Family: Any {
         false
     }
 
+    /// Whether plays may go on for ever (`loopy game`): valued by generalized Sprague–Grundy
+    /// values over the graph of the positions reached, not by the search that refuses cycles.
+    fn loopy(&self) -> bool {
+        false
+    }
+
     /// For a family that is not impartial (scoring, partizan): the hint given when a query for
     /// impartial positions (`grundy`, `outcome`, `options`, `misere`, `+`) is asked of it.
     fn not_impartial(&self) -> Option<&'static str> {

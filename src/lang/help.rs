@@ -52,6 +52,11 @@ pub const STATEMENTS: &[(&str, &str, &str)] = &[
         "game take12(n) {\n  move n - k for k in 1..min(2, n)\n}\ngrundy(take12(7))   # → 1",
     ),
     (
+        "loopy",
+        "loopy game NAME(PARAMS) { move ... } — a ruleset whose plays may go on for ever: generalized Sprague-Grundy values (a nimber or ∞(K)) and outcomes P, N, D (draw)",
+        "loopy game back(n) { move 1 - n }\noutcome(back(0))   # → D",
+    ),
+    (
         "move",
         "move COMPONENTS [for X in XS, ...] [if COND] — one kind of move inside `game`; several components make a sum",
         "game splits(n) {\n  move n - k for k in 1..n\n  move a, n - a for a in 1..n-1 if a <= n - a\n}\ngrundy(splits, 0..6)   # → [0, 1, 2, 4, 3, 5, 6]",

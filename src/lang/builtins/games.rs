@@ -2,7 +2,7 @@
 //! back into script rulesets for their options.
 use crate::engine::control::num;
 use crate::engine::heap::{self, Code};
-use crate::engine::{impartial, moore, wythoff};
+use crate::engine::{impartial, loopy, moore, wythoff};
 use crate::lang::error::{Error, Result};
 use crate::lang::eval::{Args, Env, Interp, Scope, as_i64};
 use crate::lang::game::{Family, Options};
@@ -225,6 +225,9 @@ pub struct Script(pub Rc<GameDef>, pub Env, pub Interned);
 impl Family for Script {
     fn arity(&self) -> Option<usize> {
         Some(self.0.params.len())
+    }
+    fn loopy(&self) -> bool {
+        self.0.loopy
     }
     fn options(&self, it: &mut Interp, rs: &Ruleset, state: &[i64]) -> Result<Options> {
         let def = &self.0;
@@ -724,6 +727,88 @@ fn component_grundy(it: &mut Interp, c: &Component) -> Result<u32> {
     r
 }
 
+/// The positions a component of a loopy ruleset reaches, as a graph (0 the empty position a
+/// move may leave), labelled with generalized Sprague–Grundy values; the component's value.
+fn loopy_value(it: &mut Interp, c: &Component) -> Result<loopy::Value> {
+    // a position, its options' indices, a map entry: about 120 bytes
+    const POSITION_BYTES: u64 = 120;
+    let mut index: std::collections::HashMap<Box<[i64]>, u32> = Default::default();
+    let mut states: Vec<Box<[i64]>> = vec![Box::default(), c.args.clone()];
+    index.insert(c.args.clone(), 1);
+    let mut graph: Vec<Vec<u32>> = vec![vec![]];
+    let ctl = it.ctl.clone();
+    let task = ctl.task("positions of a loopy game", None);
+    while graph.len() < states.len() {
+        let u = graph.len();
+        if u.is_multiple_of(4096) {
+            task.set(u as u64)?;
+            let bytes = (states.len() as u64).saturating_mul(POSITION_BYTES);
+            ctl.reserve(bytes, "the positions of a loopy game")?;
+            if states.len() > impartial::MEMO_LIMIT {
+                return Err(Error::plain(format!(
+                    "a loopy game reaches more than {} positions",
+                    num(impartial::MEMO_LIMIT)
+                )));
+            }
+        }
+        let mut edges = vec![];
+        for opt in component_options(it, &c.rs, &states[u].clone())? {
+            let v = match <[_; 1]>::try_from(opt) {
+                Ok([args]) => *index.entry(args.clone()).or_insert_with(|| {
+                    states.push(args);
+                    (states.len() - 1) as u32
+                }),
+                Err(opt) if opt.is_empty() => 0,
+                Err(_) => {
+                    return Err(Error::plain(format!(
+                        "a move of the loopy ruleset `{}` splits its position into a sum",
+                        c.rs.name
+                    ))
+                    .hint("a loopy ruleset's move gives one position: write the state as one argument list"));
+                }
+            };
+            edges.push(v);
+        }
+        graph.push(edges);
+    }
+    Ok(loopy::values(&graph, &ctl)?.swap_remove(1))
+}
+
+/// The generalized Sprague–Grundy value of a sum with a loopy component (Smith's sum rule).
+fn position_loopy(it: &mut Interp, p: &Position) -> Result<loopy::Value> {
+    let mut acc = loopy::Value::Finite(0);
+    for c in &p.comps {
+        it.ctl.check()?;
+        let v = if c.rs.family.loopy() {
+            loopy_value(it, c)?
+        } else {
+            loopy::Value::Finite(component_grundy(it, c)? as u64)
+        };
+        acc = acc.sum(&v);
+    }
+    Ok(acc)
+}
+
+fn misere_loopy(a: &Args) -> Error {
+    Error::runtime(
+        "misère play of loopy games is not defined here",
+        a.span_of(0),
+    )
+    .hint("outcome(P) and grundy(P) of a loopy game are for normal play")
+}
+
+fn is_loopy(p: &Position) -> bool {
+    p.comps.iter().any(|c| c.rs.family.loopy())
+}
+
+/// A generalized Sprague–Grundy value as the language gives it: an integer, or `∞(0,2)`.
+fn loopy_result(v: loopy::Value) -> Value {
+    match v {
+        loopy::Value::Finite(m) => Value::Int(m as i64),
+        v => Value::str(&v.to_string()),
+    }
+}
+
 pub(crate) fn position_grundy(it: &mut Interp, p: &Position) -> Result<u32> {
     let mut acc = 0;
     for c in &p.comps {
@@ -777,6 +862,16 @@ fn outcome(it: &mut Interp, a: &mut Args) -> Result<Value> {
         return Ok(o);
     }
     let p = get_position(a, 0)?;
+    if is_loopy(&p) {
+        if p.misere {
+            return Err(misere_loopy(a));
+        }
+        return Ok(Value::str(match position_loopy(it, &p)?.outcome() {
+            loopy::Outcome::N => "N",
+            loopy::Outcome::P => "P",
+            loopy::Outcome::D => "D",
+        }));
+    }
     Ok(Value::str(if next_player_wins(it, &p)? {
         "N"
     } else {
@@ -862,6 +957,17 @@ fn grundy(it: &mut Interp, a: &mut Args) -> Result<Value> {
         let ctl = it.ctl.clone();
         let task = ctl.task(&format!("grundy values of {}", rs.name), Some(count));
         let mut out = vec![];
+        if rs.family.loopy() {
+            for n in lo..=hi {
+                task.set((n - lo) as u64)?;
+                let c = Component {
+                    rs: rs.clone(),
+                    args: vec![n].into(),
+                };
+                out.push(loopy_result(loopy_value(it, &c)?));
+            }
+            return Ok(Value::list(out));
+        }
         for n in lo..=hi {
             task.set((n - lo) as u64)?;
             out.push(Value::Int(component_grundy(
@@ -880,6 +986,9 @@ fn grundy(it: &mut Interp, a: &mut Args) -> Result<Value> {
             "grundy values are for normal play; ask outcome(P) for a misère position",
             a.span_of(0),
         ));
+    }
+    if is_loopy(&p) {
+        return Ok(loopy_result(position_loopy(it, &p)?));
     }
     Ok(Value::Int(position_grundy(it, &p)? as i64))
 }

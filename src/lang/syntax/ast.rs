@@ -55,6 +55,8 @@ pub struct Lambda {
 
 #[derive(Debug)]
 pub struct GameDef {
+    /// declared `loopy game`: valued by generalized Sprague–Grundy values
+    pub loopy: bool,
     pub name: Ident,
     pub params: Vec<Ident>,
     pub rules: Vec<MoveRule>,

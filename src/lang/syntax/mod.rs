@@ -849,10 +849,13 @@ impl Builder {
                 Stmt::Group(name, it.map(|e| self.expr(e)).collect())
             }
             Rule::game_stmt => {
+                let mut it = it.peekable();
+                let loopy = it.next_if(|p| p.as_rule() == Rule::loopy_kw).is_some();
                 let name = self.ident(it.next().unwrap());
                 let params = self.params(it.next().unwrap());
                 let rules = it.map(|r| self.move_rule(r)).collect();
                 Stmt::Game(Rc::new(GameDef {
+                    loopy,
                     name,
                     params,
                     rules,
