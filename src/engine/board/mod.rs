@@ -718,8 +718,8 @@ impl BoardGame {
     }
 
     /// The line of play of the last loop a search reported ("the game is loopy"), each
-    /// position a state per cell; the last is the first again, or its image under a symmetry
-    /// of the board. Taken: a second call gives `None`.
+    /// position a state per cell; the last is the first again. Taken: a second call gives
+    /// `None`.
     pub fn take_cycle(&self) -> Option<Vec<Vec<u8>>> {
         self.cycle.lock().unwrap().take()
     }
@@ -732,15 +732,10 @@ impl BoardGame {
             plain::Stop::Loop(line) => line,
         };
         let n = line.len() - 1;
-        let turned = if line[0] == line[n] {
-            ""
-        } else {
-            ", turned by a symmetry of the board"
-        };
         *self.cycle.lock().unwrap() = Some(line.iter().map(|p| e.cells(p, self.n)).collect());
         let s = if n == 1 { "" } else { "s" };
         Error::invalid(format!(
-            "the game is loopy: a line of play of {n} move{s} comes back to the position it started from{turned}"
+            "the game is loopy: a line of play of {n} move{s} comes back to the position it started from"
         ))
         .hint(LOOPY_HINT)
     }

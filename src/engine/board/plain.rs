@@ -6,7 +6,10 @@
 //! keyed by its least image under the symmetries that preserve the rules (a symmetry carries
 //! lines of play onto lines of play, so that stays sound). The search is a depth-first walk
 //! with an explicit stack: a position met again on the current line of play is a cycle, and the
-//! search stops with that line ([`Stop::Loop`]) instead of going round it forever.
+//! search stops with that line ([`Stop::Loop`]) instead of going round it forever. The line
+//! is told by positions, not keys: a position whose image is on the line is searched again (it
+//! surely leads round a cycle too, met within as many rounds as the symmetry's order), so that
+//! the cycle reported comes back to the very position it left.
 use super::solve::{Game, Pos};
 use crate::engine::control::over_budget;
 use crate::engine::placement::bits::Bits;
@@ -17,8 +20,7 @@ use std::hash::BuildHasher;
 /// Why the search stopped without a value.
 pub(crate) enum Stop<B> {
     Error(Error),
-    /// a line of play from a position on the current line back to it (the last position is
-    /// the first, or its image under a symmetry of the board)
+    /// a line of play from a position back to it (the last position is the first)
     Loop(Vec<Pos<B>>),
 }
 
@@ -64,10 +66,10 @@ pub(crate) fn search<B: Bits, V: Clone, S: BuildHasher>(
     let mut on_line: HashMap<Pos<B>, usize> = HashMap::new();
     let mut held = 0u64;
     let mut stack = vec![];
-    let mut open = |stack: &mut Vec<Frame<B, V>>, on_line: &mut HashMap<_, _>, p, key| {
+    let mut open = |stack: &mut Vec<Frame<B, V>>, on_line: &mut HashMap<_, _>, p: Pos<B>, key| {
         let (opts, lefts) = expand(&p);
         let n = opts.len() as u64;
-        on_line.insert(key, stack.len());
+        on_line.insert(p, stack.len());
         stack.push(Frame {
             pos: p,
             key,
@@ -100,7 +102,7 @@ pub(crate) fn search<B: Bits, V: Clone, S: BuildHasher>(
                 f.vals.push(v.clone());
                 continue;
             }
-            if let Some(&i) = on_line.get(&k) {
+            if let Some(&i) = on_line.get(&q) {
                 let mut line: Vec<Pos<B>> = stack[i..].iter().map(|f| f.pos).collect();
                 line.push(q);
                 return Err(Stop::Loop(line));
@@ -111,7 +113,7 @@ pub(crate) fn search<B: Bits, V: Clone, S: BuildHasher>(
         let f = stack.pop().expect("not empty");
         held -= f.opts.len() as u64;
         let v = fold(f.vals, f.lefts)?;
-        on_line.remove(&f.key);
+        on_line.remove(&f.pos);
         memo.insert(f.key, v.clone());
         match stack.last_mut() {
             Some(up) => up.vals.push(v),

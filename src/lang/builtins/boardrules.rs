@@ -1270,12 +1270,14 @@ impl OnBoard {
     }
 }
 
-/// Positions of a loop drawn in a row, at most this many.
-const DRAWN_LOOP: usize = 6;
+/// Positions of a loop drawn, at most this many.
+const DRAWN_LOOP: usize = 12;
+/// The width a row of drawn positions keeps within (the error's frame takes the rest).
+const DRAWN_WIDTH: usize = 70;
 
 impl OnBoard {
     /// The engine's error, with the line of play of a loop drawn after it: its positions as
-    /// `show` draws them, side by side.
+    /// `show` draws them, side by side in rows that fit the terminal.
     fn loopy(&self, e: crate::engine::Error) -> Error {
         let Some(line) = self.game.take_cycle() else {
             return e.into();
@@ -1290,34 +1292,45 @@ impl OnBoard {
             })
             .collect();
         let rows = drawn.iter().map(Vec::len).max().unwrap_or(0);
+        let mut blocks: Vec<Vec<String>> = vec![];
         let mut out = vec![String::new(); rows];
         for (k, d) in drawn.iter().enumerate() {
             let width = d.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+            let used = out.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+            if used > 0 && used + 6 + width > DRAWN_WIDTH {
+                blocks.push(std::mem::replace(&mut out, vec![String::new(); rows]));
+            }
             for (r, o) in out.iter_mut().enumerate() {
                 if k > 0 {
-                    o.push_str(if r == (rows - 1) / 2 {
-                        "  ->  "
-                    } else {
-                        "      "
+                    let arrow = r == (rows - 1) / 2;
+                    o.push_str(match (o.is_empty(), arrow) {
+                        (true, true) => "->  ",
+                        (true, false) => "    ",
+                        (false, true) => "  ->  ",
+                        (false, false) => "      ",
                     });
                 }
                 let l = d.get(r).map_or("", String::as_str);
                 o.push_str(&format!("{l:width$}"));
             }
         }
+        blocks.push(out);
+        let blocks: Vec<String> = blocks
+            .iter()
+            .map(|b| {
+                b.iter()
+                    .map(|l| l.trim_end())
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            })
+            .collect();
         let mut e = Error::from(e);
         e.message += ":\n";
-        e.message += &out
-            .iter()
-            .map(|l| l.trim_end())
-            .collect::<Vec<_>>()
-            .join("\n");
+        e.message += &blocks.join("\n\n");
         if line.len() > DRAWN_LOOP {
             let more = line.len() - DRAWN_LOOP;
-            e.message += &format!(
-                "\n(and {more} more move{} round)",
-                if more == 1 { "" } else { "s" }
-            );
+            let s = if more == 1 { "" } else { "s" };
+            e.message += &format!("\n(and {more} more move{s} round)");
         }
         e
     }
