@@ -364,6 +364,8 @@ struct Inner<B> {
     table: Mutex<Option<Arc<Table<Pos<B>>>>>,
     /// canonical forms of the components of a partizan game, as ids of the caller's store
     values: Mutex<HashMap<Pos<B>, crate::engine::partizan::Game>>,
+    /// nimbers of whole boards found by the plain search (rules not shown to end)
+    nimbers: Mutex<HashMap<Pos<B>, u32, foldhash::fast::FixedState>>,
 }
 
 type Engine = Wide<Inner<u64>, Inner<u128>, Inner<B256>>;
@@ -513,6 +515,7 @@ impl<B: Bits> Inner<B> {
             },
             table: Mutex::new(None),
             values: Mutex::default(),
+            nimbers: Mutex::default(),
         })
     }
 
@@ -740,19 +743,15 @@ impl BoardGame {
         .hint(LOOPY_HINT)
     }
 
-    /// A value by the plain search over whole boards, from the values of the options of all
-    /// moves.
-    fn plain<V: Clone>(
-        &self,
-        p: &[u8],
-        fold: impl Fn(Vec<V>) -> V,
-        ctl: &Ctl,
-        label: &str,
-    ) -> Result<V> {
+    /// The nimber of `p` by the plain search over whole boards, every move for both players;
+    /// the nimbers found are kept between queries.
+    fn plain_nimber(&self, p: &[u8], ctl: &Ctl) -> Result<u32> {
         with_wide!(&self.engine, e => {
-            let mut memo = HashMap::with_hasher(foldhash::fast::FixedState::default());
+            let mut memo = e.nimbers.lock().unwrap();
             let expand = |q: &Pos<_>| (e.game.plays(q, |_| true), 0);
-            plain::search(&e.game, e.pos(p), &mut memo, expand, |v, _| Ok(fold(v)), ctl, label)
+            let fold = |v: Vec<u32>, _| Ok(plain::mex(&v));
+            let label = "board game (positions)";
+            plain::search(&e.game, e.pos(p), &mut memo, expand, fold, ctl, label)
                 .map_err(|s| self.stopped(e, s))
         })
     }
@@ -796,7 +795,7 @@ impl BoardGame {
             return Err(Error::invalid("a partizan game has no nimber"));
         }
         if !self.monotone {
-            return self.plain(p, |v| plain::mex(&v), ctl, "board game (positions)");
+            return self.plain_nimber(p, ctl);
         }
         with_wide!(&self.engine, e => {
             let t = e.table(ctl, self.n)?;
@@ -809,9 +808,8 @@ impl BoardGame {
     pub fn loses(&self, p: &[u8], ctl: &Ctl) -> Result<bool> {
         self.check(p)?;
         if !self.monotone {
-            // the mover loses when every option is won by the player then to move
-            let fold = |v: Vec<bool>| v.iter().all(|&l| !l);
-            return self.plain(p, fold, ctl, "board game (positions)");
+            // as many positions as a win/loss search without its cut-offs, and kept
+            return Ok(self.plain_nimber(p, ctl)? == 0);
         }
         with_wide!(&self.engine, e => {
             let t = e.table(ctl, self.n)?;
@@ -827,9 +825,15 @@ impl BoardGame {
             return Err(Error::invalid("misère play is defined for impartial games"));
         }
         if !self.monotone {
-            // a player without a move wins
-            let fold = |v: Vec<bool>| !v.is_empty() && v.iter().all(|&l| !l);
-            return self.plain(p, fold, ctl, "misère board search (positions)");
+            return with_wide!(&self.engine, e => {
+                let mut memo = HashMap::with_hasher(foldhash::fast::FixedState::default());
+                let expand = |q: &Pos<_>| (e.game.plays(q, |_| true), 0);
+                // whether the mover loses: a player without a move wins
+                let fold = |v: Vec<bool>, _| Ok(!v.is_empty() && v.iter().all(|&l| !l));
+                let label = "misère board search (positions)";
+                plain::search(&e.game, e.pos(p), &mut memo, expand, fold, ctl, label)
+                    .map_err(|s| self.stopped(e, s))
+            });
         }
         with_wide!(&self.engine, e => {
             let task = ctl.task("misère board search (positions)", None);

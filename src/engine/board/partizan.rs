@@ -93,12 +93,14 @@ impl BoardGame {
         self.sides.iter().any(|&s| s != BOTH)
     }
 
-    /// The bytes of what is kept between queries: the table and the values of components.
+    /// The bytes of what is kept between queries: the table, the values of components and the
+    /// nimbers of whole boards.
     pub fn kept_bytes(&self) -> u64 {
         with_wide!(&self.engine, e => {
             let table = e.table.try_lock().ok().and_then(|t| t.as_ref().map(|t| t.bytes()));
             let values = e.values.try_lock().map_or(0, |v| map_bytes(&v));
-            table.unwrap_or(0) + values
+            let nimbers = e.nimbers.try_lock().map_or(0, |v| map_bytes(&v));
+            table.unwrap_or(0) + values + nimbers
         })
     }
 
@@ -109,6 +111,9 @@ impl BoardGame {
                 *t = None;
             }
             if let Ok(mut v) = e.values.try_lock() {
+                *v = Default::default();
+            }
+            if let Ok(mut v) = e.nimbers.try_lock() {
                 *v = Default::default();
             }
         })
