@@ -243,7 +243,7 @@ grundy(nk(graph {{ a - b - c }}))"
 fn bad_rules_are_refused_with_a_hint() {
     for (src, msg) in [
         (
-            "game g on board { move c to empty for c in filled }\ngame h on board { move c to filled for c in empty\n move c to empty for c in filled }\nh(grid(2, 2))",
+            "game g on board { move c to empty for c in filled }\ngame h on board { move c to filled for c in empty\n move c to empty for c in filled }\ngrundy(h(grid(2, 2)))",
             "loopy",
         ),
         (

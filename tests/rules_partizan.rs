@@ -281,8 +281,8 @@ fn mistakes_are_explained() {
         ),
         (
             // Clobber's capture, but from any cell: an empty cell "emptied" again moves nothing
-            // on for good
-            "game c on board {\n cells empty, x, o\n left move c to empty, d to x for c in cells, d in adjacent(c) if d is o\n right move c to o for c in x\n}\nvalue(c(grid(1, 2)))".into(),
+            // on for good, and from `.x` play goes round
+            "game c on board {\n cells empty, x, o\n left move c to empty, d to x for c in cells, d in adjacent(c) if d is o\n right move c to o for c in x\n}\nvalue(c(grid(1, 2), \".x\"))".into(),
             "loopy",
         ),
     ];

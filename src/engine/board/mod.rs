@@ -4,13 +4,15 @@
 //! conditions (every cell of a set is in one of some states; some cell of a set is) and of
 //! changes (these cells, those in one of these states, take that state), compiled once to
 //! bitsets; a move must change some cell. A position where an end condition holds has no moves
-//! (the player who made it wins under normal play). Every play ends: a cell may come back to a
-//! state it left only by a move that also surely puts some cell in a state it can never come
-//! back from (the rules are refused otherwise). The search (`solve`) is the win/loss search of
+//! (the player who made it wins under normal play). When a cell may come back to a state it
+//! left only by a move that also surely puts some cell in a state it can never come back from,
+//! every play ends (the rules are monotone), and the search (`solve`) is the win/loss search of
 //! `engine::winloss` over independent components, keyed under the board symmetries that
 //! preserve the rules: a nimber by the heap-sum reduction, an outcome by one win/loss search. A
 //! partizan game (moves for Left or Right only) gets canonical forms from the partizan search
-//! instead (`partizan`). `picture` draws a position.
+//! instead (`partizan`). Other rules (Konane, whose jumps empty cells that were filled) are
+//! searched by the plain search over whole boards (`plain`), which reports the line of play of
+//! a loop it meets. `picture` draws a position.
 //!
 //! Cram on the 2 x 3 board: two states, a move fills two adjacent empty cells.
 //! ```
@@ -30,6 +32,7 @@
 //! ```
 mod partizan;
 pub mod picture;
+mod plain;
 mod solve;
 
 pub use partizan::{BOTH, LEFT, RIGHT};
@@ -361,6 +364,8 @@ struct Inner<B> {
     table: Mutex<Option<Arc<Table<Pos<B>>>>>,
     /// canonical forms of the components of a partizan game, as ids of the caller's store
     values: Mutex<HashMap<Pos<B>, crate::engine::partizan::Game>>,
+    /// nimbers of whole boards found by the plain search (rules not shown to end)
+    nimbers: Mutex<HashMap<Pos<B>, u32, foldhash::fast::FixedState>>,
 }
 
 type Engine = Wide<Inner<u64>, Inner<u128>, Inner<B256>>;
@@ -510,6 +515,7 @@ impl<B: Bits> Inner<B> {
             },
             table: Mutex::new(None),
             values: Mutex::default(),
+            nimbers: Mutex::default(),
         })
     }
 
@@ -553,6 +559,10 @@ pub struct BoardGame {
     /// per move, the players who may make it ([`LEFT`], [`RIGHT`] bits)
     sides: Vec<u8>,
     engine: Engine,
+    /// whether the rules were shown to end (see [`BoardGame::is_monotone`])
+    monotone: bool,
+    /// the line of play of the last loop a search met, for [`BoardGame::take_cycle`]
+    cycle: Mutex<Option<Vec<Vec<u8>>>>,
 }
 
 impl BoardGame {
@@ -647,12 +657,6 @@ impl BoardGame {
             });
             back && !on
         });
-        if loops {
-            return Err(Error::invalid(
-                "the rules are loopy: a cell can come back to a state it left",
-            )
-            .hint("states must only move forward (from empty to filled), or a move that brings a cell back must also put some cell in a state that no move leaves (in Clobber the cell a stone leaves stays empty); rules that end for another reason, such as Konane's ever fewer stones, are not recognised"));
-        }
         // one move per distinct effect, in the order written, for the players of all its lines
         let mut at: HashMap<Normal, usize> = HashMap::new();
         let (mut moves, mut move_sides): (Vec<Move>, Vec<u8>) = (vec![], vec![]);
@@ -704,6 +708,51 @@ impl BoardGame {
             moves,
             sides: move_sides,
             engine,
+            monotone: !loops,
+            cycle: Mutex::new(None),
+        })
+    }
+
+    /// Whether every play surely ends by the rules alone (each move takes cells forward, or
+    /// surely puts one in a state no move leaves); the fast search over independent parts is
+    /// used then. Other rules get the plain search over whole boards, which reports a loop.
+    pub fn is_monotone(&self) -> bool {
+        self.monotone
+    }
+
+    /// The line of play of the last loop a search reported ("the game is loopy"), each
+    /// position a state per cell; the last is the first again. Taken: a second call gives
+    /// `None`.
+    pub fn take_cycle(&self) -> Option<Vec<Vec<u8>>> {
+        self.cycle.lock().unwrap().take()
+    }
+
+    /// The error of a plain search that stopped; a loop's line of play is kept for
+    /// [`BoardGame::take_cycle`].
+    fn stopped<B: Bits>(&self, e: &Inner<B>, s: plain::Stop<B>) -> Error {
+        let line = match s {
+            plain::Stop::Error(e) => return e,
+            plain::Stop::Loop(line) => line,
+        };
+        let n = line.len() - 1;
+        *self.cycle.lock().unwrap() = Some(line.iter().map(|p| e.cells(p, self.n)).collect());
+        let s = if n == 1 { "" } else { "s" };
+        Error::invalid(format!(
+            "the game is loopy: a line of play of {n} move{s} comes back to the position it started from"
+        ))
+        .hint(LOOPY_HINT)
+    }
+
+    /// The nimber of `p` by the plain search over whole boards, every move for both players;
+    /// the nimbers found are kept between queries.
+    fn plain_nimber(&self, p: &[u8], ctl: &Ctl) -> Result<u32> {
+        with_wide!(&self.engine, e => {
+            let mut memo = e.nimbers.lock().unwrap();
+            let expand = |q: &Pos<_>| (e.game.plays(q, |_| true), 0);
+            let fold = |v: Vec<u32>, _| Ok(plain::mex(&v));
+            let label = "board game (positions)";
+            plain::search(&e.game, e.pos(p), &mut memo, expand, fold, ctl, label)
+                .map_err(|s| self.stopped(e, s))
         })
     }
 
@@ -745,6 +794,9 @@ impl BoardGame {
         if self.is_partizan() {
             return Err(Error::invalid("a partizan game has no nimber"));
         }
+        if !self.monotone {
+            return self.plain_nimber(p, ctl);
+        }
         with_wide!(&self.engine, e => {
             let t = e.table(ctl, self.n)?;
             let task = ctl.task("board game", None);
@@ -755,6 +807,10 @@ impl BoardGame {
     /// Whether the player to move from `p` loses: one win/loss search, no nimber.
     pub fn loses(&self, p: &[u8], ctl: &Ctl) -> Result<bool> {
         self.check(p)?;
+        if !self.monotone {
+            // as many positions as a win/loss search without its cut-offs, and kept
+            return Ok(self.plain_nimber(p, ctl)? == 0);
+        }
         with_wide!(&self.engine, e => {
             let t = e.table(ctl, self.n)?;
             let task = ctl.task("board game", None);
@@ -767,6 +823,17 @@ impl BoardGame {
         self.check(p)?;
         if self.is_partizan() {
             return Err(Error::invalid("misère play is defined for impartial games"));
+        }
+        if !self.monotone {
+            return with_wide!(&self.engine, e => {
+                let mut memo = HashMap::with_hasher(foldhash::fast::FixedState::default());
+                let expand = |q: &Pos<_>| (e.game.plays(q, |_| true), 0);
+                // whether the mover loses: a player without a move wins
+                let fold = |v: Vec<bool>, _| Ok(!v.is_empty() && v.iter().all(|&l| !l));
+                let label = "misère board search (positions)";
+                plain::search(&e.game, e.pos(p), &mut memo, expand, fold, ctl, label)
+                    .map_err(|s| self.stopped(e, s))
+            });
         }
         with_wide!(&self.engine, e => {
             let task = ctl.task("misère board search (positions)", None);
@@ -827,6 +894,11 @@ fn poll(ctl: &Ctl, i: usize) -> Result<()> {
     }
     Ok(())
 }
+
+/// The hint of a loop met by the plain search.
+const LOOPY_HINT: &str = "every play must end: here some rule lets play come back to a position \
+     it left (a stone stepping to and fro); rules whose plays end, such as Konane's jumps that \
+     each take a stone, are searched as they are";
 
 /// The hint of a board game whose compiled rules pass the memory budget.
 pub const COMPILE_HINT: &str = "each binding of a rule's variables is one move: fewer variables, \

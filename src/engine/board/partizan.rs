@@ -3,7 +3,7 @@
 //! (`engine::partizan::value`), over the components and symmetry keys of the board engine.
 //! The symmetries used are those that carry each player's moves onto that player's moves.
 use super::solve::{Game, Pos};
-use super::{BoardGame, Inner};
+use super::{BoardGame, Inner, plain};
 use crate::engine::control::{map_bytes, over_budget};
 use crate::engine::partizan::{self as cg, Store};
 use crate::engine::placement::bits::{Bits, with_wide};
@@ -93,12 +93,14 @@ impl BoardGame {
         self.sides.iter().any(|&s| s != BOTH)
     }
 
-    /// The bytes of what is kept between queries: the table and the values of components.
+    /// The bytes of what is kept between queries: the table, the values of components and the
+    /// nimbers of whole boards.
     pub fn kept_bytes(&self) -> u64 {
         with_wide!(&self.engine, e => {
             let table = e.table.try_lock().ok().and_then(|t| t.as_ref().map(|t| t.bytes()));
             let values = e.values.try_lock().map_or(0, |v| map_bytes(&v));
-            table.unwrap_or(0) + values
+            let nimbers = e.nimbers.try_lock().map_or(0, |v| map_bytes(&v));
+            table.unwrap_or(0) + values + nimbers
         })
     }
 
@@ -109,6 +111,9 @@ impl BoardGame {
                 *t = None;
             }
             if let Ok(mut v) = e.values.try_lock() {
+                *v = Default::default();
+            }
+            if let Ok(mut v) = e.nimbers.try_lock() {
                 *v = Default::default();
             }
         })
@@ -129,6 +134,25 @@ impl BoardGame {
         self.check(p)?;
         with_wide!(&self.engine, e => {
             let mut memo = e.values.lock().unwrap();
+            if !self.monotone {
+                // whole boards, Left's options first
+                let g = &e.game;
+                let side = |q: &Pos<_>, s: u8| g.plays(q, |i| self.sides[i] & s != 0);
+                let expand = |q: &Pos<_>| {
+                    let mut l = side(q, LEFT);
+                    let n = l.len();
+                    l.extend(side(q, RIGHT));
+                    (l, n)
+                };
+                store.set_ctl(ctl);
+                let fold = |mut l: Vec<cg::Game>, n: usize| {
+                    let r = l.split_off(n);
+                    store.canonical(l, r)
+                };
+                let label = "partizan board search (positions)";
+                return plain::search(g, e.pos(p), &mut memo, expand, fold, ctl, label)
+                    .map_err(|s| self.stopped(e, s));
+            }
             let mut rules = e.sided(&self.sides, ctl, memo.len());
             cg::value(&mut rules, store, &mut memo, &e.pos(p), ctl)
         })

@@ -1270,7 +1270,71 @@ impl OnBoard {
     }
 }
 
+/// Positions of a loop drawn, at most this many.
+const DRAWN_LOOP: usize = 12;
+/// The width a row of drawn positions keeps within (the error's frame takes the rest).
+const DRAWN_WIDTH: usize = 70;
+
 impl OnBoard {
+    /// The engine's error, with the line of play of a loop drawn after it: its positions as
+    /// `show` draws them, side by side in rows that fit the terminal.
+    fn loopy(&self, e: crate::engine::Error) -> Error {
+        let Some(line) = self.game.take_cycle() else {
+            return e.into();
+        };
+        let drawn: Vec<Vec<String>> = line
+            .iter()
+            .take(DRAWN_LOOP)
+            .map(|p| {
+                let state: Vec<i64> = p.iter().map(|&x| x as i64).collect();
+                let text = self.show(&state).unwrap_or_default();
+                text.lines().map(str::to_string).collect()
+            })
+            .collect();
+        let rows = drawn.iter().map(Vec::len).max().unwrap_or(0);
+        let mut blocks: Vec<Vec<String>> = vec![];
+        let mut out = vec![String::new(); rows];
+        for (k, d) in drawn.iter().enumerate() {
+            let width = d.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+            let used = out.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+            if used > 0 && used + 6 + width > DRAWN_WIDTH {
+                blocks.push(std::mem::replace(&mut out, vec![String::new(); rows]));
+            }
+            for (r, o) in out.iter_mut().enumerate() {
+                if k > 0 {
+                    let arrow = r == (rows - 1) / 2;
+                    o.push_str(match (o.is_empty(), arrow) {
+                        (true, true) => "->  ",
+                        (true, false) => "    ",
+                        (false, true) => "  ->  ",
+                        (false, false) => "      ",
+                    });
+                }
+                let l = d.get(r).map_or("", String::as_str);
+                o.push_str(&format!("{l:width$}"));
+            }
+        }
+        blocks.push(out);
+        let blocks: Vec<String> = blocks
+            .iter()
+            .map(|b| {
+                b.iter()
+                    .map(|l| l.trim_end())
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            })
+            .collect();
+        let mut e = Error::from(e);
+        e.message += ":\n";
+        e.message += &blocks.join("\n\n");
+        if line.len() > DRAWN_LOOP {
+            let more = line.len() - DRAWN_LOOP;
+            let s = if more == 1 { "" } else { "s" };
+            e.message += &format!("\n(and {more} more move{s} round)");
+        }
+        e
+    }
+
     /// The name of compiled move `i`: the cells its variables were bound to, after `rule k at`
     /// when the game has several move lines.
     fn label(&self, i: usize) -> String {
@@ -1323,14 +1387,17 @@ impl Family for OnBoard {
             .collect())
     }
     fn grundy(&self, it: &mut Interp, _: &Ruleset, state: &[i64]) -> Result<Option<u32>> {
-        Ok(Some(self.game.grundy(&cells_of(state), &it.ctl)?))
+        let g = self.game.grundy(&cells_of(state), &it.ctl);
+        Ok(Some(g.map_err(|e| self.loopy(e))?))
     }
     /// A win/loss search, cheaper than the nimber.
     fn next_wins(&self, it: &mut Interp, state: &[i64]) -> Result<Option<bool>> {
-        Ok(Some(!self.game.loses(&cells_of(state), &it.ctl)?))
+        let l = self.game.loses(&cells_of(state), &it.ctl);
+        Ok(Some(!l.map_err(|e| self.loopy(e))?))
     }
     fn misere_next_wins(&self, it: &mut Interp, state: &[i64]) -> Result<Option<bool>> {
-        Ok(Some(!self.game.misere_loses(&cells_of(state), &it.ctl)?))
+        let l = self.game.misere_loses(&cells_of(state), &it.ctl);
+        Ok(Some(!l.map_err(|e| self.loopy(e))?))
     }
     fn move_label(&self, state: &[i64], option: &[i64]) -> Option<String> {
         let want = cells_of(option);
@@ -1404,7 +1471,8 @@ impl Sides for PartizanOnBoard {
     }
     fn value(&self, it: &mut Interp, state: &[i64]) -> Result<Game> {
         let ctl = it.ctl.clone();
-        Ok(self.0.game.value(&cells_of(state), store(it)?, &ctl)?)
+        let v = self.0.game.value(&cells_of(state), store(it)?, &ctl);
+        v.map_err(|e| self.0.loopy(e))
     }
     fn options(&self, _: &mut Interp, state: &[i64], side: Side) -> Result<Options> {
         Ok(self
