@@ -162,6 +162,8 @@ fn c_operators_and_a_ruleset_without_parentheses_get_their_own_hints() {
     assert!(hint.contains("write `and`"), "{hint}");
     let (_, _, hint) = error("let ok = 1 == 1 || 2 == 2");
     assert!(hint.contains("write `or`"), "{hint}");
+    let (_, _, hint) = error("\"abc\"[1:2:3]");
+    assert!(hint.contains("slices take no step"), "{hint}");
     let (_, _, hint) = error("let ok = !true");
     assert!(hint.contains("write `not`"), "{hint}");
     let (_, _, hint) = error("game take n { move n - 1 }");

@@ -70,44 +70,31 @@ pub fn register(it: &mut Interp) {
         xor,
     );
     it.add_builtin("abs", "abs(x)", "absolute value of a number", |_, a| {
-        a.count(1, 1)?;
-        Ok(Value::ratio(num_traits::Signed::abs(&number(a, 0)?)))
+        of_number(a, |x| Value::ratio(num_traits::Signed::abs(&x)))
     });
     it.add_builtin(
         "floor",
         "floor(x)",
         "the largest integer not above a number: floor(7/2) is 3",
-        |_, a| {
-            a.count(1, 1)?;
-            Ok(Value::int(number(a, 0)?.floor().to_integer()))
-        },
+        |_, a| of_number(a, |x| Value::int(x.floor().to_integer())),
     );
     it.add_builtin(
         "ceil",
         "ceil(x)",
         "the smallest integer not below a number: ceil(7/2) is 4",
-        |_, a| {
-            a.count(1, 1)?;
-            Ok(Value::int(number(a, 0)?.ceil().to_integer()))
-        },
+        |_, a| of_number(a, |x| Value::int(x.ceil().to_integer())),
     );
     it.add_builtin(
         "numerator",
         "numerator(x)",
         "the numerator of a number in lowest terms: numerator(6/4) is 3",
-        |_, a| {
-            a.count(1, 1)?;
-            Ok(Value::int(number(a, 0)?.numer().clone()))
-        },
+        |_, a| of_number(a, |x| Value::int(x.numer().clone())),
     );
     it.add_builtin(
         "denominator",
         "denominator(x)",
         "the denominator of a number in lowest terms (1 for an integer): denominator(6/4) is 2",
-        |_, a| {
-            a.count(1, 1)?;
-            Ok(Value::int(number(a, 0)?.denom().clone()))
-        },
+        |_, a| of_number(a, |x| Value::int(x.denom().clone())),
     );
     it.add_builtin("count", "count(xs, x)", "how many times x occurs in a list, or the string x in a string (not overlapping): count(\"T.T.\", \"T.\") is 2", |it, a| {
         a.count(2, 2)?;
@@ -503,11 +490,14 @@ fn sum(it: &mut Interp, a: &mut Args) -> Result<Value> {
     Ok(Value::ratio(total))
 }
 
-/// Argument `i` as a number (an integer or a fraction).
-fn number(a: &Args, i: usize) -> Result<BigRational> {
-    a.get(i)
+/// `f` of the one argument, a number (an integer or a fraction).
+fn of_number(a: &mut Args, f: impl Fn(BigRational) -> Value) -> Result<Value> {
+    a.count(1, 1)?;
+    let x = a
+        .get(0)
         .rational()
-        .ok_or_else(|| a.type_error(i, "a number"))
+        .ok_or_else(|| a.type_error(0, "a number"))?;
+    Ok(f(x))
 }
 
 /// Where `x` first is in the list `xs`, or where the string `x` first starts in the string

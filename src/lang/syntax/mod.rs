@@ -534,6 +534,8 @@ fn convert_error(e: pest::error::Error<Rule>, src: &str, src_id: u32) -> ParseEr
         "write `and` to combine conditions: `a > 0 and b > 0`".into()
     } else if rest.starts_with("||") || (rest.starts_with('|') && before.ends_with('|')) {
         "write `or` for either condition: `a > 0 or b > 0` (`|` is the union of sets)".into()
+    } else if found == Some(':') && line_before.contains('[') {
+        "a slice is `xs[i:j]`, `xs[:j]` or `xs[i:]`; slices take no step".into()
     } else if rest.starts_with('!') && !rest.starts_with("!=") {
         "write `not` to negate a condition: `not (a > 0)`".into()
     } else if found == Some('"')
