@@ -1,6 +1,6 @@
-# Grundy's game, heaps 0..3000, values kept in a list as a Python user would write it: the
+# Grundy's game, heaps 0..5000, values kept in a list as a Python user would write it: the
 # anchor of bench/rules-grundy.game (bench/rules-vs-python.sh runs both).
-N = 3000
+N = 5000
 g = []
 for n in range(N + 1):
     seen = {g[k] ^ g[n - k] for k in range(1, n) if 2 * k < n}

@@ -729,17 +729,23 @@ impl Interp {
         })
     }
 
-    pub fn eval(&mut self, e: &Expr, env: &Env) -> Result<Value> {
-        // every way of recursing (nested calls, long chains of operators, a move rule that asks
-        // an engine that calls the rule again) passes through here: stop well before the
-        // native stack runs out
+    /// An error, at `span`, when little native stack is left.
+    pub(crate) fn check_stack(&self, span: Span) -> Result<()> {
         if stack_pointer() < self.stack_floor {
             return Err(Error::runtime(
                 "this computation nests too deeply (the evaluator's stack is nearly used up)",
-                e.span,
+                span,
             )
             .hint("recursion is limited: does a function or a move rule recurse without end? Iterate with `for` instead"));
         }
+        Ok(())
+    }
+
+    pub fn eval(&mut self, e: &Expr, env: &Env) -> Result<Value> {
+        // every way of recursing (nested calls, long chains of operators) passes through here or
+        // through a compiled rule's call (a move rule that asks an engine that calls the rule
+        // again): stop well before the native stack runs out
+        self.check_stack(e.span)?;
         Ok(match &e.kind {
             ExprKind::Int(b) => match b.to_i64() {
                 Some(i) => Value::Int(i),
@@ -829,33 +835,7 @@ impl Interp {
             }
             ExprKind::Unary(op, x) => {
                 let v = self.eval(x, env)?;
-                if *op != UnOp::Not
-                    && let Some(g) =
-                        crate::lang::builtins::partizan::unary(self, *op == UnOp::PlusMinus, &v)
-                            .map_err(|er| er.at(e.span))?
-                {
-                    return Ok(g);
-                }
-                match (op, &v) {
-                    (UnOp::Not, Value::Bool(b)) => Value::Bool(!b),
-                    (UnOp::Neg, Value::Int(i)) => match i.checked_neg() {
-                        Some(n) => Value::Int(n),
-                        None => Value::int(-BigInt::from(*i)),
-                    },
-                    (UnOp::Neg, Value::Big(b)) => Value::int(-(**b).clone()),
-                    (UnOp::Neg, Value::Rat(r)) => Value::Rat(Rc::new(-(**r).clone())),
-                    _ => {
-                        let o = match op {
-                            UnOp::Not => "not",
-                            UnOp::Neg => "-",
-                            UnOp::PlusMinus => "±",
-                        };
-                        return Err(Error::runtime(
-                            format!("`{o}` does not apply to {}", v.a_type()),
-                            e.span,
-                        ));
-                    }
-                }
+                self.unary(*op, v, e.span)?
             }
             ExprKind::Binary(BinOp::And, a, b) => {
                 let av = self.eval(a, env)?;
@@ -884,12 +864,8 @@ impl Interp {
                 kwargs,
             } => {
                 let mut f = self.eval(callee, env)?;
-                // a stdlib value named like a builtin (`double_diamond`) still calls it
-                if let ExprKind::Ident(name) = &callee.kind
-                    && matches!(f, Value::Graph(_))
-                    && let Some(b) = self.builtins.get(&**name)
-                {
-                    f = Value::Builtin(b.name);
+                if let ExprKind::Ident(name) = &callee.kind {
+                    f = self.builtin_over_graph(name, f);
                 }
                 let mut vals = Vec::with_capacity(args.len());
                 for a in args {
@@ -1009,12 +985,24 @@ impl Interp {
         Ok(())
     }
 
-    fn lookup(&mut self, name: &Rc<str>, span: Span, env: &Env) -> Result<Value> {
-        if let Some(v) = env.lookup(name) {
-            return Ok(v);
+    /// The value of a name in `env` or the builtins; `None` for a name that is neither (or a
+    /// down, `v3`, which `lookup` makes).
+    pub(crate) fn resolve(&self, name: &str, env: &Env) -> Option<Value> {
+        env.lookup(name)
+            .or_else(|| self.builtins.get(name).map(|b| Value::Builtin(b.name)))
+    }
+
+    /// A stdlib value named like a builtin (`double_diamond`) still calls the builtin.
+    pub(crate) fn builtin_over_graph(&self, name: &str, f: Value) -> Value {
+        match self.builtins.get(name) {
+            Some(b) if matches!(f, Value::Graph(_)) => Value::Builtin(b.name),
+            _ => f,
         }
-        if let Some(b) = self.builtins.get(&**name) {
-            return Ok(Value::Builtin(b.name));
+    }
+
+    pub(crate) fn lookup(&mut self, name: &Rc<str>, span: Span, env: &Env) -> Result<Value> {
+        if let Some(v) = self.resolve(name, env) {
+            return Ok(v);
         }
         // `v`, `vv`, `v3`: CGSuite's downs, where no binding takes the name
         if down_name(name) {
@@ -1218,7 +1206,7 @@ impl Interp {
         )
     }
 
-    fn index(&mut self, b: Value, idx: Vec<(Value, Span)>, span: Span) -> Result<Value> {
+    pub(crate) fn index(&mut self, b: Value, idx: Vec<(Value, Span)>, span: Span) -> Result<Value> {
         /// The place of index `i` in a list or string of `n` elements.
         fn position(i: &Value, n: usize, what: &str, span: Span) -> Result<usize> {
             let i = i.bigint().ok_or_else(|| {
@@ -1286,7 +1274,37 @@ impl Interp {
         }
     }
 
-    fn binary(
+    /// `op v`: `not`, `-` and `±` (the switch of a game).
+    pub(crate) fn unary(&mut self, op: UnOp, v: Value, span: Span) -> Result<Value> {
+        if op != UnOp::Not
+            && let Some(g) = crate::lang::builtins::partizan::unary(self, op == UnOp::PlusMinus, &v)
+                .map_err(|er| er.at(span))?
+        {
+            return Ok(g);
+        }
+        Ok(match (op, &v) {
+            (UnOp::Not, Value::Bool(b)) => Value::Bool(!b),
+            (UnOp::Neg, Value::Int(i)) => match i.checked_neg() {
+                Some(n) => Value::Int(n),
+                None => Value::int(-BigInt::from(*i)),
+            },
+            (UnOp::Neg, Value::Big(b)) => Value::int(-(**b).clone()),
+            (UnOp::Neg, Value::Rat(r)) => Value::Rat(Rc::new(-(**r).clone())),
+            _ => {
+                let o = match op {
+                    UnOp::Not => "not",
+                    UnOp::Neg => "-",
+                    UnOp::PlusMinus => "±",
+                };
+                return Err(Error::runtime(
+                    format!("`{o}` does not apply to {}", v.a_type()),
+                    span,
+                ));
+            }
+        })
+    }
+
+    pub(crate) fn binary(
         &mut self,
         op: BinOp,
         a: Value,
@@ -1599,7 +1617,7 @@ fn down_name(name: &str) -> bool {
 /// `xs[from:to]` of a list or string, as Python slices: half-open, an end left out is the
 /// start or the end, a negative one counts from the end, and ends past the sequence are cut
 /// to it.
-fn slice(
+pub(crate) fn slice(
     b: &Value,
     from: Option<(Value, Span)>,
     to: Option<(Value, Span)>,

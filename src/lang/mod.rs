@@ -2,6 +2,7 @@
 //! `builtins`, one file per engine family) → values and their text and JSON forms (`value`).
 //! Engines are reached only through their public APIs in `crate::engine`.
 pub mod builtins;
+pub mod compile;
 pub mod error;
 pub mod eval;
 pub mod game;

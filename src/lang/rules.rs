@@ -112,7 +112,7 @@ impl Ruleset {
         }
         Ruleset::new(
             def.name.name.to_string(),
-            crate::lang::builtins::games::Script(def, env, Interned::default()),
+            crate::lang::builtins::script::Script::new(def, env),
         )
     }
 

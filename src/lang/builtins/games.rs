@@ -1,13 +1,15 @@
 //! Game queries (docs/language.md, "Games") as builtins, and the glue that lets the engines call
 //! back into script rulesets for their options.
+use super::script::Script;
 use crate::engine::control::num;
 use crate::engine::heap::{self, Code};
 use crate::engine::{impartial, loopy, moore, wythoff};
+use crate::lang::compile::{FEW_OPTIONS, options_cap};
 use crate::lang::error::{Error, Result};
-use crate::lang::eval::{Args, Env, Interp, Scope, as_i64};
+use crate::lang::eval::{Args, Interp, as_i64};
 use crate::lang::game::{Family, Options};
-use crate::lang::rules::{Component, Interned, Key, Position, Ruleset};
-use crate::lang::syntax::ast::{Expr, GameDef, MoveRule, Span};
+use crate::lang::rules::{Component, Key, Position, Ruleset};
+use crate::lang::syntax::ast::Span;
 use crate::lang::value::{Table, Value};
 use std::collections::BTreeSet;
 use std::rc::Rc;
@@ -168,7 +170,7 @@ impl Family for Heap {
         if options_exceed(&self.0, n, FEW_OPTIONS as u128) {
             let cap = options_cap(it);
             if options_exceed(&self.0, n, cap as u128) {
-                return Err(too_many(rs, state, cap));
+                return Err(too_many(&describe(rs, state), cap));
             }
         }
         Ok(self
@@ -203,7 +205,7 @@ impl Family for Moore {
         if count > FEW_OPTIONS as f64 {
             let cap = options_cap(it);
             if count > cap as f64 {
-                return Err(too_many(rs, state, cap));
+                return Err(too_many(&describe(rs, state), cap));
             }
         }
         Ok(moore::options(moore_k(self.0, state), state)
@@ -219,53 +221,10 @@ impl Family for Moore {
     }
 }
 
-/// `game name(params) { move ... }`: the rules run in the interpreter.
-pub struct Script(pub Rc<GameDef>, pub Env, pub Interned);
-
-impl Family for Script {
-    fn arity(&self) -> Option<usize> {
-        Some(self.0.params.len())
-    }
-    fn loopy(&self) -> bool {
-        self.0.loopy
-    }
-    fn options(&self, it: &mut Interp, rs: &Ruleset, state: &[i64]) -> Result<Options> {
-        let def = &self.0;
-        let scope = Scope::child(&self.1);
-        for (p, &v) in def.params.iter().zip(state) {
-            scope.define(p.name.clone(), self.2.value(v));
-        }
-        let mut out = vec![];
-        for rule in &def.rules {
-            bind_rule(it, rule, 0, &scope, (def.params.len(), &self.2), &mut out).map_err(|e| {
-                if e.message.is_empty() {
-                    too_many(rs, state, options_cap(it))
-                } else {
-                    e
-                }
-            })?;
-        }
-        Ok(out)
-    }
-    fn tidy_options(&self) -> bool {
-        true
-    }
-    fn describe(&self, name: &str, state: &[i64]) -> String {
-        self.2.describe(name, state)
-    }
-    fn interned(&self) -> Option<&Interned> {
-        Some(&self.2)
-    }
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
-}
-
 /// The error for a component with more options than can be listed.
-fn too_many(rs: &Ruleset, state: &[i64], cap: usize) -> Error {
+pub(crate) fn too_many(what: &str, cap: usize) -> Error {
     Error::plain(format!(
-        "{} has more than {} options; too many to list within the limits",
-        describe(rs, state),
+        "{what} has more than {} options; too many to list within the limits",
         crate::engine::control::num(cap)
     ))
     .hint(format!(
@@ -492,105 +451,10 @@ fn options_exceed(code: &crate::engine::heap::Code, n: u64, limit: u128) -> bool
     false
 }
 
-/// About how many bytes one listed option takes: its lists, and the value `options` makes.
-const OPTION_BYTES: u64 = 320;
-
-/// Options a position may list: at most `impartial::HELD_LIMIT`, and what the memory budget
-/// holds (the budget is read only for positions with many options).
-fn options_cap(it: &Interp) -> usize {
-    (it.ctl.memory() / OPTION_BYTES).min(impartial::HELD_LIMIT as u64) as usize
-}
-
-/// Options counted before the budget is looked at.
-const FEW_OPTIONS: usize = 1 << 16;
-
 /// The options of one component: lists of argument tuples of the same ruleset. Refuses to list
 /// more than `options_cap` of them.
 fn component_options(it: &mut Interp, rs: &Rc<Ruleset>, args: &[i64]) -> Result<Options> {
     rs.family.options(it, rs, args)
-}
-
-/// Run through the nested `for` bindings of a move rule, collecting one option per binding.
-pub(crate) fn bind_rule(
-    it: &mut Interp,
-    rule: &MoveRule,
-    depth: usize,
-    scope: &crate::lang::eval::Env,
-    (arity, codes): (usize, &Interned),
-    out: &mut Options,
-) -> Result<()> {
-    if depth < rule.bindings.len() {
-        let (var, iter) = &rule.bindings[depth];
-        let v = it.eval(iter, scope)?;
-        // one scope for all the values of the variable: what a move gives is plain data, so
-        // nothing can hold on to the scope of one binding
-        let inner = Scope::child(scope);
-        for item in it.items(&v, iter.span)? {
-            it.ctl.check()?;
-            inner.define(var.name.clone(), item);
-            bind_rule(it, rule, depth + 1, &inner, (arity, codes), out)?;
-        }
-        return Ok(());
-    }
-    if let Some(c) = &rule.cond {
-        let cv = it.eval(c, scope)?;
-        if !it.truth(&cv, c.span)? {
-            return Ok(());
-        }
-    }
-    let mut option = vec![];
-    for comp in &rule.components {
-        if comp.len() != arity {
-            let span = comp[0].span.to(comp[comp.len() - 1].span);
-            return Err(Error::runtime(
-                format!(
-                    "this option has {} argument{}, the ruleset takes {arity}",
-                    comp.len(),
-                    if comp.len() == 1 { "" } else { "s" }
-                ),
-                span,
-            )
-            .hint("write a component as (a, b) with one entry per parameter"));
-        }
-        let mut args = Vec::with_capacity(arity);
-        for e in comp {
-            args.push(option_arg(it, e, scope, rule, codes)?);
-        }
-        option.push(args.into());
-    }
-    out.push(option);
-    if out.len().is_multiple_of(FEW_OPTIONS) && out.len() > options_cap(it) {
-        // an empty message: the caller names the position
-        return Err(Error::plain(""));
-    }
-    Ok(())
-}
-
-fn option_arg(
-    it: &mut Interp,
-    e: &Expr,
-    scope: &crate::lang::eval::Env,
-    rule: &MoveRule,
-    codes: &Interned,
-) -> Result<i64> {
-    let v = it.eval(e, scope)?;
-    codes.code(&v).map_err(|what| match as_i64(&v) {
-        Some(x) => Error::runtime(
-            format!("this move leads to a negative argument ({})", num(x)),
-            e.span,
-        )
-        .hint(format!(
-            "restrict the `for` range or add an `if` to the move on line {}",
-            it.line_of(rule.span)
-        )),
-        None => Error::runtime(
-            format!("a move's arguments are values such as integers, strings and lists, not {what}"),
-            e.span,
-        )
-        .hint(
-            "`move a, n - a` for two heaps, `move n - 1` for one: a move gives the ruleset's new arguments; a sum with another game is written with `+` outside the rules",
-        ),
-    })
 }
 
 /// A component in messages: the ruleset's name and the state as the search sees it.
@@ -1159,7 +1023,10 @@ fn period(it: &mut Interp, a: &mut Args) -> Result<Value> {
     };
     let code = match rs.family::<Heap>() {
         Some(Heap(code)) => code,
-        None if rs.family::<Script>().is_some_and(|s| s.0.params.len() == 1) => {
+        None if rs
+            .family::<Script>()
+            .is_some_and(|s| s.rules.def.params.len() == 1) =>
+        {
             return script_period(it, &rs, to);
         }
         None => {

@@ -8,3 +8,4 @@ pub mod groups;
 pub mod partizan;
 pub mod pictures;
 pub mod placement;
+pub mod script;

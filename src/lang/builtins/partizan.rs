@@ -4,6 +4,7 @@
 //!
 //! A game value is a canonical form in the interpreter's one [`Store`] (`Cache::partizan`);
 //! integers stay integers and become games when they meet one (`1 + ^`, `{0 | 1}`).
+use super::script::Scripted;
 use crate::engine::control::map_bytes;
 use crate::engine::partizan::games::{
     self, Board, Cake, Clobber, Domineering, Hackenbush, Picture, Stones, Subtraction,
@@ -12,7 +13,7 @@ use crate::engine::partizan::games::{
 use crate::engine::partizan::picture::{self as sketch, Sketch};
 use crate::engine::partizan::{self as cg, Dyadic, Game, Outcome, Relation, Rules, Store};
 use crate::lang::error::{Error, Result};
-use crate::lang::eval::{Args, Env, Interp, Scope};
+use crate::lang::eval::{Args, Env, Interp};
 use crate::lang::game::{Family, Options};
 use crate::lang::rules::{Component, Interned, Position, Ruleset};
 use crate::lang::syntax::ast::{BinOp, Expr, GameDef, Side, Span};
@@ -1223,23 +1224,19 @@ fn pieces_game(_: &mut Interp, a: &mut Args) -> Result<Value> {
     ))
 }
 
-/// `game name(params) { left move ...; right move ...; move ... }`: the rules run in the
-/// interpreter; values are memoised per ruleset.
+/// `game name(params) { left move ...; right move ...; move ... }`: the rules, compiled, run
+/// per position; values are memoised per ruleset.
 pub struct Script {
-    def: Rc<GameDef>,
-    env: Env,
+    rules: Scripted,
     memo: RefCell<HashMap<Vec<Box<[i64]>>, Game>>,
-    codes: Interned,
 }
 
 pub fn script(def: Rc<GameDef>, env: Env) -> Ruleset {
     Ruleset::new(
         def.name.name.to_string(),
         Partizan(Box::new(Script {
-            def,
-            env,
+            rules: Scripted::new(def, env),
             memo: RefCell::default(),
-            codes: Interned::default(),
         })),
     )
 }
@@ -1274,7 +1271,12 @@ impl Rules for ScriptRules<'_> {
     }
     fn describe(&self, p: &Self::Pos) -> String {
         p.iter()
-            .map(|c| self.script.codes.describe(&self.script.def.name.name, c))
+            .map(|c| {
+                self.script
+                    .rules
+                    .codes
+                    .describe(&self.script.rules.def.name.name, c)
+            })
             .collect::<Vec<_>>()
             .join(" + ")
     }
@@ -1300,29 +1302,7 @@ impl Sides for Script {
         r
     }
     fn options(&self, it: &mut Interp, state: &[i64], side: Side) -> Result<Options> {
-        let def = &self.def;
-        let scope = Scope::child(&self.env);
-        for (p, &v) in def.params.iter().zip(state) {
-            scope.define(p.name.clone(), self.codes.value(v));
-        }
-        let mut out = vec![];
-        for rule in def
-            .rules
-            .iter()
-            .filter(|r| r.side.is_none_or(|s| s == side))
-        {
-            let args = (def.params.len(), &self.codes);
-            super::games::bind_rule(it, rule, 0, &scope, args, &mut out).map_err(|e| {
-                if e.message.is_empty() {
-                    Error::plain(format!(
-                        "{} has too many options to list within the limits",
-                        self.codes.describe(&def.name.name, state)
-                    ))
-                } else {
-                    e
-                }
-            })?;
-        }
+        let mut out = self.rules.options(it, state, Some(side))?;
         // an option is a sum: equal multisets are one option
         for o in &mut out {
             o.sort();
@@ -1332,13 +1312,13 @@ impl Sides for Script {
         Ok(out)
     }
     fn describe(&self, name: &str, state: &[i64]) -> String {
-        self.codes.describe(name, state)
+        self.rules.codes.describe(name, state)
     }
     fn arity(&self) -> Option<usize> {
-        Some(self.def.params.len())
+        Some(self.rules.def.params.len())
     }
     fn interned(&self) -> Option<&Interned> {
-        Some(&self.codes)
+        Some(&self.rules.codes)
     }
     /// The memo's table and its keys (a sum of states each).
     fn kept_bytes(&self) -> u64 {

@@ -1,0 +1,257 @@
+//! `game name(params) { move ... }`: rulesets written as rules, run compiled (`compile`).
+//! A ruleset of one argument is valued as a heap engine values its heaps: nimbers in a table
+//! indexed by heap, each heap's options listed by the compiled rules into one flat buffer.
+use super::games::too_many;
+use crate::engine::impartial;
+use crate::lang::compile::{Flat, Rules, options_cap};
+use crate::lang::error::Result;
+use crate::lang::eval::{Env, Interp};
+use crate::lang::game::{Family, Options};
+use crate::lang::rules::{Interned, Ruleset};
+use crate::lang::syntax::ast::{GameDef, Side};
+use crate::lang::value::Value;
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+/// The rules of a `game` block with the scope it was defined in.
+pub struct Scripted {
+    pub def: Rc<GameDef>,
+    pub env: Env,
+    pub codes: Interned,
+    rules: Rules,
+}
+
+impl Scripted {
+    pub fn new(def: Rc<GameDef>, env: Env) -> Scripted {
+        Scripted {
+            rules: Rules::compile(&def),
+            def,
+            env,
+            codes: Interned::default(),
+        }
+    }
+
+    /// The options of `state` by the rules of `side` (`None`: all), each a sum of components.
+    pub fn options(&self, it: &mut Interp, state: &[i64], side: Option<Side>) -> Result<Options> {
+        let mut flat = Flat::default();
+        self.list(it, state, side, &mut flat)?;
+        let arity = self.def.params.len();
+        Ok((0..flat.len()).map(|i| flat.components(i, arity)).collect())
+    }
+
+    /// The options of `state` appended to `flat`.
+    fn list(
+        &self,
+        it: &mut Interp,
+        state: &[i64],
+        side: Option<Side>,
+        flat: &mut Flat,
+    ) -> Result<()> {
+        self.rules
+            .options(it, &self.env, &self.codes, state, side, flat)
+            .map_err(|e| {
+                if e.message.is_empty() {
+                    too_many(
+                        &self.codes.describe(&self.def.name.name, state),
+                        options_cap(it),
+                    )
+                } else {
+                    e
+                }
+            })
+    }
+}
+
+/// An impartial ruleset written as rules.
+pub struct Script {
+    pub rules: Scripted,
+    /// nimbers of heaps, for a ruleset of one argument
+    table: RefCell<Table>,
+    /// the table is in use by a search
+    busy: Cell<bool>,
+}
+
+impl Script {
+    pub fn new(def: Rc<GameDef>, env: Env) -> Script {
+        Script {
+            rules: Scripted::new(def, env),
+            table: RefCell::default(),
+            busy: Cell::new(false),
+        }
+    }
+}
+
+/// Nimbers of heaps 0, 1, ... (`UNKNOWN` where not found yet), with the values of the names
+/// the rules read from their scope when they were found: a name may be bound again.
+#[derive(Default)]
+struct Table {
+    nimbers: Vec<u32>,
+    under: Vec<Option<Value>>,
+}
+
+const UNKNOWN: u32 = u32::MAX;
+const ON_LINE: u32 = u32::MAX - 1;
+/// Heaps past this are left to the generic search, which keeps only the heaps it meets.
+const TABLE_HEAPS: i64 = 1 << 24;
+
+impl Family for Script {
+    fn arity(&self) -> Option<usize> {
+        Some(self.rules.def.params.len())
+    }
+    fn loopy(&self) -> bool {
+        self.rules.def.loopy
+    }
+    fn options(&self, it: &mut Interp, _: &Ruleset, state: &[i64]) -> Result<Options> {
+        self.rules.options(it, state, None)
+    }
+    fn grundy(&self, it: &mut Interp, rs: &Ruleset, state: &[i64]) -> Result<Option<u32>> {
+        if self.rules.def.params.len() != 1 || self.rules.def.loopy {
+            return Ok(None);
+        }
+        // taken out while the rules run; rules that ask for nimbers of this ruleset again are
+        // left to the generic search
+        if self.busy.replace(true) {
+            return Ok(None);
+        }
+        let mut table = self.table.take();
+        let r = self.heap(it, rs, state[0], &mut table);
+        *self.table.borrow_mut() = table;
+        self.busy.set(false);
+        r
+    }
+    fn tidy_options(&self) -> bool {
+        true
+    }
+    fn describe(&self, name: &str, state: &[i64]) -> String {
+        self.rules.codes.describe(name, state)
+    }
+    fn interned(&self) -> Option<&Interned> {
+        Some(&self.rules.codes)
+    }
+    fn kept_bytes(&self) -> u64 {
+        self.table.borrow().nimbers.capacity() as u64 * 4
+    }
+    fn forget(&self) {
+        self.table.take();
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+impl Script {
+    /// The nimber of heap `n` by a search over heaps with the nimbers in `table`; `None` when
+    /// the search meets what a table cannot hold (a heap past `TABLE_HEAPS`, an argument that
+    /// is not a heap, a heap reached from itself): the generic search then values it, and
+    /// names the cycle.
+    fn heap(&self, it: &mut Interp, rs: &Ruleset, n: i64, t: &mut Table) -> Result<Option<u32>> {
+        if !(0..=TABLE_HEAPS).contains(&n) {
+            return Ok(None);
+        }
+        let under = self.rules.rules.scope_values(it, &self.rules.env);
+        if t.under != under {
+            t.nimbers.clear();
+            t.under = under;
+        }
+        if let Some(&g) = t.nimbers.get(n as usize)
+            && g < ON_LINE
+        {
+            return Ok(Some(g));
+        }
+        let mut line = vec![];
+        let r = self.search(it, rs, n as usize, t, &mut line);
+        // a search that stopped leaves its line of play unvalued
+        for (h, _, _) in line {
+            t.nimbers[h] = UNKNOWN;
+        }
+        r
+    }
+
+    /// `heap`'s search from heap `n`; `line` holds each heap on the line of play with its
+    /// first option in the flat buffer and the next option to look at.
+    fn search(
+        &self,
+        it: &mut Interp,
+        rs: &Ruleset,
+        n: usize,
+        t: &mut Table,
+        line: &mut Vec<(usize, usize, usize)>,
+    ) -> Result<Option<u32>> {
+        let ctl = it.ctl.clone();
+        let task = ctl.task(&format!("nimbers of {}", rs.name), None);
+        let mut flat = Flat::default();
+        // the nimber of each option in `flat` valued so far
+        let mut nimbers: Vec<u32> = vec![];
+        let mut seen = vec![];
+        let mut steps = 0u64;
+        let mut next = Some(n);
+        loop {
+            if let Some(h) = next.take() {
+                steps += 1;
+                if steps.is_multiple_of(4096) {
+                    task.set(steps)?;
+                    let bytes = (t.nimbers.len() as u64 * 4)
+                        .saturating_add(flat.data.len() as u64 * 8)
+                        .saturating_add(flat.len() as u64 * 8);
+                    ctl.reserve(bytes, "the nimbers of a ruleset's heaps")?;
+                }
+                if line.len() >= impartial::MAX_LINE {
+                    // a play that may not end: the generic search says so
+                    return Ok(None);
+                }
+                if t.nimbers.len() <= h {
+                    ctl.reserve((h as u64 + 1) * 4, "the nimbers of a ruleset's heaps")?;
+                    t.nimbers.resize(h + 1, UNKNOWN);
+                }
+                t.nimbers[h] = ON_LINE;
+                let start = flat.len();
+                self.rules.list(it, &[h as i64], None, &mut flat)?;
+                nimbers.resize(flat.len(), 0);
+                line.push((h, start, start));
+            }
+            let Some(&mut (h, start, ref mut i)) = line.last_mut() else {
+                unreachable!("the line of play holds the heap asked for until it is valued")
+            };
+            while *i < flat.len() {
+                let mut g = 0;
+                for &m in flat.option(*i) {
+                    if !(0..=TABLE_HEAPS).contains(&m) {
+                        return Ok(None);
+                    }
+                    match t.nimbers.get(m as usize) {
+                        Some(&v) if v < ON_LINE => g ^= v,
+                        Some(&ON_LINE) => return Ok(None),
+                        _ => {
+                            next = Some(m as usize);
+                            break;
+                        }
+                    }
+                }
+                if next.is_some() {
+                    break;
+                }
+                nimbers[*i] = g;
+                *i += 1;
+            }
+            if next.is_some() {
+                continue;
+            }
+            // every option valued: the mex of their nimbers
+            seen.clear();
+            seen.resize(flat.len() - start + 1, false);
+            for &g in &nimbers[start..] {
+                if let Some(s) = seen.get_mut(g as usize) {
+                    *s = true;
+                }
+            }
+            let g = seen.iter().position(|s| !s).unwrap_or(seen.len()) as u32;
+            t.nimbers[h] = g;
+            flat.truncate(start);
+            nimbers.truncate(start);
+            line.pop();
+            if line.is_empty() {
+                return Ok(Some(g));
+            }
+        }
+    }
+}
