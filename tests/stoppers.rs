@@ -1,5 +1,7 @@
 //! Loopy partizan games: stoppers' canonical forms, sides, sums and outcomes, checked against
 //! CGSuite's own test cases (CanonicalStopperTestCase, SidedValueTestCase, EvalTest).
+mod common;
+
 use gamut::engine::Ctl;
 use gamut::engine::partizan::Store;
 use gamut::engine::partizan::loopy::{self, Sided};
@@ -56,7 +58,10 @@ fn cgsuite_stopper_strings() {
         ("x{0|x}", "over"),
         ("x{x|0}", "under"),
         ("x{0||||0|||x|*||*}", "a{0||||0|||a|*||*}"),
-        ("a{0|{0||||0,*2|||a|0||0}||0}", "a{0|{0||||0,*2|||a|0||0}||0}"),
+        (
+            "a{0|{0||||0,*2|||a|0||0}||0}",
+            "a{0|{0||||0,*2|||a|0||0}||0}",
+        ),
     ] {
         assert_eq!(show(x), want, "{x}");
     }
@@ -128,4 +133,256 @@ fn order() {
     assert!(up.leq(&over, &ctl).unwrap());
     assert!(!over.leq(&up, &ctl).unwrap());
     assert!(!dud.leq(&zero, &ctl).unwrap() && !zero.leq(&dud, &ctl).unwrap());
+}
+
+#[test]
+fn errors_not_panics() {
+    let ctl = Ctl::default();
+    let mut st = Store::default();
+    for bad in [
+        "pass",
+        "{pass}",
+        "a{0|b}",
+        "{0||1||2}",
+        "{0|",
+        "a{0|a",
+        "{0|pass+1}",
+    ] {
+        assert!(loopy::parse(bad, &mut st, &ctl).is_err(), "{bad}");
+    }
+    // Bach's carousel is not stopper-sided: a clear error
+    let g = loopy::parse("a{0,{1|1,{*,{1+*|1+*,a}|*}}|0}", &mut st, &ctl).unwrap();
+    assert!(Sided::of(&g, &mut st, &ctl).is_err());
+    // a tiny memory budget refuses a large sum instead of allocating it
+    let small = Ctl::default().with_memory(1 << 10);
+    let big = loopy::parse("{0,1,2,3,4,5,6,7|pass,*}", &mut st, &ctl).unwrap();
+    let sum = loopy::add(&big, &big, &ctl).unwrap();
+    assert!(Sided::of(&sum, &mut st, &small).is_err());
+}
+
+#[test]
+fn language() {
+    let v = common::values(
+        "[on, off, over, under, upon, dud]\non + off\nover - over\n{pass | 3/2}\n{0 || 0 | 0, pass}\n\
+         over + 5\nover - 5\nover + ^\n±{0 | pass}\n-upon\noutcome(dud)\nover > ^\n\
+         game(\"a{{|a}|}\")\nonside(game(\"a{{|a}|}\"))\noffside(game(\"a{{|a}|}\"))\n\
+         outcome(game(\"{0|{dud|},*}\"))\nis_stopper(dud)",
+    );
+    let text: Vec<String> = v
+        .iter()
+        .map(|x| match x {
+            serde_json::Value::String(s) => s.clone(),
+            other => other.to_string(),
+        })
+        .collect();
+    assert_eq!(
+        text,
+        [
+            r#"["on","off","over","under","^[on]","dud"]"#,
+            "dud",
+            "over & under",
+            "3/2under",
+            "^<on>",
+            "5over",
+            "-5over",
+            "over",
+            "±over",
+            "v[on]",
+            "D",
+            "true",
+            "1 & 0",
+            "1",
+            "0",
+            "NHat",
+            "false",
+        ]
+    );
+}
+
+/// Backsliding Toads and Frogs, written here apart from the example's rules: Left's toads `t`
+/// move right, Right's frogs `f` left, a square into an empty one, back a square, or over an
+/// opposing piece.
+fn backsliding(s: &[u8], left: bool) -> Vec<Vec<u8>> {
+    let (me, them, d): (u8, u8, isize) = if left {
+        (b't', b'f', 1)
+    } else {
+        (b'f', b't', -1)
+    };
+    let n = s.len() as isize;
+    let mut out = vec![];
+    for i in 0..n {
+        if s[i as usize] != me {
+            continue;
+        }
+        for (step, jump) in [(d, false), (-d, false), (2 * d, true)] {
+            let j = i + step;
+            if j < 0 || j >= n || s[j as usize] != b'.' || jump && s[(i + d) as usize] != them {
+                continue;
+            }
+            let mut t = s.to_vec();
+            t[i as usize] = b'.';
+            t[j as usize] = me;
+            out.push(t);
+        }
+    }
+    out
+}
+
+/// Retrograde analysis of the plays from `start`, an endless play a draw: (Left moving first,
+/// Right moving first), each 1 when Left wins, -1 when Right wins, 0 for a draw.
+fn brute(start: &[u8], moves: impl Fn(&[u8], bool) -> Vec<Vec<u8>>) -> (i8, i8) {
+    use std::collections::HashMap;
+    let mut id = HashMap::from([(start.to_vec(), 0usize)]);
+    let mut pos = vec![start.to_vec()];
+    let mut succ: Vec<[Vec<usize>; 2]> = vec![];
+    let mut i = 0;
+    while i < pos.len() {
+        let mut both = [vec![], vec![]];
+        for (k, left) in [true, false].into_iter().enumerate() {
+            for q in moves(&pos[i], left) {
+                let n = id.len();
+                let j = *id.entry(q.clone()).or_insert_with(|| {
+                    pos.push(q);
+                    n
+                });
+                both[k].push(j);
+            }
+        }
+        succ.push(both);
+        i += 1;
+    }
+    // state (position, mover: 0 Left, 1 Right): the mover's result, 1 win, -1 loss
+    let n = pos.len();
+    let mut res = vec![[0i8; 2]; n];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for v in 0..n {
+            for m in 0..2 {
+                if res[v][m] != 0 {
+                    continue;
+                }
+                let opts = &succ[v][m];
+                if opts.iter().any(|&w| res[w][1 - m] == -1) {
+                    res[v][m] = 1;
+                    changed = true;
+                } else if opts.iter().all(|&w| res[w][1 - m] == 1) {
+                    res[v][m] = -1;
+                    changed = true;
+                }
+            }
+        }
+    }
+    let as_left = |r: i8, m: usize| if m == 0 { r } else { -r };
+    (as_left(res[0][0], 0), as_left(res[0][1], 1))
+}
+
+/// CGSuite's outcome class as (Left moving first, Right moving first).
+fn class_results(class: &str) -> (i8, i8) {
+    let left = match class {
+        "L" | "N" | "NHat" => 1,
+        "D" | "NCheck" | "PHat" => 0,
+        _ => -1,
+    };
+    let right = match class {
+        "R" | "N" | "NCheck" => -1,
+        "D" | "NHat" | "PCheck" => 0,
+        _ => 1,
+    };
+    (left, right)
+}
+
+/// The example's rules (the lines defining them), to ask gamut about many positions.
+fn example_rules(file: &str) -> String {
+    let text = std::fs::read_to_string(file).unwrap();
+    let from = text.find("fn put").unwrap();
+    let to = text[from..].find("\nfor ").unwrap() + from;
+    text[from..to].to_string()
+}
+
+#[test]
+fn backsliding_toads_and_frogs_against_brute_force() {
+    let mut boards = vec![];
+    for len in 2..=5u32 {
+        for code in 0..3usize.pow(len) {
+            let b: Vec<u8> = (0..len).map(|k| b"tf."[code / 3usize.pow(k) % 3]).collect();
+            if b.contains(&b'.') {
+                boards.push(b);
+            }
+        }
+    }
+    let list: Vec<String> = boards
+        .iter()
+        .map(|b| format!("\"{}\"", String::from_utf8_lossy(b)))
+        .collect();
+    let src = format!(
+        "{}\n[outcome(loopy_value(p, backsliding)) for p in [{}]]",
+        example_rules("examples/loopy-toads.game"),
+        list.join(", ")
+    );
+    let got = common::value(&src);
+    let got = got.as_array().unwrap();
+    assert_eq!(got.len(), boards.len());
+    let mut draws = 0;
+    for (b, class) in boards.iter().zip(got) {
+        let class = class.as_str().unwrap();
+        let want = brute(b, backsliding);
+        draws += usize::from(want.0 == 0 || want.1 == 0);
+        assert_eq!(
+            class_results(class),
+            want,
+            "{}: gamut says {class}",
+            String::from_utf8_lossy(b)
+        );
+    }
+    println!("{} boards, {draws} with a draw", boards.len());
+}
+
+/// Sums of small boards: a wall `#` between two boards keeps their moves apart, so the brute
+/// force plays the sum as one board. Sums of stoppers need not be stoppers (on + off is a draw).
+#[test]
+fn backsliding_sums_against_brute_force() {
+    let mut boards = vec![];
+    for len in 2..=3u32 {
+        for code in 0..3usize.pow(len) {
+            let b: Vec<u8> = (0..len).map(|k| b"tf."[code / 3usize.pow(k) % 3]).collect();
+            if b.contains(&b'.') {
+                boards.push(b);
+            }
+        }
+    }
+    let list: Vec<String> = boards
+        .iter()
+        .map(|b| format!("\"{}\"", String::from_utf8_lossy(b)))
+        .collect();
+    let src = format!(
+        "{}\nlet vs = [loopy_value(p, backsliding) for p in [{}]]\n\
+         [outcome(vs[i] + vs[j]) for i in 0..{n} for j in 0..{n}]",
+        example_rules("examples/loopy-toads.game"),
+        list.join(", "),
+        n = boards.len() - 1
+    );
+    let got = common::value(&src);
+    let got = got.as_array().unwrap();
+    let mut k = 0;
+    let mut draws = 0;
+    for a in &boards {
+        for b in &boards {
+            let class = got[k].as_str().unwrap();
+            k += 1;
+            let mut both = a.clone();
+            both.push(b'#');
+            both.extend(b);
+            let want = brute(&both, backsliding);
+            draws += usize::from(want.0 == 0 || want.1 == 0);
+            assert_eq!(
+                class_results(class),
+                want,
+                "{}: gamut says {class}",
+                String::from_utf8_lossy(&both)
+            );
+        }
+    }
+    // the check covers endless plays, not only games that end
+    assert!(draws > 0);
 }

@@ -62,7 +62,8 @@ impl Loopy {
         let base = self.len() as u32;
         for v in 0..g.len() {
             self.left.push(g.left[v].iter().map(|w| w + base).collect());
-            self.right.push(g.right[v].iter().map(|w| w + base).collect());
+            self.right
+                .push(g.right[v].iter().map(|w| w + base).collect());
         }
         base + g.start
     }
@@ -96,6 +97,32 @@ impl Loopy {
         let mut l = Loopy::default();
         l.start = l.graft_short(st, g, &mut HashMap::new(), ctl)?;
         Ok(l)
+    }
+
+    /// A graph from its option lists (node `v`'s Left options `left[v]`), from node `start`.
+    pub fn from_edges(left: Vec<Vec<u32>>, right: Vec<Vec<u32>>, start: u32) -> Result<Loopy> {
+        let n = left.len();
+        if right.len() != n || start as usize >= n.max(1) || n == 0 {
+            return Err(Error::invalid(
+                "a game graph needs both option lists of every node",
+            ));
+        }
+        if left
+            .iter()
+            .chain(&right)
+            .flatten()
+            .any(|&w| w as usize >= n)
+        {
+            return Err(Error::invalid(
+                "an option of a game graph is not one of its nodes",
+            ));
+        }
+        let mut g = Loopy { left, right, start };
+        for v in 0..n {
+            dedup(&mut g.left[v]);
+            dedup(&mut g.right[v]);
+        }
+        Ok(g.pack())
     }
 
     /// The game `{left | right}` whose options are the given games or passes.
@@ -182,7 +209,10 @@ impl Loopy {
         };
         Loopy {
             left: order.iter().map(|&v| map(&self.left[v as usize])).collect(),
-            right: order.iter().map(|&v| map(&self.right[v as usize])).collect(),
+            right: order
+                .iter()
+                .map(|&v| map(&self.right[v as usize]))
+                .collect(),
             start: 0,
         }
     }
@@ -224,6 +254,70 @@ impl Loopy {
             }
         }
         removed == 2 * n
+    }
+
+    /// The strongly connected component of every state (node, player to move) of alternating
+    /// play, indexed `2 * node + mover` (mover 1 for Right).
+    fn alternating_components(&self) -> Vec<u32> {
+        let n = 2 * self.len();
+        let succ = |s: usize| -> &[u32] {
+            if s % 2 == 0 {
+                &self.left[s / 2]
+            } else {
+                &self.right[s / 2]
+            }
+        };
+        // iterative Tarjan
+        let mut index = vec![u32::MAX; n];
+        let mut low = vec![0u32; n];
+        let mut on_stack = vec![false; n];
+        let mut comp = vec![u32::MAX; n];
+        let (mut next, mut ncomp) = (0u32, 0u32);
+        let mut stack = vec![];
+        for root in 0..n {
+            if index[root] != u32::MAX {
+                continue;
+            }
+            let mut call: Vec<(usize, usize)> = vec![(root, 0)];
+            index[root] = next;
+            low[root] = next;
+            next += 1;
+            stack.push(root);
+            on_stack[root] = true;
+            while let Some(&mut (s, ref mut i)) = call.last_mut() {
+                let mover = 1 - s % 2;
+                if let Some(&w) = succ(s).get(*i) {
+                    *i += 1;
+                    let t = 2 * w as usize + mover;
+                    if index[t] == u32::MAX {
+                        index[t] = next;
+                        low[t] = next;
+                        next += 1;
+                        stack.push(t);
+                        on_stack[t] = true;
+                        call.push((t, 0));
+                    } else if on_stack[t] {
+                        low[s] = low[s].min(index[t]);
+                    }
+                    continue;
+                }
+                call.pop();
+                if let Some(&(p, _)) = call.last() {
+                    low[p] = low[p].min(low[s]);
+                }
+                if low[s] == index[s] {
+                    while let Some(t) = stack.pop() {
+                        on_stack[t] = false;
+                        comp[t] = ncomp;
+                        if t == s {
+                            break;
+                        }
+                    }
+                    ncomp += 1;
+                }
+            }
+        }
+        comp
     }
 
     /// Which nodes no cycle can be reached from.
@@ -301,7 +395,10 @@ pub fn add(a: &Loopy, b: &Loopy, ctl: &Ctl) -> Result<Loopy> {
             } else {
                 (&a.right[x as usize], &b.right[y as usize])
             };
-            let targets = ox.iter().map(|&x2| (x2, y)).chain(oy.iter().map(|&y2| (x, y2)));
+            let targets = ox
+                .iter()
+                .map(|&x2| (x2, y))
+                .chain(oy.iter().map(|&y2| (x, y2)));
             for (x2, y2) in targets {
                 let k = x2 as usize * nb + y2 as usize;
                 if id[k] == u32::MAX {
@@ -342,6 +439,18 @@ impl Table {
     }
 }
 
+/// Lists of lists in one array: `at(i)` is the i-th list.
+struct Csr {
+    start: Vec<u32>,
+    items: Vec<u32>,
+}
+
+impl Csr {
+    fn at(&self, i: usize) -> &[u32] {
+        &self.items[self.start[i] as usize..self.start[i + 1] as usize]
+    }
+}
+
 /// Solves the survival game on `H - G` (state `(g, h, mover)`, mover 0 for Left). With a side,
 /// an endless play counts for Left only where Left can keep it to the side's component (Siegel's
 /// thesis: the good states are refined until none is lost).
@@ -350,70 +459,85 @@ fn solve(g: &Loopy, h: &Loopy, side: Side, ctl: &Ctl) -> Result<Table> {
     let states = (ng as u64)
         .checked_mul(nh as u64)
         .and_then(|p| p.checked_mul(2))
-        .filter(|&p| p < u32::MAX as u64)
+        .filter(|&p| p < u32::MAX as u64 / 4)
         .ok_or_else(|| too_big("comparison"))?;
-    ctl.reserve(states.saturating_mul(6), "a comparison of loopy games")?;
-    let rev = |x: &Vec<Vec<u32>>| {
-        let mut r = vec![vec![]; x.len()];
-        for (v, ws) in x.iter().enumerate() {
-            for &w in ws {
-                r[w as usize].push(v as u32);
+    let edges: u64 = [&g.left, &g.right, &h.left, &h.right]
+        .iter()
+        .map(|x| x.iter().map(|o| o.len() as u64).sum::<u64>())
+        .sum();
+    // per state: a winner, a counter, a mark, offsets; per move: a target and a predecessor
+    let moves = edges.saturating_mul(ng.max(nh) as u64);
+    ctl.reserve(
+        states
+            .saturating_mul(22)
+            .saturating_add(moves.saturating_mul(8)),
+        "a comparison of loopy games",
+    )?;
+    let n = states as usize;
+    let idx = |a: usize, b: usize, m: usize| ((a * nh + b) * 2 + m) as u32;
+    // the moves of each state, those in G's component first: Left moves in -G by G's Right
+    // options, Right by G's Left options
+    let mut start = Vec::with_capacity(n + 1);
+    let mut split = Vec::with_capacity(n);
+    let mut items = vec![];
+    for s in 0..n {
+        if s % 4096 == 0 {
+            ctl.check()?;
+        }
+        let (m, p) = (s % 2, s / 2);
+        let (a, b) = (p / nh, p % nh);
+        let (ga, hb) = if m == 0 {
+            (&g.right[a], &h.left[b])
+        } else {
+            (&g.left[a], &h.right[b])
+        };
+        start.push(items.len() as u32);
+        items.extend(ga.iter().map(|&a2| idx(a2 as usize, b, 1 - m)));
+        split.push(items.len() as u32);
+        items.extend(hb.iter().map(|&b2| idx(a, b2 as usize, 1 - m)));
+    }
+    start.push(items.len() as u32);
+    let mv = Csr { start, items };
+    let preds = {
+        let mut count = vec![0u32; n + 1];
+        for &t in &mv.items {
+            count[t as usize + 1] += 1;
+        }
+        for i in 0..n {
+            count[i + 1] += count[i];
+        }
+        let mut fill = count.clone();
+        let mut items = vec![0u32; mv.items.len()];
+        for s in 0..n {
+            for &t in mv.at(s) {
+                items[fill[t as usize] as usize] = s as u32;
+                fill[t as usize] += 1;
             }
         }
-        r
+        Csr {
+            start: count,
+            items,
+        }
     };
-    let (rgl, rgr, rhl, rhr) = (rev(&g.left), rev(&g.right), rev(&h.left), rev(&h.right));
-    let idx = |a: u32, b: u32, m: usize| (a as usize * nh + b as usize) * 2 + m;
-    // the moves of a state: Left moves in -G by G's Right options, Right by G's Left options
-    let moves = |s: usize| -> (Vec<usize>, Vec<usize>) {
-        let (m, p) = (s % 2, s / 2);
-        let (a, b) = ((p / nh) as u32, (p % nh) as u32);
-        let (ga, hb) = if m == 0 {
-            (&g.right[a as usize], &h.left[b as usize])
-        } else {
-            (&g.left[a as usize], &h.right[b as usize])
-        };
-        (
-            ga.iter().map(|&a2| idx(a2, b, 1 - m)).collect(),
-            hb.iter().map(|&b2| idx(a, b2, 1 - m)).collect(),
-        )
-    };
-    let preds = |s: usize, out: &mut Vec<usize>| {
-        out.clear();
-        let (m, p) = (s % 2, s / 2);
-        let (a, b) = ((p / nh) as u32, (p % nh) as u32);
-        // reached after the other player moved
-        let (ga, hb) = if m == 1 {
-            (&rgr[a as usize], &rhl[b as usize])
-        } else {
-            (&rgl[a as usize], &rhr[b as usize])
-        };
-        out.extend(ga.iter().map(|&a2| idx(a2, b, 1 - m)));
-        out.extend(hb.iter().map(|&b2| idx(a, b2, 1 - m)));
-    };
-    let n = states as usize;
     let mut win = vec![UNKNOWN; n];
-    let mut count = vec![0u32; n];
+    let mut count: Vec<u32> = (0..n).map(|s| mv.at(s).len() as u32).collect();
     let mut queue = vec![];
     for s in 0..n {
-        let (x, y) = moves(s);
-        count[s] = (x.len() + y.len()) as u32;
         if count[s] == 0 {
             win[s] = if s % 2 == 0 { RIGHT } else { LEFT };
             queue.push(s);
         }
     }
-    let mut buf = vec![];
     let mut propagate = |win: &mut Vec<u8>, queue: &mut Vec<usize>| -> Result<()> {
         let mut steps = 0u32;
         while let Some(s) = queue.pop() {
-            steps += 1;
+            steps = steps.wrapping_add(1);
             if steps % 4096 == 0 {
                 ctl.check()?;
             }
             let w = win[s];
-            preds(s, &mut buf);
-            for &p in &buf {
+            for &p in preds.at(s) {
+                let p = p as usize;
                 if win[p] != UNKNOWN {
                     continue;
                 }
@@ -437,32 +561,45 @@ fn solve(g: &Loopy, h: &Loopy, side: Side, ctl: &Ctl) -> Result<Table> {
         return Ok(Table { nh, win });
     }
     let on = side == Side::On;
+    let is_good = |s: usize, win: &[u8], good: &[bool]| -> bool {
+        let all = mv.at(s);
+        let cut = (split[s] - mv.start[s]) as usize;
+        let (in_g, in_h) = all.split_at(cut);
+        let live = |t: &u32| win[*t as usize] == UNKNOWN;
+        if s % 2 == 0 {
+            // a good move for Left: to a live state, a good one where the side's component
+            // does not absorb an endless play
+            in_g.iter().any(|t| live(t) && (!on || good[*t as usize]))
+                || in_h.iter().any(|t| live(t) && (on || good[*t as usize]))
+        } else {
+            let exits = if on { in_g } else { in_h };
+            exits
+                .iter()
+                .all(|&t| win[t as usize] == LEFT || good[t as usize])
+        }
+    };
     loop {
+        ctl.check()?;
         let mut good = vec![false; n];
-        loop {
-            ctl.check()?;
-            let mut changed = false;
-            for s in 0..n {
-                if win[s] != UNKNOWN || good[s] {
-                    continue;
-                }
-                let (in_g, in_h) = moves(s);
-                let ok = if s % 2 == 0 {
-                    // a good move for Left: to a live state, a good one where the side's
-                    // component does not absorb an endless play
-                    in_g.iter().any(|&t| win[t] == UNKNOWN && (!on || good[t]))
-                        || in_h.iter().any(|&t| win[t] == UNKNOWN && (on || good[t]))
-                } else {
-                    let exits = if on { &in_g } else { &in_h };
-                    exits.iter().all(|&t| win[t] == LEFT || good[t])
-                };
-                if ok {
-                    good[s] = true;
-                    changed = true;
-                }
+        let mut stack = vec![];
+        for s in 0..n {
+            if win[s] == UNKNOWN && is_good(s, &win, &good) {
+                good[s] = true;
+                stack.push(s);
             }
-            if !changed {
-                break;
+        }
+        let mut steps = 0u32;
+        while let Some(t) = stack.pop() {
+            steps = steps.wrapping_add(1);
+            if steps % 4096 == 0 {
+                ctl.check()?;
+            }
+            for &p in preds.at(t) {
+                let p = p as usize;
+                if win[p] == UNKNOWN && !good[p] && is_good(p, &win, &good) {
+                    good[p] = true;
+                    stack.push(p);
+                }
             }
         }
         for s in 0..n {
@@ -495,11 +632,7 @@ pub fn canonical(x: &Loopy, st: &mut Store, ctl: &Ctl) -> Result<Loopy> {
         // fuse equal nodes; the values did not change, so the table still holds
         let n = g.len();
         let map: Vec<u32> = (0..n as u32)
-            .map(|v| {
-                (0..v)
-                    .find(|&u| t.leq(u, v) && t.leq(v, u))
-                    .unwrap_or(v)
-            })
+            .map(|v| (0..v).find(|&u| t.leq(u, v) && t.leq(v, u)).unwrap_or(v))
             .collect();
         for v in 0..n {
             for opts in [&mut g.left[v], &mut g.right[v]] {
@@ -675,12 +808,7 @@ fn order(g: &Loopy, st: &mut Store, ctl: &Ctl) -> Result<Loopy> {
         keys.push(match sh[v] {
             Some(x) => {
                 let num = st.as_number(x);
-                Key::Short(
-                    u8::from(num.is_none()),
-                    num,
-                    st.birthday(x),
-                    st.show(x)?,
-                )
+                Key::Short(u8::from(num.is_none()), num, st.birthday(x), st.show(x)?)
             }
             None => Key::Loopy(hash[v]),
         });
@@ -810,32 +938,37 @@ impl Sided {
 /// drop is kept when every node keeps its onside value) until the graph is a stopper.
 fn onside(x: &Loopy, st: &mut Store, ctl: &Ctl) -> Result<Loopy> {
     let mut g = x.pack();
-    let mut tried = 0u64;
-    'outer: while !g.is_stopper() {
-        // passes first: they are the likeliest to be ignored
+    let mut dropped = true;
+    while dropped && !g.is_stopper() {
+        dropped = false;
+        // only edges on alternating cycles need to go; passes first, the likeliest to
+        let cycle = g.alternating_components();
         let mut cands = vec![];
-        for v in 0..g.len() as u32 {
-            for &w in &g.right[v as usize] {
-                cands.push((u8::from(w != v), v, w));
+        for v in 0..g.len() {
+            for &w in &g.right[v] {
+                if cycle[2 * v + 1] == cycle[2 * w as usize] {
+                    cands.push((u8::from(w as usize != v), v, w));
+                }
             }
         }
         cands.sort_unstable();
         for (_, v, w) in cands {
-            tried += 1;
-            if tried > 4096 {
-                break;
-            }
             let mut h = g.clone();
-            h.right[v as usize].retain(|&u| u != w);
+            h.right[v].retain(|&u| u != w);
             if same_side(&g, &h, ctl)? {
-                g = h.pack();
-                continue 'outer;
+                g = h;
+                dropped = true;
+                if g.is_stopper() {
+                    break;
+                }
             }
         }
+    }
+    if !g.is_stopper() {
         return Err(Error::limit(
             "gamut finds no stopper onside for this game (it may not be stopper-sided)",
         )
-        .hint("gamut simplifies the sides of plumtrees and other small graphs; Bach's carousel is beyond it"));
+        .hint("gamut finds the sides of plumtrees and other small graphs; Bach's carousel is beyond it"));
     }
     canonical(&g, st, ctl)
 }
@@ -1018,12 +1151,18 @@ impl Printer<'_> {
         let num = |w: u32, st: &Store| sub[w as usize].and_then(|x| st.as_number(x));
         let under = Loopy::named("under").unwrap();
         let (name, x, y) = if let Some(x) = num(*l, self.st)
-            && let ([rl], [rr]) = (here.left[*r as usize].as_slice(), here.right[*r as usize].as_slice())
+            && let ([rl], [rr]) = (
+                here.left[*r as usize].as_slice(),
+                here.right[*r as usize].as_slice(),
+            )
             && rl == l
         {
             ("Tiny", x, *rr)
         } else if let Some(x) = num(*r, self.st)
-            && let ([ll], [lr]) = (here.left[*l as usize].as_slice(), here.right[*l as usize].as_slice())
+            && let ([ll], [lr]) = (
+                here.left[*l as usize].as_slice(),
+                here.right[*l as usize].as_slice(),
+            )
             && lr == r
         {
             ("Miny", x, *ll)
@@ -1082,9 +1221,7 @@ impl Printer<'_> {
             let others: Vec<u32> = lo.iter().copied().filter(|&w| w != 0).collect();
             let has_pass = lo.contains(&0);
             let fits = if nus.nim == 0 {
-                has_pass
-                    && others.len() == 1
-                    && number_at(others[0], self.st) == Some(nus.number)
+                has_pass && others.len() == 1 && number_at(others[0], self.st) == Some(nus.number)
             } else {
                 has_pass && others.is_empty()
             };
@@ -1147,8 +1284,7 @@ impl Printer<'_> {
         }
         let name = self.stack.remove(&v).flatten();
         bars += 1;
-        let show =
-            brackets || name.is_some() || lo.is_empty() || ro.is_empty() || bars == MAX_BARS;
+        let show = brackets || name.is_some() || lo.is_empty() || ro.is_empty() || bars == MAX_BARS;
         let mut t = name.unwrap_or_default();
         if show {
             t.push('{');
@@ -1276,7 +1412,9 @@ impl Parser<'_> {
             return Err(bad(&t));
         }
         let x = self.st.parse(&t)?;
-        let v = self.g.graft_short(self.st, x, &mut HashMap::new(), self.ctl)?;
+        let v = self
+            .g
+            .graft_short(self.st, x, &mut HashMap::new(), self.ctl)?;
         Ok(Item::Node(v))
     }
 
@@ -1301,8 +1439,10 @@ impl Parser<'_> {
             i += 1;
         }
         let Some(most) = runs.iter().map(|r| r.1).max() else {
-            return Err(Error::invalid("a game needs a bar between Left's and Right's options")
-                .hint("{0 | pass}"));
+            return Err(
+                Error::invalid("a game needs a bar between Left's and Right's options")
+                    .hint("{0 | pass}"),
+            );
         };
         let mut at = runs.iter().filter(|r| r.1 == most);
         let (bar, _) = *at.next().unwrap();

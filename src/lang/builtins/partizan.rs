@@ -9,8 +9,8 @@ use crate::engine::partizan::games::{
     self, Board, Cake, Clobber, Domineering, Hackenbush, Picture, Stones, Subtraction,
     ToadsAndFrogs,
 };
-use crate::engine::partizan::picture::{self as sketch, Sketch};
 use crate::engine::partizan::loopy::{self, Loopy, Opt, Sided};
+use crate::engine::partizan::picture::{self as sketch, Sketch};
 use crate::engine::partizan::{self as cg, Dyadic, Game, Outcome, Relation, Rules, Store};
 use crate::lang::error::{Error, Result};
 use crate::lang::eval::{Args, Env, Interp, Scope};
@@ -92,6 +92,12 @@ pub fn register(it: &mut Interp) {
             let x = arg_sided(it, a, 0)?;
             Ok(Value::Bool(x.is_stopper()))
         },
+    );
+    it.add_builtin(
+        "loopy_value",
+        "loopy_value(P, moves)",
+        "the value of a game whose plays may come back to a position: P the start, moves(Q) = [Left's options, Right's options] of a position Q (any values); a canonical stopper or its sides",
+        loopy_rules,
     );
     for name in LOOPY_NAMES {
         let g = Loopy::named(name).expect("a named loopy game");
@@ -350,8 +356,10 @@ pub fn as_game(it: &mut Interp, v: &Value) -> Result<Option<Game>> {
         Value::Game(g) => match &g.form {
             Form::Short(x) => *x,
             Form::Loopy(_) => {
-                return Err(Error::plain(format!("{} is a loopy game, not a short one", g.text))
-                    .hint("loopy games take +, -, comparisons, outcome, onside and offside"));
+                return Err(
+                    Error::plain(format!("{} is a loopy game, not a short one", g.text))
+                        .hint("loopy games take +, -, comparisons, outcome, onside and offside"),
+                );
             }
         },
         Value::Int(n) => store(it)?.integer(*n)?,
@@ -409,7 +417,67 @@ fn side(it: &mut Interp, a: &mut Args, on: bool) -> Result<Value> {
     a.count(1, 1)?;
     let x = arg_sided(it, a, 0)?;
     let s = if on { x.on.clone() } else { x.off.clone() };
-    sided_value(it, Sided { on: s.clone(), off: s })
+    sided_value(
+        it,
+        Sided {
+            on: s.clone(),
+            off: s,
+        },
+    )
+}
+
+/// `loopy_value(P, moves)`: the graph of the positions reachable from P, then its value.
+fn loopy_rules(it: &mut Interp, a: &mut Args) -> Result<Value> {
+    a.count(2, 2)?;
+    let f = a.get(1).clone();
+    let span = a.span_of(1);
+    let mut ids: std::collections::BTreeMap<Value, u32> = Default::default();
+    let mut order = vec![a.get(0).clone()];
+    ids.insert(order[0].clone(), 0);
+    let (mut left, mut right) = (vec![], vec![]);
+    let bad = |r: &Value| {
+        Error::runtime(
+            format!(
+                "moves(P) gives [Left's options, Right's options], two lists, not {}",
+                r.to_text()
+            ),
+            span,
+        )
+        .hint("e.g. fn moves(p) = [[p + 1], []]")
+    };
+    let mut i = 0;
+    while i < order.len() {
+        it.ctl.check()?;
+        // each position: its value, its place in the map and its two option lists
+        it.ctl.reserve(
+            (order.len() as u64 + 1).saturating_mul(256),
+            "the positions of a loopy game",
+        )?;
+        let r = it.call_values(&f, vec![order[i].clone()], span)?;
+        let Value::List(sides) = &r else {
+            return Err(bad(&r));
+        };
+        let [Value::List(lo), Value::List(ro)] = sides.as_slice() else {
+            return Err(bad(&r));
+        };
+        let mut opts = [vec![], vec![]];
+        for (k, list) in [lo, ro].into_iter().enumerate() {
+            for q in list.iter() {
+                let next = order.len() as u32;
+                let id = *ids.entry(q.clone()).or_insert_with(|| {
+                    order.push(q.clone());
+                    next
+                });
+                opts[k].push(id);
+            }
+        }
+        let [l, r] = opts;
+        left.push(l);
+        right.push(r);
+        i += 1;
+    }
+    let g = Loopy::from_edges(left, right, 0)?;
+    loopy_value(it, &g)
 }
 
 fn arg_game(it: &mut Interp, a: &Args, i: usize) -> Result<Game> {
