@@ -384,7 +384,7 @@ pub fn add(a: &Loopy, b: &Loopy, ctl: &Ctl) -> Result<Loopy> {
     let mut s = Loopy::default();
     let mut i = 0;
     while i < order.len() {
-        if i % 4096 == 0 {
+        if i.is_multiple_of(4096) {
             ctl.check()?;
         }
         let (x, y) = order[i];
@@ -481,7 +481,7 @@ fn solve(g: &Loopy, h: &Loopy, side: Side, ctl: &Ctl) -> Result<Table> {
     let mut split = Vec::with_capacity(n);
     let mut items = vec![];
     for s in 0..n {
-        if s % 4096 == 0 {
+        if s.is_multiple_of(4096) {
             ctl.check()?;
         }
         let (m, p) = (s % 2, s / 2);
@@ -532,7 +532,7 @@ fn solve(g: &Loopy, h: &Loopy, side: Side, ctl: &Ctl) -> Result<Table> {
         let mut steps = 0u32;
         while let Some(s) = queue.pop() {
             steps = steps.wrapping_add(1);
-            if steps % 4096 == 0 {
+            if steps.is_multiple_of(4096) {
                 ctl.check()?;
             }
             let w = win[s];
@@ -591,7 +591,7 @@ fn solve(g: &Loopy, h: &Loopy, side: Side, ctl: &Ctl) -> Result<Table> {
         let mut steps = 0u32;
         while let Some(t) = stack.pop() {
             steps = steps.wrapping_add(1);
-            if steps % 4096 == 0 {
+            if steps.is_multiple_of(4096) {
                 ctl.check()?;
             }
             for &p in preds.at(t) {

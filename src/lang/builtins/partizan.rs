@@ -427,6 +427,8 @@ fn side(it: &mut Interp, a: &mut Args, on: bool) -> Result<Value> {
 }
 
 /// `loopy_value(P, moves)`: the graph of the positions reachable from P, then its value.
+// positions are keys by their contents, which nothing changes while the map lives
+#[allow(clippy::mutable_key_type)]
 fn loopy_rules(it: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(2, 2)?;
     let f = a.get(1).clone();
@@ -627,6 +629,21 @@ pub fn unary(it: &mut Interp, plus_minus: bool, v: &Value) -> Result<Option<Valu
         return sided_value(it, n).map(Some);
     }
     // `±{*, ^}` (how gamut prints a switch with several options): {*, ^ | -*, -^}
+    if let (true, Value::Set(xs)) = (plus_minus, v)
+        && xs.iter().any(is_loopy)
+    {
+        let mut graphs = vec![];
+        for x in xs.iter() {
+            match as_stopper(it, x)? {
+                Some(g) => graphs.push(g),
+                None => return Ok(None),
+            }
+        }
+        let negs: Vec<Loopy> = graphs.iter().map(Loopy::neg).collect();
+        let lo: Vec<Opt> = graphs.iter().map(Opt::Game).collect();
+        let ro: Vec<Opt> = negs.iter().map(Opt::Game).collect();
+        return loopy_value(it, &Loopy::from_options(&lo, &ro)).map(Some);
+    }
     if let (true, Value::Set(xs)) = (plus_minus, v) {
         let mut left = vec![];
         for x in xs.iter() {
