@@ -294,10 +294,15 @@ fn class_results(class: &str) -> (i8, i8) {
 
 /// The example's rules (the lines defining them), to ask gamut about many positions.
 fn example_rules(file: &str) -> String {
+    example_rules_from(file, "fn put", "\nfor ")
+}
+
+/// The text of `file` from `from` up to the next `to`.
+fn example_rules_from(file: &str, from: &str, to: &str) -> String {
     let text = std::fs::read_to_string(file).unwrap();
-    let from = text.find("fn put").unwrap();
-    let to = text[from..].find("\nfor ").unwrap() + from;
-    text[from..to].to_string()
+    let a = text.find(from).unwrap();
+    let b = text[a..].find(to).unwrap() + a;
+    text[a..b].to_string()
 }
 
 #[test]
@@ -385,4 +390,116 @@ fn backsliding_sums_against_brute_force() {
     }
     // the check covers endless plays, not only games that end
     assert!(draws > 0);
+}
+
+/// Fox and Geese as CGSuite plays it (game.grid.GenFoxAndGeese), written here apart from the
+/// example: squares (row, column), the geese (Left) step diagonally down, the fox (Right)
+/// diagonally either way; a fox level with the highest goose, or able to get there, has
+/// escaped (CGSuite's decomposition: the position is off, a pass for Right and nothing for Left).
+fn fox_and_geese(width: i32) -> impl Fn(&[u8], bool) -> Vec<Vec<u8>> {
+    move |p: &[u8], left: bool| {
+        // p: the fox's row and column, then the geese's, sorted
+        let on = |r: i32, c: i32| r >= 1 && c >= 1 && c <= width;
+        let (fox, geese) = ((p[0] as i32, p[1] as i32), &p[2..]);
+        let has = |r: i32, c: i32| geese.chunks(2).any(|g| g == [r as u8, c as u8]);
+        let top = geese.chunks(2).map(|g| g[0] as i32).max().unwrap();
+        let escaped = fox.0 >= top
+            || fox.0 == top - 1
+                && [-1, 1]
+                    .iter()
+                    .any(|d| on(fox.0 + 1, fox.1 + d) && !has(fox.0 + 1, fox.1 + d));
+        if escaped {
+            return if left { vec![] } else { vec![p.to_vec()] };
+        }
+        let mut out = vec![];
+        if left {
+            for (k, g) in geese.chunks(2).enumerate() {
+                for d in [-1, 1] {
+                    let (r, c) = (g[0] as i32 - 1, g[1] as i32 + d);
+                    if on(r, c) && (r, c) != fox && !has(r, c) {
+                        let mut gs: Vec<[u8; 2]> = geese.chunks(2).map(|x| [x[0], x[1]]).collect();
+                        gs[k] = [r as u8, c as u8];
+                        gs.sort();
+                        let mut q = p[..2].to_vec();
+                        q.extend(gs.concat());
+                        out.push(q);
+                    }
+                }
+            }
+        } else {
+            for (a, b) in [(-1, -1), (-1, 1), (1, -1), (1, 1)] {
+                let (r, c) = (fox.0 + a, fox.1 + b);
+                if on(r, c) && !has(r, c) {
+                    let mut q = p.to_vec();
+                    q[0] = r as u8;
+                    q[1] = c as u8;
+                    out.push(q);
+                }
+            }
+        }
+        out
+    }
+}
+
+#[test]
+fn fox_and_geese_against_cgsuite_and_brute_force() {
+    let rules = example_rules_from("examples/loopy-fox-and-geese.game", "let width", "\n#");
+    // CGSuite's ValuesTable for these geese (GameGridTest)
+    let v = common::value(&format!(
+        "{rules}\nlet geese = [[3, 1], [3, 3], [3, 5], [3, 7]]\n\
+         [str(fg(geese, f)) for f in [[2, 2], [2, 4], [2, 6], [2, 8], [1, 1], [1, 3], [1, 5], [1, 7]]]"
+    ));
+    assert_eq!(
+        v,
+        serde_json::json!([
+            "2over",
+            "2",
+            "3*",
+            "4over",
+            "{6|2over}",
+            "{2over|2}",
+            "{4|3||2}",
+            "{4over|3*}"
+        ])
+    );
+    // every fox square for a few flocks on narrow boards, outcomes against the brute force
+    for (width, geese) in [
+        (4, vec![[3, 1], [3, 3]]),
+        (4, vec![[4, 2], [4, 4]]),
+        (4, vec![[3, 1], [4, 4]]),
+        (6, vec![[3, 1], [3, 3], [3, 5]]),
+        (6, vec![[4, 2], [3, 3], [4, 6]]),
+    ] {
+        let top = geese.iter().map(|g| g[0]).max().unwrap();
+        let foxes: Vec<[i32; 2]> = (1..=top)
+            .flat_map(|r| (1..=width).map(move |c| [r, c]))
+            .filter(|&[r, c]| (r + c) % 2 == 0 && !geese.contains(&[r, c]))
+            .collect();
+        let text = |xs: &[[i32; 2]]| {
+            xs.iter()
+                .map(|[r, c]| format!("[{r}, {c}]"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let src = format!(
+            "{}\n[outcome(fg([{}], f)) for f in [{}]]",
+            rules.replace("let width = 8", &format!("let width = {width}")),
+            text(&geese),
+            text(&foxes)
+        );
+        let got = common::value(&src);
+        for (f, class) in foxes.iter().zip(got.as_array().unwrap()) {
+            let mut gs: Vec<[u8; 2]> = geese.iter().map(|g| [g[0] as u8, g[1] as u8]).collect();
+            gs.sort();
+            let mut p = vec![f[0] as u8, f[1] as u8];
+            p.extend(gs.concat());
+            let want = brute(&p, fox_and_geese(width));
+            let class = class.as_str().unwrap();
+            assert_eq!(
+                class_results(class),
+                want,
+                "width {width}, geese {geese:?}, fox {f:?}: gamut says {class}"
+            );
+        }
+    }
 }
