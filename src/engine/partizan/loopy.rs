@@ -261,7 +261,7 @@ impl Loopy {
     fn alternating_components(&self) -> Vec<u32> {
         let n = 2 * self.len();
         let succ = |s: usize| -> &[u32] {
-            if s % 2 == 0 {
+            if s.is_multiple_of(2) {
                 &self.left[s / 2]
             } else {
                 &self.right[s / 2]
@@ -541,7 +541,7 @@ fn solve(g: &Loopy, h: &Loopy, side: Side, ctl: &Ctl) -> Result<Table> {
                 if win[p] != UNKNOWN {
                     continue;
                 }
-                let mover = if p % 2 == 0 { LEFT } else { RIGHT };
+                let mover = if p.is_multiple_of(2) { LEFT } else { RIGHT };
                 if mover == w {
                     win[p] = w;
                     queue.push(p);
@@ -566,7 +566,7 @@ fn solve(g: &Loopy, h: &Loopy, side: Side, ctl: &Ctl) -> Result<Table> {
         let cut = (split[s] - mv.start[s]) as usize;
         let (in_g, in_h) = all.split_at(cut);
         let live = |t: &u32| win[*t as usize] == UNKNOWN;
-        if s % 2 == 0 {
+        if s.is_multiple_of(2) {
             // a good move for Left: to a live state, a good one where the side's component
             // does not absorb an endless play
             in_g.iter().any(|t| live(t) && (!on || good[*t as usize]))
@@ -790,6 +790,7 @@ fn order(g: &Loopy, st: &mut Store, ctl: &Ctl) -> Result<Loopy> {
         })
         .collect();
     for _ in 0..n.min(64) {
+        ctl.check()?;
         hash = (0..n)
             .map(|v| {
                 let mut h = DefaultHasher::new();
