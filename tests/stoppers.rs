@@ -161,6 +161,18 @@ fn errors_not_panics() {
 }
 
 #[test]
+fn cancelled_work_stops() {
+    let ctl = Ctl::default();
+    let mut st = Store::default();
+    let g = loopy::parse("a{0||||0|||a|*||*}", &mut st, &ctl).unwrap();
+    let sum = loopy::add(&g, &g.neg(), &ctl).unwrap();
+    ctl.cancel_flag()
+        .store(true, std::sync::atomic::Ordering::Relaxed);
+    let e = Sided::of(&sum, &mut st, &ctl).unwrap_err();
+    assert_eq!(e.kind, gamut::engine::ErrorKind::Cancelled);
+}
+
+#[test]
 fn language() {
     let v = common::values(
         "[on, off, over, under, upon, dud]\non + off\nover - over\n{pass | 3/2}\n{0 || 0 | 0, pass}\n\
