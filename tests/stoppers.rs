@@ -515,3 +515,35 @@ fn fox_and_geese_against_cgsuite_and_brute_force() {
         }
     }
 }
+
+#[test]
+fn bad_input_is_an_error_with_exit_1() {
+    for (opts, src, says) in [
+        (
+            &["--memory", "20M"][..],
+            "loopy_value(0, fn(n) = [[n + 1], []])",
+            "exploring a loopy game's positions needs about",
+        ),
+        (&[], "loopy_value(0, fn(n) = 5)", "two lists, not 5"),
+        (
+            &[],
+            "game(\"a{0|b}\")",
+            "`b` is not the label of a game around it",
+        ),
+        (
+            &[],
+            "{pass | game(\"a{0,{1|1,{*,{1+*|1+*,a}|*}}|0}\")}",
+            "no stopper onside",
+        ),
+        (
+            &[],
+            "{pass | on + off}",
+            "an option of a game must be a stopper",
+        ),
+        (&[], "thermograph(over)", "is a loopy game, not a short one"),
+    ] {
+        let (code, _, err) = common::run_e_with(opts, src);
+        assert_eq!(code, 1, "{src}: {err}");
+        assert!(err.contains(says), "{src}: {err}");
+    }
+}

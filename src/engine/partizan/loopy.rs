@@ -1412,7 +1412,14 @@ impl Parser<'_> {
         if t.contains(['{', '}']) || t.contains("pass") {
             return Err(bad(&t));
         }
-        let x = self.st.parse(&t)?;
+        let x = self.st.parse(&t).map_err(|e| {
+            if starts_alpha && word_end == b {
+                Error::invalid(format!("`{t}` is not the label of a game around it"))
+                    .hint("a label names the game whose braces follow it: a{0 | {a | 1}}")
+            } else {
+                e
+            }
+        })?;
         let v = self
             .g
             .graft_short(self.st, x, &mut HashMap::new(), self.ctl)?;

@@ -453,7 +453,7 @@ fn loopy_rules(it: &mut Interp, a: &mut Args) -> Result<Value> {
         // each position: its value, its place in the map and its two option lists
         it.ctl.reserve(
             (order.len() as u64 + 1).saturating_mul(256),
-            "the positions of a loopy game",
+            "exploring a loopy game's positions",
         )?;
         let r = it.call_values(&f, vec![order[i].clone()], span)?;
         let Value::List(sides) = &r else {
