@@ -7,6 +7,11 @@ use crate::lang::value::Value;
 /// Statements and keywords: (keyword, what it does, example).
 pub const STATEMENTS: &[(&str, &str, &str)] = &[
     (
+        "pass",
+        "pass — an option of a game literal that moves back to the game itself, so the game is loopy: {pass | *} is upon, {0 | pass} is over (docs/language.md, \"Loopy partizan games\")",
+        "{pass | 3/2}   # → 3/2under",
+    ),
+    (
         "let",
         "let NAME = EXPR — bind a name to a value",
         "let n = 13\nlet r = diameter(slide2)\nr.diameter   # → 2",
@@ -425,6 +430,13 @@ pub const EXAMPLES: &[(&str, &str)] = &[
     ("heat", "heat(*, 1)   # → ±1"),
     ("birthday", "birthday(^)   # → 2"),
     ("thermograph", "thermograph(±1).temperature   # → 1"),
+    ("onside", "onside(on + off)   # → on"),
+    ("offside", "offside(on + off)   # → off"),
+    ("is_stopper", "is_stopper(over)   # → true"),
+    (
+        "loopy_value",
+        "loopy_value(0, fn(n) = [[1 - n], []])   # → on",
+    ),
     ("domineering", "value(domineering(2, 2))   # → ±1"),
     ("clobber", "value(clobber(\"xo\"))   # → *"),
     ("hackenbush", "value(hackenbush(\"BRR\"))   # → 1/4"),

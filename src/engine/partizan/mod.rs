@@ -38,6 +38,7 @@
 //! ```
 pub mod dyadic;
 pub mod games;
+pub mod loopy;
 mod notation;
 pub mod picture;
 mod search;

@@ -10,23 +10,33 @@ use crate::engine::partizan::games::{
     self, Board, Cake, Clobber, Domineering, Hackenbush, Picture, Stones, Subtraction,
     ToadsAndFrogs,
 };
+use crate::engine::partizan::loopy::{self, Loopy, Opt, Sided};
 use crate::engine::partizan::picture::{self as sketch, Sketch};
 use crate::engine::partizan::{self as cg, Dyadic, Game, Outcome, Relation, Rules, Store};
 use crate::lang::error::{Error, Result};
 use crate::lang::eval::{Args, Env, Interp};
 use crate::lang::game::{Family, Options};
 use crate::lang::rules::{Component, Interned, Position, Ruleset};
-use crate::lang::syntax::ast::{BinOp, Expr, GameDef, Side, Span};
+use crate::lang::syntax::ast::{BinOp, Expr, ExprKind, GameDef, Side, Span};
 use crate::lang::value::Value;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-/// A game value: its id in the store and its CGSuite text (values print without the store).
+/// A game value: its form and its CGSuite text (values print without the store).
 pub struct GameVal {
-    pub id: Game,
+    pub form: Form,
     pub text: Rc<str>,
 }
+
+/// A short game's id in the store, or a loopy game's sides (canonical stoppers).
+pub enum Form {
+    Short(Game),
+    Loopy(Rc<Sided>),
+}
+
+/// The loopy games CGSuite predefines (docs/language.md, "Loopy partizan games").
+const LOOPY_NAMES: [&str; 6] = ["on", "off", "over", "under", "upon", "dud"];
 
 const HINT: &str = "a partizan position: ask value, outcome, left_options or right_options";
 
@@ -34,21 +44,67 @@ pub fn register(it: &mut Interp) {
     it.add_builtin(
         "game",
         "game(x)",
-        "a partizan game from CGSuite notation (\"{2|1/2||-1}\", \"^*\", \"±1\"), an integer or a position",
+        "a partizan game from CGSuite notation (\"{2|1/2||-1}\", \"^*\", \"±1\"; loopy: \"{pass|*}\", \"a{0||||0|||a|*||*}\"), an integer or a position",
         |it, a| {
             a.count(1, 1)?;
             let g = match a.get(0) {
                 Value::Str(s) => {
                     let s = s.clone();
-                    store(it)?
-                        .parse(&s)
-                        .map_err(|e| Error::from(e).at(a.span_of(0)))?
+                    match store(it)?.parse(&s) {
+                        Ok(g) => g,
+                        // `{pass | *}`, `a{0 | a}`, `over`: a loopy game
+                        Err(e) => {
+                            let ctl = it.ctl.clone();
+                            let l = loopy::parse(&s, store(it)?, &ctl).map_err(|le| {
+                                let loopy_text = s.contains("pass")
+                                    || LOOPY_NAMES.iter().any(|n| s.contains(n))
+                                    || s.chars().zip(s.chars().skip(1)).any(|(c, d)| {
+                                        c.is_ascii_alphabetic() && d == '{'
+                                    });
+                                Error::from(if loopy_text { le } else { e }).at(a.span_of(0))
+                            })?;
+                            return loopy_value(it, &l);
+                        }
+                    }
                 }
                 _ => arg_game(it, a, 0)?,
             };
             game_value(it, g)
         },
     );
+    it.add_builtin(
+        "onside",
+        "onside(G)",
+        "the onside of a game: its value when an endless play is a win for Left (a stopper)",
+        |it, a| side(it, a, true),
+    );
+    it.add_builtin(
+        "offside",
+        "offside(G)",
+        "the offside of a game: its value when an endless play is a win for Right (a stopper)",
+        |it, a| side(it, a, false),
+    );
+    it.add_builtin(
+        "is_stopper",
+        "is_stopper(G)",
+        "whether a game is a stopper (no play alternates for ever); short games are",
+        |it, a| {
+            a.count(1, 1)?;
+            let x = arg_sided(it, a, 0)?;
+            Ok(Value::Bool(x.is_stopper()))
+        },
+    );
+    it.add_builtin(
+        "loopy_value",
+        "loopy_value(P, moves)",
+        "the value of a game whose plays may come back to a position: P the start, moves(Q) = [Left's options, Right's options] of a position Q (any values); a canonical stopper or its sides",
+        loopy_rules,
+    );
+    for name in LOOPY_NAMES {
+        let g = Loopy::named(name).expect("a named loopy game");
+        let v = loopy_value(it, &g).expect("the named loopy games are small");
+        it.globals.define(name.into(), v);
+    }
     it.add_builtin(
         "Tiny",
         "Tiny(G)",
@@ -226,9 +282,67 @@ pub fn store(it: &mut Interp) -> Result<&mut Store> {
 pub fn game_value(it: &mut Interp, g: Game) -> Result<Value> {
     let text = store(it)?.show(g)?;
     Ok(Value::Game(Rc::new(GameVal {
-        id: g,
+        form: Form::Short(g),
         text: text.into(),
     })))
+}
+
+/// The value of a game graph: a short game when it is one, else its canonical stopper or sides.
+fn loopy_value(it: &mut Interp, g: &Loopy) -> Result<Value> {
+    let ctl = it.ctl.clone();
+    let v = Sided::of(g, store(it)?, &ctl)?;
+    sided_value(it, v)
+}
+
+fn sided_value(it: &mut Interp, v: Sided) -> Result<Value> {
+    let ctl = it.ctl.clone();
+    let s = store(it)?;
+    if let Some(g) = v.as_short(s)? {
+        return game_value(it, g);
+    }
+    let text = v.show(s, &ctl)?;
+    Ok(Value::Game(Rc::new(GameVal {
+        form: Form::Loopy(Rc::new(v)),
+        text: text.into(),
+    })))
+}
+
+fn is_loopy(v: &Value) -> bool {
+    matches!(v, Value::Game(g) if matches!(g.form, Form::Loopy(_)))
+}
+
+/// A value as a loopy game's sides: loopy games, and what [`as_game`] takes. `None` otherwise.
+fn as_sided(it: &mut Interp, v: &Value) -> Result<Option<Sided>> {
+    if let Value::Game(g) = v
+        && let Form::Loopy(x) = &g.form
+    {
+        return Ok(Some((**x).clone()));
+    }
+    let Some(g) = as_game(it, v)? else {
+        return Ok(None);
+    };
+    let ctl = it.ctl.clone();
+    let s = store(it)?;
+    let l = Loopy::short(s, g, &ctl)?;
+    Ok(Some(Sided::of(&l, s, &ctl)?))
+}
+
+/// A stopper's graph, for an option of a game literal.
+fn as_stopper(it: &mut Interp, v: &Value) -> Result<Option<Loopy>> {
+    let Some(x) = as_sided(it, v)? else {
+        return Ok(None);
+    };
+    if !x.is_stopper() {
+        let text = match v {
+            Value::Game(g) => g.text.to_string(),
+            _ => "this value".into(),
+        };
+        return Err(Error::plain(format!(
+            "an option of a game must be a stopper; {text} is not"
+        ))
+        .hint("use onside(G) or offside(G) as the option"));
+    }
+    Ok(Some(x.on))
 }
 
 fn number(it: &mut Interp, x: Dyadic) -> Result<Value> {
@@ -240,7 +354,15 @@ fn number(it: &mut Interp, x: Dyadic) -> Result<Value> {
 /// ones as their nimber). `None` for other values.
 pub fn as_game(it: &mut Interp, v: &Value) -> Result<Option<Game>> {
     Ok(Some(match v {
-        Value::Game(g) => g.id,
+        Value::Game(g) => match &g.form {
+            Form::Short(x) => *x,
+            Form::Loopy(_) => {
+                return Err(
+                    Error::plain(format!("{} is a loopy game, not a short one", g.text))
+                        .hint("loopy games take +, -, comparisons, outcome, onside and offside"),
+                );
+            }
+        },
         Value::Int(n) => store(it)?.integer(*n)?,
         Value::Big(_) => return Err(cg::dyadic::overflow().into()),
         Value::Rat(r) => {
@@ -284,6 +406,81 @@ fn dyadic(r: &num_rational::BigRational) -> std::result::Result<Dyadic, String> 
         (Ok(n), Ok(x)) => Dyadic::new(n, x).map_err(|e| e.message),
         _ => Err(cg::dyadic::overflow().message),
     }
+}
+
+fn arg_sided(it: &mut Interp, a: &Args, i: usize) -> Result<Sided> {
+    as_sided(it, a.get(i))?
+        .ok_or_else(|| a.type_error(i, "a game, an integer or a position (normal play)"))
+}
+
+/// `onside(G)`, `offside(G)`.
+fn side(it: &mut Interp, a: &mut Args, on: bool) -> Result<Value> {
+    a.count(1, 1)?;
+    let x = arg_sided(it, a, 0)?;
+    let s = if on { x.on.clone() } else { x.off.clone() };
+    sided_value(
+        it,
+        Sided {
+            on: s.clone(),
+            off: s,
+        },
+    )
+}
+
+/// `loopy_value(P, moves)`: the graph of the positions reachable from P, then its value.
+// positions are keys by their contents, which nothing changes while the map lives
+#[allow(clippy::mutable_key_type)]
+fn loopy_rules(it: &mut Interp, a: &mut Args) -> Result<Value> {
+    a.count(2, 2)?;
+    let f = a.get(1).clone();
+    let span = a.span_of(1);
+    let mut ids: std::collections::BTreeMap<Value, u32> = Default::default();
+    let mut order = vec![a.get(0).clone()];
+    ids.insert(order[0].clone(), 0);
+    let (mut left, mut right) = (vec![], vec![]);
+    let bad = |r: &Value| {
+        Error::runtime(
+            format!(
+                "moves(P) gives [Left's options, Right's options], two lists, not {}",
+                r.to_text()
+            ),
+            span,
+        )
+        .hint("e.g. fn moves(p) = [[p + 1], []]")
+    };
+    let mut i = 0;
+    while i < order.len() {
+        it.ctl.check()?;
+        // each position: its value, its place in the map and its two option lists
+        it.ctl.reserve(
+            (order.len() as u64 + 1).saturating_mul(256),
+            "exploring a loopy game's positions",
+        )?;
+        let r = it.call_values(&f, vec![order[i].clone()], span)?;
+        let Value::List(sides) = &r else {
+            return Err(bad(&r));
+        };
+        let [Value::List(lo), Value::List(ro)] = sides.as_slice() else {
+            return Err(bad(&r));
+        };
+        let mut opts = [vec![], vec![]];
+        for (k, list) in [lo, ro].into_iter().enumerate() {
+            for q in list.iter() {
+                let next = order.len() as u32;
+                let id = *ids.entry(q.clone()).or_insert_with(|| {
+                    order.push(q.clone());
+                    next
+                });
+                opts[k].push(id);
+            }
+        }
+        let [l, r] = opts;
+        left.push(l);
+        right.push(r);
+        i += 1;
+    }
+    let g = Loopy::from_edges(left, right, 0)?;
+    loopy_value(it, &g)
 }
 
 fn arg_game(it: &mut Interp, a: &Args, i: usize) -> Result<Game> {
@@ -350,6 +547,9 @@ pub fn binary(
     if !(arith || order) {
         return Ok(None);
     }
+    if is_loopy(a) || is_loopy(b) {
+        return loopy_binary(it, op, a, b).map_err(|e| e.at(span));
+    }
     let game = |it: &mut Interp, v| as_game(it, v).map_err(|e| e.at(span));
     let (Some(g), Some(h)) = (game(it, a)?, game(it, b)?) else {
         return match op {
@@ -381,12 +581,70 @@ pub fn binary(
     })))
 }
 
+/// `+`, `-` and comparisons of loopy games, side by side.
+fn loopy_binary(it: &mut Interp, op: BinOp, a: &Value, b: &Value) -> Result<Option<Value>> {
+    let (Some(x), Some(y)) = (as_sided(it, a)?, as_sided(it, b)?) else {
+        return match op {
+            BinOp::Eq => Ok(Some(Value::Bool(false))),
+            BinOp::Ne => Ok(Some(Value::Bool(true))),
+            _ => Ok(None),
+        };
+    };
+    let ctl = it.ctl.clone();
+    let s = store(it)?;
+    match op {
+        BinOp::Add | BinOp::Sub => {
+            let y = if op == BinOp::Sub { y.neg(s, &ctl)? } else { y };
+            let r = x.add(&y, s, &ctl)?;
+            sided_value(it, r).map(Some)
+        }
+        _ => {
+            let (le, ge) = (x.leq(&y, &ctl)?, y.leq(&x, &ctl)?);
+            Ok(Some(Value::Bool(match op {
+                BinOp::Eq => le && ge,
+                BinOp::Ne => !(le && ge),
+                BinOp::Lt => le && !ge,
+                BinOp::Le => le,
+                BinOp::Gt => ge && !le,
+                _ => ge,
+            })))
+        }
+    }
+}
+
 /// `-G` and `±G` of a game (or a number or position, as a game).
 pub fn unary(it: &mut Interp, plus_minus: bool, v: &Value) -> Result<Option<Value>> {
     if !(plus_minus || is_partizan(v)) {
         return Ok(None);
     }
+    if is_loopy(v) {
+        let ctl = it.ctl.clone();
+        if plus_minus {
+            let g = as_stopper(it, v)?.expect("a loopy game");
+            let n = g.neg();
+            let pm = Loopy::from_options(&[Opt::Game(&g)], &[Opt::Game(&n)]);
+            return loopy_value(it, &pm).map(Some);
+        }
+        let x = as_sided(it, v)?.expect("a loopy game");
+        let n = x.neg(store(it)?, &ctl)?;
+        return sided_value(it, n).map(Some);
+    }
     // `±{*, ^}` (how gamut prints a switch with several options): {*, ^ | -*, -^}
+    if let (true, Value::Set(xs)) = (plus_minus, v)
+        && xs.iter().any(is_loopy)
+    {
+        let mut graphs = vec![];
+        for x in xs.iter() {
+            match as_stopper(it, x)? {
+                Some(g) => graphs.push(g),
+                None => return Ok(None),
+            }
+        }
+        let negs: Vec<Loopy> = graphs.iter().map(Loopy::neg).collect();
+        let lo: Vec<Opt> = graphs.iter().map(Opt::Game).collect();
+        let ro: Vec<Opt> = negs.iter().map(Opt::Game).collect();
+        return loopy_value(it, &Loopy::from_options(&lo, &ro)).map(Some);
+    }
     if let (true, Value::Set(xs)) = (plus_minus, v) {
         let mut left = vec![];
         for x in xs.iter() {
@@ -454,10 +712,51 @@ pub fn literal(
                 .hint("nest with longer bars, e.g. {a || b | c} is {a | {b | c}}"),
         );
     }
-    let mut sides = [vec![], vec![]];
-    for (side, exprs) in sides.iter_mut().zip([left, right]) {
+    // an option may be `pass` or a loopy game: then the game is loopy
+    let mut vals = [vec![], vec![]];
+    let mut loopy_opts = false;
+    for (side, exprs) in vals.iter_mut().zip([left, right]) {
         for e in exprs {
-            side.push(option_game(it, e, env)?);
+            if is_pass(e, env) {
+                side.push(None);
+                loopy_opts = true;
+                continue;
+            }
+            let v = it.eval(e, env)?;
+            loopy_opts |= is_loopy(&v);
+            side.push(Some((v, e.span)));
+        }
+    }
+    if loopy_opts {
+        let mut graphs: [Vec<Option<Loopy>>; 2] = [vec![], vec![]];
+        for (k, side) in vals.iter().enumerate() {
+            for v in side {
+                graphs[k].push(match v {
+                    None => None,
+                    Some((v, sp)) => Some(
+                        as_stopper(it, v)
+                            .map_err(|e| e.at(*sp))?
+                            .ok_or_else(|| option_error(v, *sp))?,
+                    ),
+                });
+            }
+        }
+        fn opts(gs: &[Option<Loopy>]) -> Vec<Opt<'_>> {
+            gs.iter()
+                .map(|g| g.as_ref().map_or(Opt::Pass, Opt::Game))
+                .collect()
+        }
+        let (lo, ro) = (opts(&graphs[0]), opts(&graphs[1]));
+        let g = Loopy::from_options(&lo, &ro);
+        return loopy_value(it, &g).map_err(|e| e.at(span));
+    }
+    let mut sides = [vec![], vec![]];
+    for (k, side) in vals.into_iter().enumerate() {
+        for (v, sp) in side.into_iter().flatten() {
+            let g = as_game(it, &v)
+                .map_err(|er| er.at(sp))?
+                .ok_or_else(|| option_error(&v, sp))?;
+            sides[k].push(g);
         }
     }
     let [l, r] = sides;
@@ -467,23 +766,30 @@ pub fn literal(
     game_value(it, g)
 }
 
-fn option_game(it: &mut Interp, e: &Expr, env: &Env) -> Result<Game> {
-    let v = it.eval(e, env)?;
-    as_game(it, &v).map_err(|er| er.at(e.span))?.ok_or_else(|| {
-        Error::runtime(
-            format!(
-                "an option of a game is a game or a number, not {}",
-                v.a_type()
-            ),
-            e.span,
-        )
-    })
+fn option_error(v: &Value, span: Span) -> Error {
+    Error::runtime(
+        format!(
+            "an option of a game is a game or a number, not {}",
+            v.a_type()
+        ),
+        span,
+    )
+}
+
+/// `pass` as an option (a move back to the game itself), where no binding takes the name.
+fn is_pass(e: &Expr, env: &Env) -> bool {
+    matches!(&e.kind, ExprKind::Ident(n) if &**n == "pass" && env.lookup("pass").is_none())
 }
 
 /// `outcome(G)` of a game or partizan position: "L", "R", "N" or "P". `None` for impartial ones.
 pub fn outcome(it: &mut Interp, v: &Value) -> Result<Option<Value>> {
     if !(is_partizan(v) || matches!(v, Value::Int(_))) {
         return Ok(None);
+    }
+    if is_loopy(v) {
+        let ctl = it.ctl.clone();
+        let x = as_sided(it, v)?.expect("a loopy game");
+        return Ok(Some(Value::str(x.outcome(&ctl)?)));
     }
     let Some(g) = as_game(it, v)? else {
         return Ok(None);
@@ -668,8 +974,11 @@ pub fn thermograph_drawing(
     let Value::Game(g) = g else {
         return Err(Error::plain("this record is not a thermograph"));
     };
+    let Form::Short(g) = g.form else {
+        return Err(Error::plain("a loopy game has no thermograph"));
+    };
     let s = store(it)?;
-    let t = s.thermograph(g.id)?;
+    let t = s.thermograph(g)?;
     let f = |d: Dyadic| d.numerator() as f64 / (1u64 << d.exponent()) as f64;
     let temp = t.temperature.max(Dyadic::ZERO);
     let top = temp.add(Dyadic::int(1).max(temp.half()?))?;
