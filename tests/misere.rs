@@ -100,7 +100,10 @@ fn quotient_of_0_75_is_r8() {
     // 0.75 has the quotient R8 = ⟨a, b, c | a² = 1, b³ = b, bc = ab, c² = b²⟩, P = {a, b²}
     let q = sizes("0.75", 40);
     assert_eq!(q.size(), 8);
-    assert_eq!(q.presentation(), "⟨a, b, c | a² = 1, bc = ab, c² = b², b³ = b⟩");
+    assert_eq!(
+        q.presentation(),
+        "⟨a, b, c | a² = 1, bc = ab, c² = b², b³ = b⟩"
+    );
     assert_eq!(q.p_portion(), ["a", "b²"]);
     assert_eq!(q.stable_from(), Some(5));
 }
@@ -127,7 +130,9 @@ fn quotient_of_dawsons_kayles_to_heap_30_has_360_elements() {
 #[test]
 fn every_quotient_has_even_order() {
     // Plambeck and Siegel: every impartial misère quotient has even order
-    for code in ["0.77", "0.75", "0.07", "0.137", "0.15", "0.51", "0.6", "0.31", "4.0"] {
+    for code in [
+        "0.77", "0.75", "0.07", "0.137", "0.15", "0.51", "0.6", "0.31", "4.0",
+    ] {
         let q = sizes(code, 16);
         assert!(q.size().is_multiple_of(2), "{code}: {}", q.size());
     }
@@ -136,7 +141,13 @@ fn every_quotient_has_even_order() {
 #[test]
 fn quotient_predicts_the_misere_search_on_random_sums() {
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    for (code, n) in [("0.77", 20), ("0.07", 18), ("0.75", 16), ("0.137", 14), ("4.0", 12)] {
+    for (code, n) in [
+        ("0.77", 20),
+        ("0.07", 18),
+        ("0.75", 16),
+        ("0.137", 14),
+        ("4.0", 12),
+    ] {
         let q = sizes(code, n);
         let mut c = Code::parse(code).unwrap();
         for _ in 0..60 {

@@ -36,10 +36,7 @@ impl Genus {
         let mut k = 1;
         loop {
             let prev = gam[k - 1];
-            let v = mex(opts
-                .iter()
-                .map(|o| o.digit(k))
-                .chain([prev, prev ^ 1]));
+            let v = mex(opts.iter().map(|o| o.digit(k)).chain([prev, prev ^ 1]));
             gam.push(v);
             if k > tail && k >= 2 && gam[k] == gam[k - 2] {
                 break;
@@ -176,7 +173,7 @@ impl<P: Clone + Eq + std::hash::Hash + Ord> GenusSearch<P> {
         let task = ctl.task("genus search (positions)", None);
         // frames: a sum and its options (each a sorted sum), in the order they are finished
         let mut stack: Vec<(Vec<u32>, Vec<Vec<u32>>)> = vec![];
-        let first = self.sum_options(game, &key)?;
+        let first = self.sum_options(&key);
         stack.push((key.clone(), first));
         let mut steps = 0u64;
         while let Some((sum, opts)) = stack.last() {
@@ -194,11 +191,13 @@ impl<P: Clone + Eq + std::hash::Hash + Ord> GenusSearch<P> {
             }
             if let Some(next) = opts.iter().find(|o| !self.memo.contains_key(*o)).cloned() {
                 if stack.len() >= crate::engine::impartial::MAX_LINE {
-                    return Err(Error::limit("the genus search followed too many moves in a row")
-                        .hint("every move must lead towards the end of the game")
-                        .into());
+                    return Err(
+                        Error::limit("the genus search followed too many moves in a row")
+                            .hint("every move must lead towards the end of the game")
+                            .into(),
+                    );
                 }
-                let o = self.sum_options(game, &next)?;
+                let o = self.sum_options(&next);
                 stack.push((next, o));
                 continue;
             }
@@ -242,11 +241,8 @@ impl<P: Clone + Eq + std::hash::Hash + Ord> GenusSearch<P> {
         Ok(moves.then_some(id))
     }
 
-    fn sum_options<G: Game<Pos = P>>(
-        &mut self,
-        _game: &mut G,
-        sum: &[u32],
-    ) -> std::result::Result<Vec<Vec<u32>>, G::Error> {
+    /// The options of a sum: one component replaced by one of its options.
+    fn sum_options(&self, sum: &[u32]) -> Vec<Vec<u32>> {
         let mut out = vec![];
         for (i, &c) in sum.iter().enumerate() {
             if i > 0 && sum[i - 1] == c {
@@ -261,7 +257,7 @@ impl<P: Clone + Eq + std::hash::Hash + Ord> GenusSearch<P> {
         }
         out.sort();
         out.dedup();
-        Ok(out)
+        out
     }
 }
 

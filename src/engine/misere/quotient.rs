@@ -64,7 +64,10 @@ impl Monoid {
     fn column(&self, y: u32) -> Vec<u32> {
         let ls = self.letters_of(y);
         (0..self.len() as u32)
-            .map(|x| ls.iter().fold(x, |acc, &l| self.act[l as usize][acc as usize]))
+            .map(|x| {
+                ls.iter()
+                    .fold(x, |acc, &l| self.act[l as usize][acc as usize])
+            })
             .collect()
     }
 
@@ -92,7 +95,12 @@ impl Monoid {
         let act = self
             .act
             .iter()
-            .map(|a| order.iter().map(|&x| new_id[a[x as usize] as usize]).collect())
+            .map(|a| {
+                order
+                    .iter()
+                    .map(|&x| new_id[a[x as usize] as usize])
+                    .collect()
+            })
             .collect();
         let p = order.iter().map(|&x| self.p[x as usize]).collect();
         Monoid { act, p, parent }
@@ -367,7 +375,11 @@ impl NCheck<'_> {
         let mut queue: BinaryHeap<Reverse<(Key, bool, u32)>> = BinaryHeap::new();
         let mut states: HashMap<u32, State> = HashMap::new();
         for s in seeds {
-            queue.push(Reverse((key_of(&word(arena, s.word), width), false, s.word)));
+            queue.push(Reverse((
+                key_of(&word(arena, s.word), width),
+                false,
+                s.word,
+            )));
             states.insert(s.word, s);
         }
         let mut steps = 0u64;
@@ -416,10 +428,11 @@ impl<'a> Solver<'a> {
 
     /// The image of a list of heaps.
     fn image(m: &Monoid, heaps: &[HeapInfo], sum: &[u64]) -> u32 {
-        sum.iter().fold(0, |acc, &h| match heaps[h as usize].letter {
-            Some(l) => m.act[l as usize][acc as usize],
-            None => acc,
-        })
+        sum.iter()
+            .fold(0, |acc, &h| match heaps[h as usize].letter {
+                Some(l) => m.act[l as usize][acc as usize],
+                None => acc,
+            })
     }
 
     fn trans_of(m: &Monoid, heaps: &[HeapInfo], opts: &[Vec<u64>]) -> Vec<u32> {
@@ -494,7 +507,11 @@ impl<'a> Solver<'a> {
         let nfail = check.run(seeds, &mut extra, &mut self.arena, width)?;
         self.store = extra;
         Ok(match (pfail, nfail) {
-            (Some(a), Some(b)) => Some(if key_of(&a, width) <= key_of(&b, width) { a } else { b }),
+            (Some(a), Some(b)) => Some(if key_of(&a, width) <= key_of(&b, width) {
+                a
+            } else {
+                b
+            }),
             (a, b) => a.or(b),
         })
     }
@@ -810,9 +827,9 @@ impl<'a> Solver<'a> {
                 let y = m.act[letter(j)][x as usize];
                 if !marked[y as usize] {
                     let mut k2 = key.clone();
-                    k2[r - 1 - j] = k2[r - 1 - j]
-                        .checked_add(1)
-                        .ok_or_else(|| Error::limit("a sum with more than 65535 copies of a heap"))?;
+                    k2[r - 1 - j] = k2[r - 1 - j].checked_add(1).ok_or_else(|| {
+                        Error::limit("a sum with more than 65535 copies of a heap")
+                    })?;
                     queue.push(Reverse((k2, y)));
                 }
             }
@@ -909,7 +926,9 @@ fn finish(s: Solver, steps: Vec<Step>, n: u64) -> Quotient {
     };
     let cols: Vec<Vec<u32>> = gimg.iter().map(|&y| m.column(y)).collect();
     let mut words: Vec<Option<Vec<u32>>> = vec![None; m.len()];
-    let mut queue: BinaryHeap<Reverse<(Vec<u32>, Vec<u32>, u32)>> = BinaryHeap::new();
+    // (order key, word, element)
+    type Entry = Reverse<(Vec<u32>, Vec<u32>, u32)>;
+    let mut queue: BinaryHeap<Entry> = BinaryHeap::new();
     queue.push(Reverse((key(&vec![0; g]), vec![0; g], 0)));
     while let Some(Reverse((_, w, x))) = queue.pop() {
         if words[x as usize].is_some() {

@@ -25,7 +25,7 @@ pub fn register(it: &mut Interp) {
     it.add_builtin(
         "quotient",
         "quotient(R, heaps: n)",
-        "Plambeck and Siegel's misère quotient of heaps 1..n of R: {size, p_portion, presentation, elements, pretending, stable_from}",
+        "Plambeck and Siegel's misère quotient of heaps 1..n of R: {size, p_portion, presentation, elements, pretending, changes, stable_from}",
         quotient_of,
     );
 }
@@ -48,7 +48,9 @@ impl Game for Comps<'_> {
             .collect())
     }
     fn describe(&self, p: &Self::Pos) -> String {
-        self.rulesets[&p.0].family.describe(&self.rulesets[&p.0].name, &p.1)
+        self.rulesets[&p.0]
+            .family
+            .describe(&self.rulesets[&p.0].name, &p.1)
     }
 }
 
@@ -82,11 +84,10 @@ fn genus(it: &mut Interp, a: &mut Args) -> Result<Value> {
         return Err(a.type_error(1, "a range a..b"));
     };
     if lo < 0 || hi < lo {
-        return Err(Error::runtime(
-            "the range of heaps is empty or negative",
-            a.span_of(1),
-        )
-        .hint("write a..b with 0 ≤ a ≤ b"));
+        return Err(
+            Error::runtime("the range of heaps is empty or negative", a.span_of(1))
+                .hint("write a..b with 0 ≤ a ≤ b"),
+        );
     }
     let ctl = it.ctl.clone();
     let mut game = Comps {
@@ -114,9 +115,9 @@ fn misere_class(it: &mut Interp, a: &mut Args) -> Result<Value> {
 fn heap_ruleset(a: &Args) -> Result<Rc<Ruleset>> {
     match a.get(0) {
         Value::Ruleset(rs) if rs.family.arity() == Some(1) && !rs.family.loopy() => Ok(rs.clone()),
-        _ => Err(a.type_error(0, "a ruleset of one heap").hint(
-            "octal(\"0.77\"), subtraction({1, 2}), or a `game` of one argument",
-        )),
+        _ => Err(a
+            .type_error(0, "a ruleset of one heap")
+            .hint("octal(\"0.77\"), subtraction({1, 2}), or a `game` of one argument")),
     }
 }
 
@@ -177,8 +178,18 @@ fn quotient_of(it: &mut Interp, a: &mut Args) -> Result<Value> {
         ("elements", words(q.elements())),
         ("pretending", Value::Map(Rc::new(pretending))),
         (
+            "changes",
+            Value::Map(Rc::new(
+                q.steps
+                    .iter()
+                    .map(|s| (Value::Int(s.heap as i64), Value::Int(s.size as i64)))
+                    .collect(),
+            )),
+        ),
+        (
             "stable_from",
-            q.stable_from().map_or(Value::None, |h| Value::Int(h as i64)),
+            q.stable_from()
+                .map_or(Value::None, |h| Value::Int(h as i64)),
         ),
     ]))
 }
