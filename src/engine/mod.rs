@@ -31,6 +31,7 @@ pub mod group;
 pub mod heap;
 pub mod impartial;
 pub mod loopy;
+pub mod misere;
 pub mod moore;
 pub mod partizan;
 pub mod plot;

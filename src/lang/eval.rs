@@ -379,6 +379,7 @@ impl Interp {
         crate::lang::builtins::groups::register(&mut it);
         it.family = "games";
         crate::lang::builtins::games::register(&mut it);
+        crate::lang::builtins::misere::register(&mut it);
         crate::lang::builtins::pictures::register(&mut it);
         crate::lang::builtins::placement::register(&mut it);
         crate::lang::builtins::cycles::register(&mut it);

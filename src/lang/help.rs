@@ -331,6 +331,15 @@ pub const EXAMPLES: &[(&str, &str)] = &[
         "winning(nim(1) + nim(2))   # → [nim(1) + nim(1)]",
     ),
     ("period", "period(kayles)"),
+    (
+        "genus",
+        "genus(kayles, 0..5)   # → [\"0^120\", \"1^031\", \"2^20\", \"3^31\", \"1^031\", \"4^146\"]",
+    ),
+    ("misere_class", "misere_class(nim(2))   # → tame"),
+    (
+        "quotient",
+        "quotient(octal(\"0.75\"), heaps: 20).presentation   # → ⟨a, b, c | a² = 1, bc = ab, c² = b², b³ = b⟩",
+    ),
     ("wythoff_table", "wythoff_table(4, 5)"),
     ("wythoff_period", "wythoff_period(2).period   # → 3"),
     ("walks", "walks(slide2, 2).nonzero   # → 64"),

@@ -5,6 +5,7 @@ pub mod cycles;
 pub mod dots;
 pub mod games;
 pub mod groups;
+pub mod misere;
 pub mod partizan;
 pub mod pictures;
 pub mod placement;
