@@ -20,11 +20,16 @@ trap 'rm -rf "$tmp"' EXIT
     done
 } >"$tmp/sub.game"
 "$GAMUT" run "$tmp/sub.game" >"$tmp/sub.out"
-python3 - "$tmp/sub.out" "$CAP" <<'PY'
+{
+    grep '^loopy game windup' examples/loopy-windup.game
+    for s in 1,2 1,3 2,3 6,7; do
+        echo "for m in 1..64 { print(\"$s\", m, [grundy(windup($s, m, x)) for x in 0..m-1]) }"
+    done
+} >"$tmp/wind.game"
+"$GAMUT" run "$tmp/wind.game" >"$tmp/wind.out"
+python3 - "$tmp/sub.out" "$CAP" "$tmp/wind.out" <<'PY'
 import json, sys
-path, cap = sys.argv[1], int(sys.argv[2])
-def show(v):
-    return str(v)
+path, cap, wind = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 def rows():
     for line in open(path):
         s, a, rest = line.split(" ", 2)
@@ -78,4 +83,13 @@ for s, a, v in rows():
     opts = [[n - x for x in t if x <= n] + ([n + a] if n > 0 and n + a <= cap else []) for n in range(cap + 1)]
     check(opts, v)
     print(f"| {{{','.join(map(str, t))}}} | {{{a}}} | {compact(v)} |")
+last = None
+for line in open(wind):
+    s, m, rest = line.split(" ", 2)
+    a, b, m, v = *map(int, s.split(",")), int(m), json.loads(rest)
+    check([[] if x == 0 else [(x - a) % m, (x - b) % m] for x in range(m)], v)
+    if s != last:
+        print(f"\nWind-up {{{s}}}, m = 1..64, positions x = 0..m-1:\n")
+        last = s
+    print(f"    {m:2}: {' '.join(map(str, v))}")
 PY

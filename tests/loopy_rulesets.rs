@@ -11,7 +11,9 @@ use serde_json::Value;
 fn ruleset(file: &str, name: &str) -> String {
     let src = std::fs::read_to_string(format!("examples/{file}")).unwrap();
     let head = format!("loopy game {name}(");
-    let at = src.find(&head).unwrap_or_else(|| panic!("{file} lacks {head}"));
+    let at = src
+        .find(&head)
+        .unwrap_or_else(|| panic!("{file} lacks {head}"));
     // one line, or a block closed by a `}` that starts a line
     let rest = &src[at..];
     let first = rest.find('\n').unwrap();
@@ -94,24 +96,33 @@ fn check_values(options: &[Vec<usize>], got: &[Value], what: &str) {
                 Value::String(s) if finite_part(s).contains(&(k as u64)) => 'N',
                 _ => 'D',
             };
-            assert_eq!(out[u * heaps + k], want, "{what}: position {u} valued {v}, plus *{k}");
+            assert_eq!(
+                out[u * heaps + k],
+                want,
+                "{what}: position {u} valued {v}, plus *{k}"
+            );
         }
     }
 }
 
 /// K of "∞(K)" ("∞" has none).
 fn finite_part(s: &str) -> Vec<u64> {
-    let inner = s.trim_start_matches('∞').trim_matches(|c| c == '(' || c == ')');
-    inner.split(',').filter(|x| !x.is_empty()).map(|x| x.parse().unwrap()).collect()
+    let inner = s
+        .trim_start_matches('∞')
+        .trim_matches(|c| c == '(' || c == ')');
+    inner
+        .split(',')
+        .filter(|x| !x.is_empty())
+        .map(|x| x.parse().unwrap())
+        .collect()
 }
 
 #[test]
 fn wind_up_for_every_modulus_up_to_64() {
     let rules = ruleset("loopy-windup.game", "windup");
     for (a, b) in [(1, 2), (1, 3), (2, 3), (6, 7), (2, 5), (3, 5), (4, 7)] {
-        let src = format!(
-            "{rules}\n[[grundy(windup({a}, {b}, m, x)) for x in 0..m-1] for m in 1..64]"
-        );
+        let src =
+            format!("{rules}\n[[grundy(windup({a}, {b}, m, x)) for x in 0..m-1] for m in 1..64]");
         let got = values(&src).pop().unwrap();
         for (i, row) in got.as_array().unwrap().iter().enumerate() {
             let m = i as i64 + 1;
@@ -120,10 +131,17 @@ fn wind_up_for_every_modulus_up_to_64() {
                     if x == 0 {
                         return vec![];
                     }
-                    [a, b].iter().map(|s| (x - s).rem_euclid(m) as usize).collect()
+                    [a, b]
+                        .iter()
+                        .map(|s| (x - s).rem_euclid(m) as usize)
+                        .collect()
                 })
                 .collect();
-            check_values(&options, row.as_array().unwrap(), &format!("windup {{{a},{b}}} mod {m}"));
+            check_values(
+                &options,
+                row.as_array().unwrap(),
+                &format!("windup {{{a},{b}}} mod {m}"),
+            );
         }
     }
 }
@@ -132,7 +150,17 @@ fn wind_up_for_every_modulus_up_to_64() {
 fn loopy_subtraction_family() {
     let rules = ruleset("loopy-subtraction.game", "sub");
     let cap = 60i64;
-    for s in [[1, 1], [2, 2], [1, 2], [1, 3], [2, 3], [2, 5], [3, 5], [4, 4], [1, 4]] {
+    for s in [
+        [1, 1],
+        [2, 2],
+        [1, 2],
+        [1, 3],
+        [2, 3],
+        [2, 5],
+        [3, 5],
+        [4, 4],
+        [1, 4],
+    ] {
         for a in 1..=4 {
             let src = format!(
                 "{rules}\n[grundy(sub({}, {}, {a}, {cap}, n)) for n in 0..{cap}]",
@@ -148,7 +176,11 @@ fn loopy_subtraction_family() {
                     o.into_iter().map(|m| m as usize).collect()
                 })
                 .collect();
-            check_values(&options, got.as_array().unwrap(), &format!("S={s:?} A={{{a}}}"));
+            check_values(
+                &options,
+                got.as_array().unwrap(),
+                &format!("S={s:?} A={{{a}}}"),
+            );
         }
     }
 }
@@ -166,18 +198,38 @@ fn annihilation_on_every_set_of_tokens() {
             let mut o = vec![];
             for u in (0..n).filter(|u| p >> u & 1 == 1) {
                 for &v in &edges[u] {
-                    let q = if p >> v & 1 == 1 { p & !(1 << u) & !(1 << v) } else { p & !(1 << u) | 1 << v };
+                    let q = if p >> v & 1 == 1 {
+                        p & !(1 << u) & !(1 << v)
+                    } else {
+                        p & !(1 << u) | 1 << v
+                    };
                     o.push(q);
                 }
             }
             o
         })
         .collect();
-    let lists: Vec<Vec<usize>> =
-        (0..1usize << n).map(|p| (0..n).filter(|u| p >> u & 1 == 1).collect()).collect();
+    let lists: Vec<Vec<usize>> = (0..1usize << n)
+        .map(|p| (0..n).filter(|u| p >> u & 1 == 1).collect())
+        .collect();
     let rules = ruleset("loopy-annihilation.game", "ann");
-    let got = values(&format!("{graph}\n{rules}\n[grundy(ann(p)) for p in {lists:?}]"))
-        .pop()
-        .unwrap();
+    let got = values(&format!(
+        "{graph}\n{rules}\n[grundy(ann(p)) for p in {lists:?}]"
+    ))
+    .pop()
+    .unwrap();
     check_values(&options, got.as_array().unwrap(), "annihilation");
+}
+
+#[test]
+fn inf_writes_a_loopy_value_to_compare_with() {
+    let rules = ruleset("loopy-windup.game", "windup");
+    let got = values(&format!(
+        "{rules}\n[inf(2, 0, 2), inf(), grundy(windup(2, 3, 3, 2)) == inf(0), grundy(windup(2, 3, 3, 1)) == inf()]"
+    ));
+    assert_eq!(got[0], serde_json::json!(["∞(0,2)", "∞", true, true]));
+    let (code, _, err) = common::run_e("inf(1, -2)");
+    assert_eq!(code, 1);
+    assert!(err.contains("non-negative"), "{err}");
+    assert!(err.contains("finite values"), "{err}");
 }
