@@ -317,6 +317,7 @@ pub const EXAMPLES: &[(&str, &str)] = &[
     ("moore", "outcome(moore(2, [1, 3, 5, 7]))   # → N"),
     ("misere", "outcome(misere(nim(1) + nim(1)))   # → N"),
     ("grundy", "grundy(kayles(10) + nim(3))   # → 1"),
+    ("inf", "inf(2, 0)   # → ∞(0,2)"),
     ("outcome", "outcome(nim(1) + nim(2) + nim(3))   # → P"),
     (
         "moves",

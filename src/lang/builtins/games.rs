@@ -58,6 +58,22 @@ pub fn register(it: &mut Interp) {
         },
     );
     it.add_builtin(
+        "inf",
+        "inf(k, ...)",
+        "the loopy value ∞(k, ...) as grundy gives it, to compare with: inf(0, 2) is \"∞(0,2)\", inf() is \"∞\"",
+        |_, a| {
+            let mut k = (0..a.len())
+                .map(|i| {
+                    a.nonneg(i)
+                        .map_err(|e| e.hint("the K of ∞(K) are the finite values 0, 1, 2, ... among the options"))
+                })
+                .collect::<Result<Vec<u64>>>()?;
+            k.sort_unstable();
+            k.dedup();
+            Ok(loopy_result(loopy::Value::Infinite(k)))
+        },
+    );
+    it.add_builtin(
         "grundy",
         "grundy(P) or grundy(R, a..b, engine: \"naive\")",
         "nimber of an impartial position, or the list for heaps a..b of R",
