@@ -107,7 +107,8 @@ fn too_deep(at: &str) -> Error {
     .hint("does a move rule make positions bigger (like `move n + 1`)? every move must lead towards the end of the game")
 }
 
-fn mex(vals: impl Iterator<Item = u32>) -> u32 {
+/// The least value not among `vals`.
+pub(crate) fn mex(vals: impl Iterator<Item = u32>) -> u32 {
     let mut seen: Vec<bool> = vec![];
     for v in vals {
         if v as usize >= seen.len() {

@@ -446,6 +446,12 @@ impl Run<'_> {
             Some(r) => Value::Range(r.0, r.1),
             None => self.value(iter)?,
         };
+        // a range runs without being listed, but within the limit on what a range may list
+        if let Value::Range(a, b) = items
+            && b as i128 - a as i128 >= crate::lang::eval::MAX_ELEMENTS as i128
+        {
+            self.it.items(&items, iter.span)?;
+        }
         match items {
             Value::Range(a, b) if rule.tight && depth + 1 == rule.loops.len() => {
                 self.tight(rule, *slot, (a, b), how, out)?;

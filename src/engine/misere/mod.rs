@@ -1,7 +1,7 @@
 //! Misère theory of impartial games: Conway's genus (On Numbers and Games, ch. 12; Winning
 //! Ways, ch. 13), misère canonical forms, and Plambeck and Siegel's misère quotients of heap
 //! games ("Misère quotients for impartial games", JCTA 2008).
-use crate::engine::impartial::Game;
+use crate::engine::impartial::{Game, mex};
 use crate::engine::{Ctl, Error, Result};
 use std::collections::HashMap;
 use std::fmt;
@@ -122,17 +122,6 @@ impl Class {
             Class::Wild
         }
     }
-}
-
-pub(crate) fn mex(vals: impl Iterator<Item = u32>) -> u32 {
-    let mut seen: Vec<bool> = vec![];
-    for v in vals {
-        if v as usize >= seen.len() {
-            seen.resize(v as usize + 1, false);
-        }
-        seen[v as usize] = true;
-    }
-    seen.iter().position(|b| !b).unwrap_or(seen.len()) as u32
 }
 
 /// Genera of sums, by search over the game tree: a sum is the sorted list of its components'
