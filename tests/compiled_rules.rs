@@ -4,6 +4,8 @@
 //! compiled code must step aside (overflow, short cuts, type errors).
 mod common;
 use common::{Rng, run_e};
+use gamut::lang::eval::Interp;
+use gamut::lang::help::help;
 
 /// A condition on a heap `n` and a take `k`: as gamut writes it and as Rust computes it.
 struct Cond {
@@ -96,6 +98,66 @@ fn random_take_and_split_rules_agree_with_a_brute_force() {
     }
 }
 
+/// Conditions that bound the range of the loop variable (`p*k + q*n op r*k + s`, taken out of
+/// the loop), alone, before a condition tested per element, and after one.
+#[test]
+fn range_bounds_taken_from_conditions_agree_with_a_brute_force() {
+    let mut rng = Rng(0xb0_0d5);
+    let ops = ["<", "<=", ">", ">=", "==", "!="];
+    for case in 0..40 {
+        let c: Vec<i64> = (0..4).map(|_| rng.below(7) as i64 - 3).collect();
+        let op = ops[rng.below(6)];
+        let m = 2 + rng.below(3) as i64;
+        let bound = format!("{}*k + {}*n {op} {}*k + {}", c[0], c[1], c[2], c[3]);
+        let holds = move |n: i64, k: i64| {
+            let (l, r) = (c[0] * k + c[1] * n, c[2] * k + c[3]);
+            match op {
+                "<" => l < r,
+                "<=" => l <= r,
+                ">" => l > r,
+                ">=" => l >= r,
+                "==" => l == r,
+                _ => l != r,
+            }
+        };
+        let (cond, both): (String, Box<dyn Fn(i64, i64) -> bool>) = match case % 3 {
+            0 => (bound, Box::new(holds)),
+            1 => (
+                format!("{bound} and k % {m} != 1"),
+                Box::new(move |n, k| holds(n, k) && k % m != 1),
+            ),
+            _ => (
+                format!("k % {m} != 1 and {bound}"),
+                Box::new(move |n, k| k % m != 1 && holds(n, k)),
+            ),
+        };
+        // a take of k, or a split into a and n - k - a with the bound on a
+        let src = format!(
+            "game g(n) {{\n  move n - k for k in 1..n if {cond}\n  move a, n - 1 - a for a in 1..n-2 if {}\n}}\ngrundy(g, 0..40)",
+            cond.replace('k', "a")
+        );
+        let mut g: Vec<u32> = vec![];
+        for n in 0..=40 {
+            let takes = (1..=n).filter(|&k| both(n, k)).map(|k| g[(n - k) as usize]);
+            let splits = (1..=n - 2)
+                .filter(|&a| both(n, a))
+                .map(|a| g[a as usize] ^ g[(n - 1 - a) as usize]);
+            let opts: Vec<u32> = takes.chain(splits).collect();
+            g.push(mex(opts.into_iter()));
+        }
+        let (code, out, err) = run_e(&src);
+        assert_eq!(code, 0, "case {case}:\n{src}\n{err}");
+        assert_eq!(
+            out.replace('_', ""),
+            format!("{g:?}\n"),
+            "case {case}:\n{src}"
+        );
+    }
+    // a bound whose loop-free part overflows 64 bits leaves the test to the interpreter
+    let big = "game b(n) { move n - k for k in 1..n if 4611686018427387904 * k >= 4611686018427387904 * 3 }\ngrundy(b, 0..9)";
+    assert_eq!(run_e(big).1, "[0, 0, 0, 1, 1, 1, 2, 2, 2, 3]\n");
+}
+
 #[test]
 fn the_heap_table_agrees_with_the_generic_search_of_sums() {
     // the sum is searched by the generic search over options; the parts by the table
@@ -161,4 +223,147 @@ game nimlist(h) { move h[:i] + [h[i] - k] + h[i+1:] for i in 0..len(h)-1, k in 1
 grundy(nimlist([3, 5, 6]))
 grundy(nimlist([3, 5, 7]))"#;
     assert_eq!(run_e(src).1, "true\n0\n1\n");
+}
+
+/// A rule of a heap `n` as gamut writes it, and its options as Rust lists them.
+struct Rule {
+    text: String,
+    /// a take-and-break game's rule
+    octal: bool,
+    options: Box<dyn Fn(i64) -> Vec<Vec<i64>>>,
+}
+
+fn random_rule(rng: &mut Rng) -> Rule {
+    let set: Vec<i64> = (1..=6).filter(|_| rng.below(3) == 0).collect();
+    let set = if set.is_empty() { vec![2] } else { set };
+    let list = format!("{set:?}");
+    let s2 = set.clone();
+    match rng.below(9) {
+        // take from a set, leaving a heap or none (or at least one, or at least two)
+        0 => Rule {
+            text: format!("move n - k for k in {list} if k <= n"),
+            octal: true,
+            options: Box::new(move |n| {
+                s2.iter()
+                    .filter(|&&k| k <= n)
+                    .map(|k| vec![n - k])
+                    .collect()
+            }),
+        },
+        1 => Rule {
+            text: format!("move n - k for k in {list} if n - k > 0"),
+            octal: true,
+            options: Box::new(move |n| {
+                s2.iter().filter(|&&k| k < n).map(|k| vec![n - k]).collect()
+            }),
+        },
+        2 => Rule {
+            text: format!("move n - k for k in {list} if n >= k + 2"),
+            octal: false,
+            options: Box::new(move |n| {
+                s2.iter()
+                    .filter(|&&k| k + 2 <= n)
+                    .map(|k| vec![n - k])
+                    .collect()
+            }),
+        },
+        // take any number from 2 on
+        3 => Rule {
+            text: "move n - k for k in 2..n".into(),
+            octal: true,
+            options: Box::new(|n| (2..=n).map(|k| vec![n - k]).collect()),
+        },
+        // take from a set and split the rest into two heaps: any, unequal, or any (each twice)
+        4 => Rule {
+            text: format!("move a, n - k - a for k in {list}, a in 1..n-k-1 if a <= n - k - a"),
+            octal: true,
+            options: Box::new(move |n| split(&s2, n, |a, b| a <= b)),
+        },
+        5 => Rule {
+            text: format!("move a, n - k - a for k in {list}, a in 1..n-k-1 if 2 * a < n - k"),
+            octal: true,
+            options: Box::new(move |n| split(&s2, n, |a, b| a < b)),
+        },
+        6 => Rule {
+            text: format!("move n - k - a, a for k in {list}, a in 1..n-k-1"),
+            octal: true,
+            options: Box::new(move |n| split(&s2, n, |_, _| true)),
+        },
+        // split without taking, into unequal heaps (Grundy's game)
+        7 => Rule {
+            text: "move a, n - a for a in 1..n-1 if a < n - a".into(),
+            octal: true,
+            options: Box::new(|n| split(&[0], n, |a, b| a < b)),
+        },
+        // not a take-and-break game: a heap of 0 may stay beside the rest
+        _ => Rule {
+            text: format!("move a, n - k - a for k in {list}, a in 0..n-k if a <= n - k - a"),
+            octal: false,
+            options: Box::new(move |n| {
+                let mut out = vec![];
+                for &k in &s2 {
+                    for a in 0..=(n - k) {
+                        if a <= n - k - a {
+                            out.push(vec![a, n - k - a]);
+                        }
+                    }
+                }
+                out
+            }),
+        },
+    }
+}
+
+/// The splits of `n - k` into `a` and `b`, both at least 1, for `k` in `set`, where `keep(a, b)`.
+fn split(set: &[i64], n: i64, keep: impl Fn(i64, i64) -> bool) -> Vec<Vec<i64>> {
+    let mut out = vec![];
+    for &k in set {
+        for a in 1..n - k {
+            if keep(a, n - k - a) {
+                out.push(vec![a, n - k - a]);
+            }
+        }
+    }
+    out
+}
+
+/// Rules that are a take-and-break game are valued by the heap engine (`:help` says which);
+/// the values must be the rules' own, whichever engine finds them.
+#[test]
+fn rules_handed_to_the_heap_engine_keep_their_values() {
+    let mut rng = Rng(0x0c7a1);
+    for case in 0..40 {
+        let rules: Vec<Rule> = (0..1 + rng.below(3))
+            .map(|_| random_rule(&mut rng))
+            .collect();
+        let body: Vec<&str> = rules.iter().map(|r| r.text.as_str()).collect();
+        let src = format!(
+            "game g(n) {{\n  {}\n}}\ngrundy(g, 0..60)\ngrundy(g(60) + g(17))\nperiod(g, to: 60).checked_to",
+            body.join("\n  ")
+        );
+        let mut g: Vec<u32> = vec![];
+        for n in 0..=60 {
+            let opts = rules.iter().flat_map(|r| (r.options)(n));
+            g.push(mex(
+                opts.map(|o| o.iter().fold(0, |x, &h| x ^ g[h as usize]))
+            ));
+        }
+        let want = format!("{g:?}\n{}\n60\n", g[60] ^ g[17]);
+        let (code, out, err) = run_e(&src);
+        assert_eq!(code, 0, "case {case}:\n{src}\n{err}");
+        assert_eq!(out.replace('_', ""), want, "case {case}:\n{src}");
+        let mut it = Interp::new(Box::new(|_, _| {}));
+        it.run_source(
+            "<test>",
+            &format!("game g(n) {{\n  {}\n}}", body.join("\n  ")),
+        )
+        .unwrap();
+        let help = help(&it, "g").unwrap();
+        let octal = rules.iter().all(|r| r.octal);
+        assert_eq!(
+            help.contains("take-and-break"),
+            octal,
+            "case {case}:\n{src}\n{help}"
+        );
+    }
 }

@@ -108,6 +108,33 @@ fn help_says_when_a_user_binding_hides_a_builtin() {
     assert!(!help(&it, "kayles").unwrap().contains("hides"));
 }
 
+/// `:help` of a ruleset written as rules says which engine values it: the heap engine where
+/// its rules are a take-and-break game.
+#[test]
+fn help_says_when_rules_are_a_take_and_break_game() {
+    let mut it = Interp::new(Box::new(|_, _| {}));
+    let src = "game lk(n) {\n move n - k for k in 1..n\n move a, n - a for a in 1..n-1 if a <= n - a\n}\n\
+               game odd(n) { move n - k for k in 1..n if k % 2 == 1 }\n\
+               let S = [2, 5]\ngame s(n) { move n - k for k in S if k <= n }";
+    it.run_source("<test>", src).unwrap();
+    let lk = help(&it, "lk").unwrap();
+    assert!(
+        lk.starts_with("`lk` is a ruleset defined in this session: game lk(n), 2 rules"),
+        "{lk}"
+    );
+    assert!(
+        lk.contains("the take-and-break game octal(\"4.3[3]\")"),
+        "{lk}"
+    );
+    let odd = help(&it, "odd").unwrap();
+    assert!(odd.contains("run compiled, valued over a table"), "{odd}");
+    let s = help(&it, "s").unwrap();
+    assert!(s.contains("octal(\"0.03003\")"), "{s}");
+    // the set read from the scope: bound again, the game is another
+    it.run_source("<test>", "let S = [1]").unwrap();
+    assert!(help(&it, "s").unwrap().contains("octal(\"0.3\")"));
+}
+
 /// The words of games by rules have help, each with an example of a game by rules using it.
 #[test]
 fn board_rule_words_have_help_with_an_example() {

@@ -15,6 +15,8 @@ use num_integer::Integer;
 use num_traits::ToPrimitive;
 use std::rc::Rc;
 
+mod octal;
+
 /// About how many bytes one listed option takes: its lists, and the value `options` makes.
 const OPTION_BYTES: u64 = 320;
 
@@ -95,8 +97,155 @@ struct Rule {
     components: Vec<Vec<Compiled>>,
     /// the innermost `for` runs over a range, and the condition and every argument have
     /// machine code: the loop runs on registers alone, see `Run::tight`
-    tight: bool,
+    tight: Option<Tight>,
     span: Span,
+}
+
+/// The innermost loop of a rule on registers alone, with what does not change along it taken
+/// out: `2 * k < n` bounds the range instead of being tested for each `k`, and `n - k` is
+/// `n` once, then a subtraction.
+struct Tight {
+    /// the conditions `coef * x op rest` at the front of the condition's `and`s (`x` the loop
+    /// variable, `op` a comparison other than `!=`); they are tested first, so skipping the
+    /// elements where one fails changes nothing
+    bounds: Vec<(i64, BinOp, Ints)>,
+    /// the rest of the condition, tested for each element where the bounds hold
+    rest: Option<Ints>,
+    /// each argument as `coef * x + rest` where it is one (`None`: by its machine code)
+    args: Vec<Option<(i64, Ints)>>,
+}
+
+/// `c` as `coef * x + rest`, with `x` slot `s` and `rest` free of it, where `c` is built of
+/// `+`, `-` and multiplication by a constant (`None` otherwise). Exact: the rest's machine code
+/// computes it or fails.
+fn affine(c: &Code, s: usize) -> Option<(i64, Code)> {
+    let zero = || Code::Const(Value::Int(0));
+    Some(match c {
+        Code::Slot(t) if *t == s => (1, zero()),
+        Code::Slot(_) | Code::Global(_) | Code::Const(Value::Int(_)) => (0, c.clone()),
+        Code::Unary(UnOp::Neg, x, span) => {
+            let (k, r) = affine(x, s)?;
+            (k.checked_neg()?, Code::Unary(UnOp::Neg, Box::new(r), *span))
+        }
+        Code::Binary(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul), ab, spans) => {
+            let [(ka, ra), (kb, rb)] = [affine(&ab[0], s)?, affine(&ab[1], s)?];
+            let k = match op {
+                BinOp::Add => ka.checked_add(kb)?,
+                BinOp::Sub => ka.checked_sub(kb)?,
+                // a product is affine where one side is a constant
+                _ => match (&ab[0], &ab[1]) {
+                    (Code::Const(Value::Int(m)), _) => m.checked_mul(kb)?,
+                    (_, Code::Const(Value::Int(m))) => ka.checked_mul(*m)?,
+                    _ if ka == 0 && kb == 0 => 0,
+                    _ => return None,
+                },
+            };
+            (k, Code::Binary(*op, Box::new([ra, rb]), *spans))
+        }
+        _ => return None,
+    })
+}
+
+/// The part of `a..=b` where `k * x op r` holds (`op` a comparison other than `!=`, `k` not 0).
+fn narrow((a, b): (i128, i128), k: i64, op: BinOp, r: i64) -> (i128, i128) {
+    let (mut k, mut r) = (k as i128, r as i128);
+    let mut op = op;
+    if k < 0 {
+        (k, r) = (-k, -r);
+        op = match op {
+            BinOp::Lt => BinOp::Gt,
+            BinOp::Le => BinOp::Ge,
+            BinOp::Gt => BinOp::Lt,
+            BinOp::Ge => BinOp::Le,
+            op => op,
+        };
+    }
+    let floor = |r: i128| Integer::div_floor(&r, &k);
+    match op {
+        BinOp::Lt => (a, b.min(floor(r - 1))),
+        BinOp::Le => (a, b.min(floor(r))),
+        BinOp::Gt => (a.max(floor(r) + 1), b),
+        BinOp::Ge => (a.max(-floor(-r)), b),
+        _ if r % k == 0 => (a.max(r / k), b.min(r / k)),
+        _ => (1, 0),
+    }
+}
+
+/// The `and`s of a condition, in the order they are tested.
+fn conjuncts(c: &Code, span: Span, out: &mut Vec<(Code, Span)>) {
+    match c {
+        Code::And(ab) => ab.iter().for_each(|(x, s)| conjuncts(x, *s, out)),
+        _ => out.push((c.clone(), span)),
+    }
+}
+
+impl Tight {
+    /// The innermost loop of `rule` taken apart, where all of it has machine code.
+    fn new(rule: &Rule, ints: &dyn Fn(&Code) -> Option<Ints>) -> Option<Tight> {
+        let (x, _, Some(_)) = rule.loops.last()? else {
+            return None;
+        };
+        let machine = |c: &Compiled, truth: bool| c.ints.as_ref().is_some_and(|i| i.truth == truth);
+        let arity = rule.components.first().map_or(0, |c| c.len());
+        if !rule.cond.as_ref().is_none_or(|c| machine(c, true))
+            || !rule.components.iter().flatten().all(|c| machine(c, false))
+            || rule.components.iter().any(|c| c.len() != arity)
+        {
+            return None;
+        }
+        let mut all = vec![];
+        if let Some(c) = &rule.cond {
+            conjuncts(&c.code, c.span, &mut all);
+        }
+        let mut bounds = vec![];
+        let mut rest = all.into_iter().peekable();
+        while let Some((Code::Binary(op, ab, _), _)) = rest.peek() {
+            if !matches!(
+                op,
+                BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq
+            ) {
+                break;
+            }
+            let Some([(ka, ra), (kb, rb)]) = affine(&ab[0], *x)
+                .zip(affine(&ab[1], *x))
+                .map(|(a, b)| [a, b])
+            else {
+                break;
+            };
+            // a x op b x + r: (a - b) x op r, with r computed once
+            let (Some(k), Some(r)) = (
+                ka.checked_sub(kb),
+                ints(&Code::Binary(
+                    BinOp::Sub,
+                    Box::new([rb, ra]),
+                    [Span::default(); 3],
+                )),
+            ) else {
+                break;
+            };
+            if k == 0 || r.truth {
+                break;
+            }
+            bounds.push((k, *op, r));
+            rest.next();
+        }
+        let rest = rest.reduce(|a, b| {
+            let span = a.1.to(b.1);
+            (Code::And(Box::new([a, b])), span)
+        });
+        let args = rule.components.iter().flatten().map(|c| {
+            let (k, r) = affine(&c.code, *x)?;
+            Some((k, ints(&r)?))
+        });
+        Some(Tight {
+            bounds,
+            rest: match rest {
+                Some((c, _)) => Some(ints(&c)?),
+                None => None,
+            },
+            args: args.collect(),
+        })
+    }
 }
 
 /// An expression compiled: its code, and machine code where it is one of integers or truth
@@ -107,6 +256,7 @@ struct Compiled {
     span: Span,
 }
 
+#[derive(Clone)]
 enum Code {
     Const(Value),
     Slot(usize),
@@ -335,19 +485,12 @@ impl Rules {
                         .into_iter()
                         .map(|comp| comp.into_iter().map(compiled).collect())
                         .collect(),
-                    tight: false,
+                    tight: None,
                     span: rule.span,
                 };
-                r.tight = r.loops.last().is_some_and(|l| l.2.is_some())
-                    && r.cond
-                        .as_ref()
-                        .is_none_or(|c| c.ints.as_ref().is_some_and(|i| i.truth))
-                    && r.components.iter().all(|comp| {
-                        comp.len() == arity
-                            && comp
-                                .iter()
-                                .all(|x| x.ints.as_ref().is_some_and(|i| !i.truth))
-                    });
+                if r.components.iter().all(|comp| comp.len() == arity) {
+                    r.tight = Tight::new(&r, &ints);
+                }
                 r
             })
             .collect();
@@ -453,8 +596,11 @@ impl Run<'_> {
             self.it.items(&items, iter.span)?;
         }
         match items {
-            Value::Range(a, b) if rule.tight && depth + 1 == rule.loops.len() => {
-                self.tight(rule, *slot, (a, b), how, out)?;
+            Value::Range(a, b)
+                if depth + 1 == rule.loops.len()
+                    && let Some(t) = &rule.tight =>
+            {
+                self.tight(rule, t, *slot, (a, b), how, out)?;
             }
             Value::Range(a, b) => {
                 for x in a..=b {
@@ -516,25 +662,36 @@ impl Run<'_> {
         self.run(&c.code)
     }
 
-    /// The innermost loop of a `tight` rule, over `a..=b`: the condition and the arguments by
-    /// their machine code, on registers; a binding where that fails (an overflow, a negative
-    /// argument) is left to `emit`.
+    /// The innermost loop of a rule with a [`Tight`] form, over `a..=b`: the condition and
+    /// the arguments by their machine code, on registers; a binding where that fails (an
+    /// overflow, a negative argument) is left to `emit`.
     fn tight(
         &mut self,
         rule: &Rule,
+        t: &Tight,
         slot: usize,
         (a, b): (i64, i64),
         how: (usize, &Interned),
         out: &mut Flat,
     ) -> Result<()> {
-        let cond = rule.cond.as_ref().and_then(|c| c.ints.as_ref());
-        let args = rule
+        self.set_int(slot, a);
+        // the range the bounds leave, or the whole condition tested where a bound's rest fails
+        let mut range = Some((a as i128, b as i128));
+        for (k, op, r) in &t.bounds {
+            range = range.zip(r.run(self)).map(|(ab, r)| narrow(ab, *k, *op, r));
+        }
+        let (a, b, cond) = match range {
+            Some((a, b)) => (a as i64, b as i64, t.rest.as_ref()),
+            None => (a, b, rule.cond.as_ref().and_then(|c| c.ints.as_ref())),
+        };
+        let args: Vec<(&Ints, Option<(i64, i64)>)> = rule
             .components
             .iter()
             .flatten()
-            .filter_map(|x| x.ints.as_ref());
-        let args: Vec<&Ints> = args.collect();
-        self.set_int(slot, a);
+            .filter_map(|x| x.ints.as_ref())
+            .zip(&t.args)
+            .map(|(i, aff)| (i, aff.as_ref().and_then(|(k, r)| Some((*k, r.run(self)?)))))
+            .collect();
         for x in a..=b {
             if x & 1023 == 0 {
                 self.it.ctl.check()?;
@@ -552,8 +709,12 @@ impl Run<'_> {
                 }
             }
             let mark = out.data.len();
-            for i in &args {
-                match i.run(self) {
+            for (i, aff) in &args {
+                let v = match aff {
+                    Some((k, r)) => k.checked_mul(x).and_then(|kx| kx.checked_add(*r)),
+                    None => i.run(self),
+                };
+                match v {
                     Some(v) if v >= 0 => out.data.push(v),
                     _ => break,
                 }

@@ -208,6 +208,13 @@ impl Family for Heap {
     }
 }
 
+/// The heap game a ruleset written as rules is, where it is one; the ruleset itself otherwise.
+fn heap_form(it: &Interp, rs: Rc<Ruleset>) -> Rc<Ruleset> {
+    rs.family::<Script>()
+        .and_then(|s| s.heap_form(it))
+        .unwrap_or(rs)
+}
+
 /// Moore's Nim_k on any number of heaps.
 pub struct Moore(u64);
 
@@ -797,6 +804,7 @@ fn grundy(it: &mut Interp, a: &mut Args) -> Result<Value> {
                 ));
             }
         };
+        let rs = heap_form(it, rs);
         if let Some(Heap(code)) = rs.family::<Heap>() {
             if naive {
                 heap::check_heap_limit(hi as u64)?;
@@ -1077,7 +1085,23 @@ const SCRIPT_PERIOD_HEAPS: u64 = 1024;
 
 /// `period(R)` for a `game` of one argument: the values of the generic search, and the
 /// (arithmetic) period they show. No theorem covers a general ruleset, so it is never proven.
+/// Rules that are a take-and-break game have their period proven by the periodicity theorem
+/// where it applies (a saltus of 0); their values come from the heap engine either way.
 fn script_period(it: &mut Interp, rs: &Rc<Ruleset>, to: Option<i64>) -> Result<Value> {
+    let heap = heap_form(it, rs.clone());
+    if let Some(Heap(code)) = heap.family::<Heap>() {
+        let limit = to.map_or(1 << 17, |n| n as u64);
+        let start = if to.is_some() { limit } else { 256 };
+        if let (n, Some((p, q, true))) = search_period(it, &heap, code, start, limit)? {
+            return Ok(Value::record(vec![
+                ("preperiod", Value::Int(p as i64)),
+                ("period", Value::Int(q as i64)),
+                ("saltus", Value::Int(0)),
+                ("proven", Value::Bool(true)),
+                ("checked_to", Value::Int(n as i64)),
+            ]));
+        }
+    }
     let limit = to.map_or(SCRIPT_PERIOD_HEAPS, |n| n as u64);
     heap::check_heap_limit(limit)?;
     let mut n = if to.is_some() { limit } else { 256 };

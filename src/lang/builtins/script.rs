@@ -1,7 +1,9 @@
 //! `game name(params) { move ... }`: rulesets written as rules, run compiled (`compile`).
 //! A ruleset of one argument is valued as a heap engine values its heaps: nimbers in a table
 //! indexed by heap, each heap's options listed by the compiled rules into one flat buffer.
-use super::games::too_many;
+use super::games::{Heap, too_many};
+use crate::engine::control::Task;
+use crate::engine::heap::Code;
 use crate::engine::impartial;
 use crate::lang::compile::{Flat, Rules, options_cap};
 use crate::lang::error::Result;
@@ -69,7 +71,12 @@ pub struct Script {
     table: RefCell<Table>,
     /// the table is in use by a search
     busy: Cell<bool>,
+    /// the take-and-break game the rules are (`None` if they are not one), under the values
+    /// of the names they read from their scope
+    heap: RefCell<Option<Found>>,
 }
+
+type Found = (Vec<Option<Value>>, Option<Rc<Ruleset>>);
 
 impl Script {
     pub fn new(def: Rc<GameDef>, env: Env) -> Script {
@@ -77,7 +84,32 @@ impl Script {
             rules: Scripted::new(def, env),
             table: RefCell::default(),
             busy: Cell::new(false),
+            heap: RefCell::default(),
         }
+    }
+
+    /// The octal game these rules are with the scope's values now, as a ruleset of the heap
+    /// engine, where they are one (`compile::octal` says which rules are).
+    pub fn heap_form(&self, it: &Interp) -> Option<Rc<Ruleset>> {
+        if self.rules.def.loopy {
+            return None;
+        }
+        let under = self.rules.rules.scope_values(it, &self.rules.env);
+        let mut found = self.heap.borrow_mut();
+        if let Some((u, r)) = &*found
+            && *u == under
+        {
+            return r.clone();
+        }
+        let code = self
+            .rules
+            .rules
+            .octal(&under)
+            .and_then(|t| Code::parse(&t).ok());
+        let name = self.rules.def.name.name.to_string();
+        let r = code.map(|c| Rc::new(Ruleset::new(name, Heap(c))));
+        *found = Some((under, r.clone()));
+        r
     }
 }
 
@@ -87,6 +119,8 @@ impl Script {
 struct Table {
     nimbers: Vec<u32>,
     under: Vec<Option<Value>>,
+    /// the search's buffers, kept so that a table of many heaps allocates them once
+    scratch: (Flat, Vec<u32>, Vec<bool>),
 }
 
 const UNKNOWN: u32 = u32::MAX;
@@ -107,6 +141,12 @@ impl Family for Script {
     fn grundy(&self, it: &mut Interp, rs: &Ruleset, state: &[i64]) -> Result<Option<u32>> {
         if self.rules.def.params.len() != 1 || self.rules.def.loopy {
             return Ok(None);
+        }
+        // (a negative state is the code of a value that is not a heap)
+        if state[0] >= 0
+            && let Some(h) = self.heap_form(it)
+        {
+            return h.family.grundy(it, &h, state);
         }
         // taken out while the rules run; rules that ask for nimbers of this ruleset again are
         // left to the generic search
@@ -129,10 +169,15 @@ impl Family for Script {
         Some(&self.rules.codes)
     }
     fn kept_bytes(&self) -> u64 {
-        self.table.borrow().nimbers.capacity() as u64 * 4
+        let t = self.table.borrow();
+        let (flat, nimbers, seen) = &t.scratch;
+        (t.nimbers.capacity() + nimbers.capacity()) as u64 * 4
+            + (flat.data.capacity() + flat.ends.capacity()) as u64 * 8
+            + seen.capacity() as u64
     }
     fn forget(&self) {
         self.table.take();
+        self.heap.take();
     }
     fn as_any(&self) -> &dyn std::any::Any {
         self
@@ -179,10 +224,27 @@ impl Script {
     ) -> Result<Option<u32>> {
         let ctl = it.ctl.clone();
         let task = ctl.task(&format!("nimbers of {}", rs.name), None);
-        let mut flat = Flat::default();
-        // the nimber of each option in `flat` valued so far
-        let mut nimbers: Vec<u32> = vec![];
-        let mut seen = vec![];
+        // the options of the heaps on the line, the nimber of each valued so far, and the
+        // nimbers seen by a mex
+        let (mut flat, mut nimbers, mut seen) = std::mem::take(&mut t.scratch);
+        flat.truncate(0);
+        nimbers.clear();
+        let r = self.walk(it, n, t, line, (&mut flat, &mut nimbers, &mut seen), &task);
+        t.scratch = (flat, nimbers, seen);
+        r
+    }
+
+    /// `search` with its buffers.
+    fn walk(
+        &self,
+        it: &mut Interp,
+        n: usize,
+        t: &mut Table,
+        line: &mut Vec<(usize, usize, usize)>,
+        (flat, nimbers, seen): (&mut Flat, &mut Vec<u32>, &mut Vec<bool>),
+        task: &Task,
+    ) -> Result<Option<u32>> {
+        let ctl = it.ctl.clone();
         let mut steps = 0u64;
         let mut next = Some(n);
         loop {
@@ -205,7 +267,7 @@ impl Script {
                 }
                 t.nimbers[h] = ON_LINE;
                 let start = flat.len();
-                self.rules.list(it, &[h as i64], None, &mut flat)?;
+                self.rules.list(it, &[h as i64], None, flat)?;
                 nimbers.resize(flat.len(), 0);
                 line.push((h, start, start));
             }
