@@ -6,6 +6,9 @@ use common::{Rng, values};
 use std::collections::HashMap;
 use std::fmt::Write;
 
+/// A position's Left and Right options, as strings.
+type Moves = dyn Fn(&str) -> (Vec<String>, Vec<String>);
+
 /// The `game NAME ... { ... }` block of an example, so the test checks the rule users read.
 fn rule(example: &str, name: &str) -> String {
     let path = format!("{}/examples/{example}", env!("CARGO_MANIFEST_DIR"));
@@ -50,7 +53,7 @@ fn mismatches(src: &str, items: &[String]) -> Vec<String> {
 /// bound once (`let pK = {left options | right options}`), children first, so gamut's
 /// canonical forms of plain literals check the rule engine's values.
 struct Literals<'a> {
-    moves: &'a dyn Fn(&str) -> (Vec<String>, Vec<String>),
+    moves: &'a Moves,
     names: HashMap<String, usize>,
     script: String,
 }
@@ -74,12 +77,7 @@ impl Literals<'_> {
 }
 
 /// The script comparing `game`'s value of each position with its literal tree.
-fn against_literals(
-    rules: &str,
-    game: &str,
-    positions: &[String],
-    moves: &dyn Fn(&str) -> (Vec<String>, Vec<String>),
-) -> Vec<String> {
+fn against_literals(rules: &str, game: &str, positions: &[String], moves: &Moves) -> Vec<String> {
     let mut lits = Literals {
         moves,
         names: HashMap::new(),
@@ -130,13 +128,8 @@ fn td_moves(s: &str) -> (Vec<String>, Vec<String>) {
 }
 
 /// The outcome class by plain minimax, not through values: "L", "R", "P" or "N".
-fn outcome(s: &str, moves: &dyn Fn(&str) -> (Vec<String>, Vec<String>)) -> &'static str {
-    fn wins(
-        s: &str,
-        left: bool,
-        moves: &dyn Fn(&str) -> (Vec<String>, Vec<String>),
-        memo: &mut HashMap<(String, bool), bool>,
-    ) -> bool {
+fn outcome(s: &str, moves: &Moves) -> &'static str {
+    fn wins(s: &str, left: bool, moves: &Moves, memo: &mut HashMap<(String, bool), bool>) -> bool {
         if let Some(&w) = memo.get(&(s.to_string(), left)) {
             return w;
         }
@@ -158,12 +151,7 @@ fn outcome(s: &str, moves: &dyn Fn(&str) -> (Vec<String>, Vec<String>)) -> &'sta
     }
 }
 
-fn outcomes_agree(
-    rules: &str,
-    game: &str,
-    positions: &[String],
-    moves: &dyn Fn(&str) -> (Vec<String>, Vec<String>),
-) -> Vec<String> {
+fn outcomes_agree(rules: &str, game: &str, positions: &[String], moves: &Moves) -> Vec<String> {
     let checks: Vec<String> = positions
         .iter()
         .map(|s| format!("outcome({game}({s:?})) == {:?}", outcome(s, moves)))
