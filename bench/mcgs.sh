@@ -80,5 +80,5 @@ for case in $CASES; do
   gc=$(awk '{print $2 + $3}' "$SCRATCH/g.time" | median)
   mc=$(awk '{print $2 + $3}' "$SCRATCH/m.time" | median)
   printf '%-16s %-6s %-6s %-6s %9.2fs %9.2fs %8.3f %11.2fs\n' "$fam ${r}x$c" "$ga" "$ma" "$agree" \
-    "$gc" "$mc" "$(awk -v a="$gc" -v b="$mc" 'BEGIN {print b > 0 ? a / b : 0}')" "$(median <"$SCRATCH/m.search")"
+    "$gc" "$mc" "$(awk -v a="$gc" -v b="$mc" 'BEGIN {print (b > 0 ? a / b : 0)}')" "$(median <"$SCRATCH/m.search")"
 done
