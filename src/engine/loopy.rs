@@ -203,7 +203,9 @@ impl Graph {
         while left > 0 {
             task.set(m)?;
             for (u, opts) in options.iter().enumerate() {
-                hit[u] = opts.iter().any(|&v| (v as usize) < n0 && old[v as usize] == m);
+                hit[u] = opts
+                    .iter()
+                    .any(|&v| (v as usize) < n0 && old[v as usize] == m);
             }
             let mut queue = vec![];
             for (u, opts) in options.iter().enumerate() {
@@ -215,8 +217,7 @@ impl Graph {
                     .filter(|&&v| match (v as usize).checked_sub(n0) {
                         Some(v) => label[v] >= INFINITE && !hit[v],
                         None => {
-                            old[v as usize] == INFINITE
-                                && finite[&v].binary_search(&m).is_err()
+                            old[v as usize] == INFINITE && finite[&v].binary_search(&m).is_err()
                         }
                     })
                     .count() as u32;

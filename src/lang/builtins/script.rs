@@ -1,7 +1,7 @@
 //! `game name(params) { move ... }`: rulesets written as rules, run compiled (`compile`).
 //! A ruleset of one argument is valued as a heap engine values its heaps: nimbers in a table
 //! indexed by heap, each heap's options listed by the compiled rules into one flat buffer.
-use super::games::too_many;
+use super::games::{LoopyMemo, too_many};
 use crate::engine::impartial;
 use crate::lang::compile::{Flat, Rules, options_cap};
 use crate::lang::error::Result;
@@ -69,6 +69,8 @@ pub struct Script {
     table: RefCell<Table>,
     /// the table is in use by a search
     busy: Cell<bool>,
+    /// the labelled positions of a `loopy game`
+    loopy: RefCell<LoopyMemo>,
 }
 
 impl Script {
@@ -77,7 +79,24 @@ impl Script {
             rules: Scripted::new(def, env),
             table: RefCell::default(),
             busy: Cell::new(false),
+            loopy: RefCell::default(),
         }
+    }
+
+    /// The labelled positions kept for a loopy ruleset, taken out while a query uses them;
+    /// dropped if a name the rules read is bound to another value now.
+    pub fn take_loopy(&self, it: &Interp) -> LoopyMemo {
+        let under = self.rules.rules.scope_values(it, &self.rules.env);
+        let memo = self.loopy.take();
+        if memo.under == under {
+            memo
+        } else {
+            LoopyMemo::new(under)
+        }
+    }
+
+    pub fn keep_loopy(&self, memo: LoopyMemo) {
+        *self.loopy.borrow_mut() = memo;
     }
 }
 
@@ -130,9 +149,11 @@ impl Family for Script {
     }
     fn kept_bytes(&self) -> u64 {
         self.table.borrow().nimbers.capacity() as u64 * 4
+            + self.loopy.try_borrow().map_or(0, |m| m.bytes())
     }
     fn forget(&self) {
         self.table.take();
+        self.loopy.take();
     }
     fn as_any(&self) -> &dyn std::any::Any {
         self
