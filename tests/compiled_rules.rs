@@ -175,6 +175,13 @@ fn names_bound_again_give_new_values() {
     let src = "let S = [1, 2]\ngame s(n) { move n - x for x in S if x <= n }\ngrundy(s(10))\n\
                let S = [1, 2, 3]\ngrundy(s(10))";
     assert_eq!(run_e(src).1, "1\n2\n");
+    // rulesets of two arguments (the generic search's memo) and partizan ones (their own memo)
+    let two = "let S = [1, 2]\ngame s(a, b) { move (a - x, b) for x in S if x <= a }\ngrundy(s(10, 0))\n\
+               let S = [1, 2, 3]\ngrundy(s(10, 0))";
+    assert_eq!(run_e(two).1, "1\n2\n");
+    let sides = "let T = 1\ngame p(n) {\n left move n - T if n >= T\n right move n - 1 if n >= 1\n}\n\
+                 value(p(2))\nlet T = 2\nvalue(p(2))";
+    assert_eq!(run_e(sides).1, "0\n{0|-1}\n");
 }
 
 #[test]

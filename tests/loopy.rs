@@ -86,3 +86,73 @@ fn sums_follow_smiths_rule_and_cycles_without_loopy_are_errors() {
     assert_eq!(code, 1);
     assert!(err.contains("misère play of loopy games"), "{err}");
 }
+
+#[test]
+fn moves_and_winning_of_loopy_positions() {
+    let got = values(
+        "loopy game esc(n) { move 1 - n if n < 2
+                             move 2 if n == 0 }
+         loopy game d(n) { move 1 - n if n < 2
+                           move n + 1 if n >= 1 and n < 3 }
+         [moves(esc(0)), winning(esc(0)), moves(esc(1)), winning(esc(1))]
+         [moves(d(0)), winning(d(0)), moves(d(1)), winning(d(1)), winning(d(2))]
+         [moves(d(1) + nim(1)), winning(d(1) + nim(1)), winning(d(0) + nim(1))]",
+    );
+    // esc(1) (P) and the end esc(2) are both wins from esc(0); esc(1)'s one move loses
+    assert_eq!(
+        got[0],
+        json!([{"esc(1)": 0, "esc(2)": 0}, ["esc(1)", "esc(2)"], {"esc(0)": 1}, []])
+    );
+    // d(0) <-> d(1) is a cycle, d(1) may also move to d(2), which moves to the end d(3):
+    // d(2) is 1, d(1) ∞(1) and d(0) ∞, both draws. No move wins from d(0) or d(1): the moves
+    // that keep the draw are listed
+    assert_eq!(
+        got[1],
+        json!([
+            {"d(1)": "∞(1)"},
+            ["d(1)"],
+            {"d(0)": "∞", "d(2)": 1},
+            ["d(0)"],
+            ["d(3)"]
+        ])
+    );
+    // d(1) + *1 is ∞(0): the move to d(2) + *1 (0) wins; from d(0) + *1 (∞) no move wins
+    // (d(1) + *1 is N) and the move to d(0) keeps the draw
+    assert_eq!(
+        got[2],
+        json!([
+            {"d(0) + nim(1)": "∞", "d(2) + nim(1)": 0, "d(1)": "∞(1)"},
+            ["d(2) + nim(1)"],
+            ["d(0)"]
+        ])
+    );
+    let (code, _, err) = run_e("loopy game back(n) { move 1 - n }\nwinning(misere(back(0)))");
+    assert_eq!(code, 1);
+    assert!(err.contains("misère play of loopy games"), "{err}");
+}
+
+/// A ruleset keeps its labelled positions between queries only while the names its rules read
+/// keep their values.
+#[test]
+fn kept_values_follow_the_names_the_rules_read() {
+    let rules = "loopy game g(n) { move n - t for t in [1, k] if t <= n
+                                  move n + 2 if n % 3 == 1 and n + 2 <= 12 }";
+    let got = values(&format!(
+        "let k = 2\n{rules}\ngrundy(g, 0..12)\nlet k = 3\ngrundy(g, 0..12)"
+    ));
+    let fresh = values(&format!("let k = 3\n{rules}\ngrundy(g, 0..12)"));
+    assert_ne!(got[0], got[1]);
+    assert_eq!(got[1], fresh[0]);
+}
+
+/// The labelled positions are charged to the memory budget: a graph past it is refused with
+/// the budget named, not grown.
+#[test]
+fn loopy_positions_are_charged_to_the_budget() {
+    let (code, _, err) = common::run_e_with(
+        &["--memory", "20M"],
+        "loopy game s(n) { move n - 1 if n > 0\n move n + 1 if n < 1000000 }\ngrundy(s(0))",
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("memory"), "{err}");
+}

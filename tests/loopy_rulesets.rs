@@ -233,3 +233,79 @@ fn inf_writes_a_loopy_value_to_compare_with() {
     assert!(err.contains("non-negative"), "{err}");
     assert!(err.contains("finite values"), "{err}");
 }
+
+/// The positions of Wind-up {a, b} mod m as a graph: x moves to x - a and x - b mod m, unless
+/// x is 0.
+fn wind_up(a: i64, b: i64, m: i64) -> Vec<Vec<usize>> {
+    (0..m)
+        .map(|x| match x {
+            0 => vec![],
+            _ => [a, b]
+                .iter()
+                .map(|s| (x - s).rem_euclid(m) as usize)
+                .collect(),
+        })
+        .collect()
+}
+
+/// The values a session gives do not depend on the order it asks them in, although each
+/// query only adds to the labelled positions earlier queries of the ruleset kept: positions
+/// asked one by one ascending, descending and in a random order, and sums of two positions
+/// first, each in a fresh session, are checked against retrograde analysis (the sums by the
+/// outcomes of their graph).
+#[test]
+fn values_do_not_depend_on_the_order_of_queries() {
+    let rules = ruleset("loopy-windup.game", "windup");
+    let mut rng = common::Rng(38);
+    for (a, b, m) in [(2, 5, 23), (6, 7, 40), (1, 3, 17), (3, 5, 31)] {
+        let options = wind_up(a, b, m);
+        let n = m as usize;
+        let mut shuffled: Vec<usize> = (0..n).collect();
+        for i in (1..n).rev() {
+            shuffled.swap(i, rng.below(i + 1));
+        }
+        let pairs: Vec<[usize; 2]> = (0..2 * n).map(|_| [rng.below(n), rng.below(n)]).collect();
+        // the outcome of x + y from the graph of the sums
+        let sum: Vec<Vec<usize>> = (0..n * n)
+            .map(|p| {
+                let (x, y) = (p / n, p % n);
+                let mut o: Vec<usize> = options[x].iter().map(|&x2| x2 * n + y).collect();
+                o.extend(options[y].iter().map(|&y2| x * n + y2));
+                o
+            })
+            .collect();
+        let want_sums: Vec<String> = pairs
+            .iter()
+            .map(|[x, y]| retrograde(&sum)[x * n + y].to_string())
+            .collect();
+        let ask = |xs: &[usize]| format!("[grundy(windup({a}, {b}, {m}, x)) for x in {xs:?}]");
+        let sums = format!(
+            "[outcome(windup({a}, {b}, {m}, p[0]) + windup({a}, {b}, {m}, p[1])) for p in {pairs:?}]"
+        );
+        let up: Vec<usize> = (0..n).collect();
+        let down: Vec<usize> = (0..n).rev().collect();
+        let mut seen: Vec<Vec<Value>> = vec![];
+        for first in [ask(&up), ask(&down), ask(&shuffled), sums.clone()] {
+            let got = values(&format!("{rules}\n{first}\n{}\n{sums}", ask(&up)));
+            let [.., vals, outs] = got.as_slice() else {
+                panic!("{got:?}")
+            };
+            let what = format!("windup {{{a},{b}}} mod {m}, first {first}");
+            check_values(&options, vals.as_array().unwrap(), &what);
+            assert_eq!(outs, &serde_json::json!(want_sums), "{what}");
+            seen.push(got.clone());
+        }
+        // the first query of each session, in its order, gives the values in that order
+        let order = |xs: &[usize], v: &Value| {
+            let v = v.as_array().unwrap();
+            let mut by_x = vec![Value::Null; n];
+            for (i, &x) in xs.iter().enumerate() {
+                by_x[x] = v[i].clone();
+            }
+            by_x
+        };
+        let base = seen[0][0].as_array().unwrap().clone();
+        assert_eq!(order(&down, &seen[1][0]), base);
+        assert_eq!(order(&shuffled, &seen[2][0]), base);
+    }
+}

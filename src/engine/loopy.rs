@@ -72,113 +72,206 @@ const UNLABELLED: u64 = u64::MAX;
 const INFINITE: u64 = u64::MAX - 1;
 
 /// The value of every position of a finite game graph: `options[u]` are the positions one
-/// move from u (numbered from 0). Memory: about 40 bytes per position and 8 per move, charged
+/// move from u (numbered from 0). Memory: about 60 bytes per position and 16 per move, charged
 /// to the budget first.
 pub fn values(options: &[Vec<u32>], ctl: &Ctl) -> Result<Vec<Value>> {
-    let n = options.len();
-    let edges: usize = options.iter().map(Vec::len).sum();
-    ctl.reserve(
-        (n as u64).saturating_mul(40) + (edges as u64).saturating_mul(8),
-        "the generalized Sprague-Grundy labelling",
-    )?;
-    // predecessors, as one array cut by offsets
-    let mut start = vec![0u32; n + 1];
-    for opts in options {
-        for &v in opts {
-            start[v as usize + 1] += 1;
-        }
-    }
-    for i in 0..n {
-        start[i + 1] += start[i];
-    }
-    let mut fill = start.clone();
-    let mut pred = vec![0u32; edges];
-    for (u, opts) in options.iter().enumerate() {
-        for &v in opts {
-            pred[fill[v as usize] as usize] = u as u32;
-            fill[v as usize] += 1;
-        }
-    }
-    let preds = |v: usize| &pred[start[v] as usize..start[v + 1] as usize];
+    let mut g = Graph::default();
+    g.add(options, ctl)?;
+    Ok((0..options.len() as u32).map(|u| g.value(u)).collect())
+}
 
-    let mut label = vec![UNLABELLED; n];
-    // hit: the position has an option labelled m this round; need: its options neither
-    // labelled finite nor hit
-    let mut hit = vec![false; n];
-    let mut need = vec![0u32; n];
-    let mut left = n;
-    let task = ctl.task("loopy labelling (rounds)", None);
-    let mut m = 0u64;
-    while left > 0 {
-        task.set(m)?;
-        hit.fill(false);
-        let mut queue = vec![];
-        for u in 0..n {
-            if label[u] == UNLABELLED {
-                need[u] = options[u]
+/// A game graph labelled as it grows, kept between queries. Positions come in batches whose
+/// options are positions of the batch or of earlier ones, so the labelled positions are closed
+/// under options; a position's value depends only on what it reaches, so earlier labels are
+/// final and `add` labels only the batch. Kept: 16 bytes per position and 4 per move.
+#[derive(Default)]
+pub struct Graph {
+    /// the options of u are moves[end[u - 1]..end[u]]
+    end: Vec<usize>,
+    moves: Vec<u32>,
+    /// a finite value, or INFINITE
+    label: Vec<u64>,
+}
+
+impl Graph {
+    pub fn len(&self) -> usize {
+        self.label.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.label.is_empty()
+    }
+
+    /// The bytes the graph holds.
+    pub fn bytes(&self) -> u64 {
+        (self.end.capacity() as u64 + self.label.capacity() as u64) * 8
+            + self.moves.capacity() as u64 * 4
+    }
+
+    fn options(&self, u: usize) -> &[u32] {
+        let from = if u == 0 { 0 } else { self.end[u - 1] };
+        &self.moves[from..self.end[u]]
+    }
+
+    /// The finite values among the options of u.
+    fn finite_options(&self, u: usize) -> Vec<u64> {
+        let mut k: Vec<u64> = self
+            .options(u)
+            .iter()
+            .map(|&v| self.label[v as usize])
+            .filter(|&x| x < INFINITE)
+            .collect();
+        k.sort_unstable();
+        k.dedup();
+        k
+    }
+
+    /// The value of a position added before.
+    pub fn value(&self, u: u32) -> Value {
+        match self.label[u as usize] {
+            INFINITE => Value::Infinite(self.finite_options(u as usize)),
+            x => Value::Finite(x),
+        }
+    }
+
+    /// Adds the positions `len()..` with their options `options[i]` (positions added before or
+    /// in this batch) and labels them. On an error (budget, cancellation) the graph is as it was.
+    ///
+    /// Round m labels the batch as the whole graph's round m would, an earlier position v
+    /// standing as it stands at the end of that round: labelled if its value is below m, a
+    /// hit on its predecessors if it is m, covered (an option labelled m) if it is finite above
+    /// m (its options take every value below its own) or ∞ with m among its options' values,
+    /// and neither labelled nor covered otherwise.
+    pub fn add(&mut self, options: &[Vec<u32>], ctl: &Ctl) -> Result<()> {
+        let n0 = self.len();
+        let n = options.len();
+        let edges: usize = options.iter().map(Vec::len).sum();
+        // ∞ positions of earlier batches that the batch moves to, counted by their moves
+        let old_moves: usize = options
+            .iter()
+            .flatten()
+            .filter(|&&v| (v as usize) < n0 && self.label[v as usize] == INFINITE)
+            .map(|&v| self.options(v as usize).len())
+            .sum();
+        ctl.reserve(
+            (n as u64).saturating_mul(60)
+                + (edges as u64).saturating_mul(16)
+                + (old_moves as u64).saturating_mul(16),
+            "the generalized Sprague-Grundy labelling",
+        )?;
+        // the finite values among the options of those ∞ positions
+        let mut finite: std::collections::HashMap<u32, Vec<u64>> = Default::default();
+        for &v in options.iter().flatten() {
+            if (v as usize) < n0 && self.label[v as usize] == INFINITE {
+                finite
+                    .entry(v)
+                    .or_insert_with(|| self.finite_options(v as usize));
+            }
+        }
+        // predecessors within the batch, as one array cut by offsets
+        let mut start = vec![0usize; n + 1];
+        for &v in options.iter().flatten() {
+            if v as usize >= n0 {
+                start[v as usize - n0 + 1] += 1;
+            }
+        }
+        for i in 0..n {
+            start[i + 1] += start[i];
+        }
+        let mut fill = start.clone();
+        let mut pred = vec![0u32; start[n]];
+        for (u, opts) in options.iter().enumerate() {
+            for &v in opts {
+                if v as usize >= n0 {
+                    let v = v as usize - n0;
+                    pred[fill[v]] = u as u32;
+                    fill[v] += 1;
+                }
+            }
+        }
+        let preds = |v: usize| &pred[start[v]..start[v + 1]];
+
+        let old = &self.label;
+        let mut label = vec![UNLABELLED; n];
+        // hit: the position has an option labelled m this round; need: its options neither
+        // labelled finite nor hit
+        let mut hit = vec![false; n];
+        let mut need = vec![0u32; n];
+        let mut left = n;
+        let task = ctl.task("loopy labelling (rounds)", None);
+        let mut m = 0u64;
+        while left > 0 {
+            task.set(m)?;
+            for (u, opts) in options.iter().enumerate() {
+                hit[u] = opts
                     .iter()
-                    .filter(|&&v| label[v as usize] >= INFINITE)
+                    .any(|&v| (v as usize) < n0 && old[v as usize] == m);
+            }
+            let mut queue = vec![];
+            for (u, opts) in options.iter().enumerate() {
+                if label[u] != UNLABELLED {
+                    continue;
+                }
+                need[u] = opts
+                    .iter()
+                    .filter(|&&v| match (v as usize).checked_sub(n0) {
+                        Some(v) => label[v] >= INFINITE && !hit[v],
+                        None => {
+                            old[v as usize] == INFINITE && finite[&v].binary_search(&m).is_err()
+                        }
+                    })
                     .count() as u32;
-                if need[u] == 0 {
+                if need[u] == 0 && !hit[u] {
                     queue.push(u);
                 }
             }
-        }
-        let mut steps = 0u64;
-        while let Some(u) = queue.pop() {
-            if label[u] != UNLABELLED || hit[u] {
-                continue;
-            }
-            label[u] = m;
-            left -= 1;
-            for &p in preds(u) {
-                let p = p as usize;
-                if hit[p] {
+            let mut steps = 0u64;
+            while let Some(u) = queue.pop() {
+                if label[u] != UNLABELLED || hit[u] {
                     continue;
                 }
-                hit[p] = true;
-                if label[p] < INFINITE {
-                    continue;
-                }
-                // p is covered now: those with p as an option need it no more
-                for &q in preds(p) {
-                    let q = q as usize;
-                    steps += 1;
-                    if steps.is_multiple_of(1 << 16) {
-                        ctl.check()?;
+                label[u] = m;
+                left -= 1;
+                for &p in preds(u) {
+                    let p = p as usize;
+                    if hit[p] {
+                        continue;
                     }
-                    if label[q] == UNLABELLED {
-                        need[q] -= 1;
-                        if need[q] == 0 && !hit[q] {
-                            queue.push(q);
+                    hit[p] = true;
+                    if label[p] < INFINITE {
+                        continue;
+                    }
+                    // p is covered now: those with p as an option need it no more
+                    for &q in preds(p) {
+                        let q = q as usize;
+                        steps += 1;
+                        if steps.is_multiple_of(1 << 16) {
+                            ctl.check()?;
+                        }
+                        if label[q] == UNLABELLED {
+                            need[q] -= 1;
+                            if need[q] == 0 && !hit[q] {
+                                queue.push(q);
+                            }
                         }
                     }
                 }
             }
-        }
-        for u in 0..n {
-            if label[u] == UNLABELLED && !hit[u] {
-                label[u] = INFINITE;
-                left -= 1;
+            for u in 0..n {
+                if label[u] == UNLABELLED && !hit[u] {
+                    label[u] = INFINITE;
+                    left -= 1;
+                }
             }
+            m += 1;
         }
-        m += 1;
+        self.label.extend(label);
+        for opts in options {
+            self.moves.extend_from_slice(opts);
+            self.end.push(self.moves.len());
+        }
+        Ok(())
     }
-    Ok((0..n)
-        .map(|u| match label[u] {
-            INFINITE => {
-                let mut k: Vec<u64> = options[u]
-                    .iter()
-                    .map(|&v| label[v as usize])
-                    .filter(|&x| x < INFINITE)
-                    .collect();
-                k.sort_unstable();
-                k.dedup();
-                Value::Infinite(k)
-            }
-            x => Value::Finite(x),
-        })
-        .collect())
 }
 
 #[cfg(test)]
@@ -289,6 +382,41 @@ mod tests {
             let v = values(&g, &Ctl::default()).unwrap();
             let o: Vec<Outcome> = v.iter().map(Value::outcome).collect();
             assert_eq!(o, outcomes(&g), "{g:?}");
+        }
+    }
+
+    /// A graph labelled batch by batch (the positions newly reached from one start after
+    /// another, in a random order) gets the values of the whole graph labelled at once.
+    #[test]
+    fn labelling_batch_by_batch_agrees_with_labelling_at_once() {
+        let mut next = crate::engine::xorshift(0x5eed);
+        for _ in 0..400 {
+            let n = 1 + (next() % 30) as usize;
+            let g = random_graph(&mut next, n);
+            let whole = values(&g, &Ctl::default()).unwrap();
+            let mut id = vec![u32::MAX; n];
+            let mut graph = Graph::default();
+            for _ in 0..n {
+                let s = (next() % n as u64) as usize;
+                // the positions reached from s that are new, numbered in the order met
+                let mut batch = vec![];
+                let mut stack = vec![s];
+                while let Some(u) = stack.pop() {
+                    if id[u] == u32::MAX {
+                        id[u] = (graph.len() + batch.len()) as u32;
+                        batch.push(u);
+                        stack.extend(g[u].iter().map(|&v| v as usize));
+                    }
+                }
+                let opts: Vec<Vec<u32>> = batch
+                    .iter()
+                    .map(|&u| g[u].iter().map(|&v| id[v as usize]).collect())
+                    .collect();
+                graph.add(&opts, &Ctl::default()).unwrap();
+            }
+            for u in (0..n).filter(|&u| id[u] != u32::MAX) {
+                assert_eq!(graph.value(id[u]), whole[u], "{g:?} at {u}");
+            }
         }
     }
 

@@ -602,6 +602,13 @@ fn component_grundy(it: &mut Interp, c: &Component) -> Result<u32> {
         return Ok(g);
     }
     it.games.touch_grundy();
+    if c.rs
+        .family::<Script>()
+        .is_some_and(|s| s.rules.scope_changed(it))
+    {
+        let id = c.rs.id;
+        it.games.grundy.retain(|k, _| k.0 != id);
+    }
     let mut memo = std::mem::take(&mut it.games.grundy);
     let ctl = it.ctl.clone();
     let r = impartial::grundy(
@@ -614,16 +621,78 @@ fn component_grundy(it: &mut Interp, c: &Component) -> Result<u32> {
     r
 }
 
-/// The positions a component of a loopy ruleset reaches, as a graph (0 the empty position a
-/// move may leave), labelled with generalized Sprague–Grundy values; the component's value.
-fn loopy_value(it: &mut Interp, c: &Component) -> Result<loopy::Value> {
-    // a position, its options' indices, a map entry: about 120 bytes
+/// The positions a loopy ruleset has reached, labelled with generalized Sprague–Grundy values
+/// (position 0 is the empty position a move may leave). The ruleset keeps them between
+/// queries (`Script::take_loopy`) with the values of the names its rules read then.
+#[derive(Default)]
+pub struct LoopyMemo {
+    pub under: Vec<Option<Value>>,
+    index: std::collections::HashMap<Box<[i64]>, u32>,
+    graph: loopy::Graph,
+}
+
+/// A kept position: its state and map entry, besides what the graph counts.
+const KEPT_POSITION_BYTES: u64 = 64;
+
+impl LoopyMemo {
+    pub fn new(under: Vec<Option<Value>>) -> LoopyMemo {
+        LoopyMemo {
+            under,
+            ..Default::default()
+        }
+    }
+
+    pub fn bytes(&self) -> u64 {
+        let keys: usize = self.index.keys().take(64).map(|k| 8 * k.len()).sum();
+        let per_key = KEPT_POSITION_BYTES + keys as u64 / self.index.len().clamp(1, 64) as u64;
+        self.graph.bytes() + per_key * self.index.capacity() as u64
+    }
+}
+
+/// The values of the positions `starts` of a loopy ruleset. Positions reached by earlier
+/// queries are looked up; only the new ones are walked (running the rules) and labelled.
+fn loopy_values(
+    it: &mut Interp,
+    rs: &Rc<Ruleset>,
+    starts: &[Box<[i64]>],
+) -> Result<Vec<loopy::Value>> {
+    let script = rs.family::<Script>();
+    let mut memo = match script {
+        Some(s) => s.take_loopy(it),
+        None => LoopyMemo::default(),
+    };
+    let r = extend_loopy(it, rs, &mut memo, starts);
+    if let Some(s) = script {
+        s.keep_loopy(memo);
+    }
+    r
+}
+
+/// `loopy_values` with the memo taken out; on an error the memo is as it was.
+fn extend_loopy(
+    it: &mut Interp,
+    rs: &Rc<Ruleset>,
+    memo: &mut LoopyMemo,
+    starts: &[Box<[i64]>],
+) -> Result<Vec<loopy::Value>> {
+    // a new position, its options' indices, two copies of its state while walking
     const POSITION_BYTES: u64 = 120;
-    let mut index: std::collections::HashMap<Box<[i64]>, u32> = Default::default();
-    let mut states: Vec<Box<[i64]>> = vec![Box::default(), c.args.clone()];
-    index.insert(c.args.clone(), 1);
-    let mut graph: Vec<Vec<u32>> = vec![vec![]];
     let ctl = it.ctl.clone();
+    if memo.graph.is_empty() {
+        memo.graph.add(&[vec![]], &ctl)?;
+    }
+    let n0 = memo.graph.len() as u32;
+    let mut fresh: std::collections::HashMap<Box<[i64]>, u32> = Default::default();
+    let mut states: Vec<Box<[i64]>> = vec![];
+    let mut id = |args: &[i64], states: &mut Vec<Box<[i64]>>| match memo.index.get(args) {
+        Some(&v) => v,
+        None => *fresh.entry(args.into()).or_insert_with(|| {
+            states.push(args.into());
+            n0 + states.len() as u32 - 1
+        }),
+    };
+    let ids: Vec<u32> = starts.iter().map(|s| id(s, &mut states)).collect();
+    let mut graph: Vec<Vec<u32>> = vec![];
     let task = ctl.task("positions of a loopy game", None);
     while graph.len() < states.len() {
         let u = graph.len();
@@ -639,17 +708,14 @@ fn loopy_value(it: &mut Interp, c: &Component) -> Result<loopy::Value> {
             }
         }
         let mut edges = vec![];
-        for opt in component_options(it, &c.rs, &states[u].clone())? {
+        for opt in component_options(it, rs, &states[u].clone())? {
             let v = match <[_; 1]>::try_from(opt) {
-                Ok([args]) => *index.entry(args.clone()).or_insert_with(|| {
-                    states.push(args);
-                    (states.len() - 1) as u32
-                }),
+                Ok([args]) => id(&args, &mut states),
                 Err(opt) if opt.is_empty() => 0,
                 Err(_) => {
                     return Err(Error::plain(format!(
                         "a move of the loopy ruleset `{}` splits its position into a sum",
-                        c.rs.name
+                        rs.name
                     ))
                     .hint("a loopy ruleset's move gives one position: write the state as one argument list"));
                 }
@@ -658,20 +724,34 @@ fn loopy_value(it: &mut Interp, c: &Component) -> Result<loopy::Value> {
         }
         graph.push(edges);
     }
-    Ok(loopy::values(&graph, &ctl)?.swap_remove(1))
+    drop(states);
+    memo.graph.add(&graph, &ctl)?;
+    memo.index.extend(fresh);
+    Ok(ids.into_iter().map(|u| memo.graph.value(u)).collect())
 }
 
 /// The generalized Sprague–Grundy value of a sum with a loopy component (Smith's sum rule).
+/// The loopy components of one ruleset are valued together.
 fn position_loopy(it: &mut Interp, p: &Position) -> Result<loopy::Value> {
     let mut acc = loopy::Value::Finite(0);
-    for c in &p.comps {
+    let mut done = vec![false; p.comps.len()];
+    for (i, c) in p.comps.iter().enumerate() {
         it.ctl.check()?;
-        let v = if c.rs.family.loopy() {
-            loopy_value(it, c)?
-        } else {
-            loopy::Value::Finite(component_grundy(it, c)? as u64)
-        };
-        acc = acc.sum(&v);
+        if done[i] {
+            continue;
+        }
+        if !c.rs.family.loopy() {
+            acc = acc.sum(&loopy::Value::Finite(component_grundy(it, c)? as u64));
+            continue;
+        }
+        let same: Vec<usize> = (i..p.comps.len())
+            .filter(|&j| Rc::ptr_eq(&p.comps[j].rs, &c.rs))
+            .collect();
+        let starts: Vec<Box<[i64]>> = same.iter().map(|&j| p.comps[j].args.clone()).collect();
+        for (j, v) in same.into_iter().zip(loopy_values(it, &c.rs, &starts)?) {
+            done[j] = true;
+            acc = acc.sum(&v);
+        }
     }
     Ok(acc)
 }
@@ -842,20 +922,14 @@ fn grundy(it: &mut Interp, a: &mut Args) -> Result<Value> {
             )
             .hint("ask for a smaller range"));
         }
+        if rs.family.loopy() {
+            let starts: Vec<Box<[i64]>> = (lo..=hi).map(|n| vec![n].into()).collect();
+            let vals = loopy_values(it, &rs, &starts)?;
+            return Ok(Value::list(vals.into_iter().map(loopy_result).collect()));
+        }
         let ctl = it.ctl.clone();
         let task = ctl.task(&format!("grundy values of {}", rs.name), Some(count));
         let mut out = vec![];
-        if rs.family.loopy() {
-            for n in lo..=hi {
-                task.set((n - lo) as u64)?;
-                let c = Component {
-                    rs: rs.clone(),
-                    args: vec![n].into(),
-                };
-                out.push(loopy_result(loopy_value(it, &c)?));
-            }
-            return Ok(Value::list(out));
-        }
         for n in lo..=hi {
             task.set((n - lo) as u64)?;
             out.push(Value::Int(component_grundy(
@@ -962,6 +1036,18 @@ fn moves(it: &mut Interp, a: &mut Args) -> Result<Value> {
     }
     let p = get_position(a, 0)?;
     let mut out = vec![];
+    if is_loopy(&p) {
+        if p.misere {
+            return Err(misere_loopy(a));
+        }
+        // labels every position p reaches, so that its options are looked up
+        position_loopy(it, &p)?;
+        for o in options_of(it, &p)? {
+            let v = loopy_result(position_loopy(it, &o)?);
+            out.push((option_key(&p, o), v));
+        }
+        return Ok(Value::Map(Rc::new(out)));
+    }
     let by_outcome = p.misere || p.comps.iter().any(|c| c.rs.family.by_outcome());
     for o in options_of(it, &p)? {
         let v = if by_outcome {
@@ -1031,6 +1117,26 @@ fn winning(it: &mut Interp, a: &mut Args) -> Result<Value> {
     let p = get_position(a, 0)?;
     let mut seen = BTreeSet::new();
     let mut out = vec![];
+    if is_loopy(&p) {
+        if p.misere {
+            return Err(misere_loopy(a));
+        }
+        // the moves to P; where there is none, the moves that keep a draw
+        position_loopy(it, &p)?;
+        let mut draws = vec![];
+        for o in options_of(it, &p)? {
+            let o_out = position_loopy(it, &o)?.outcome();
+            if o_out != loopy::Outcome::N && seen.insert(o.to_string()) {
+                let list = if o_out == loopy::Outcome::P {
+                    &mut out
+                } else {
+                    &mut draws
+                };
+                list.push(option_key(&p, o));
+            }
+        }
+        return Ok(Value::list(if out.is_empty() { draws } else { out }));
+    }
     for o in options_of(it, &p)? {
         if !next_player_wins(it, &o)? && seen.insert(o.to_string()) {
             out.push(option_key(&p, o));

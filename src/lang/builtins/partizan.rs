@@ -1594,6 +1594,9 @@ impl Rules for ScriptRules<'_> {
 impl Sides for Script {
     fn value(&self, it: &mut Interp, state: &[i64]) -> Result<Game> {
         store(it)?;
+        if self.rules.scope_changed(it) {
+            self.memo.borrow_mut().clear();
+        }
         let mut s = std::mem::take(&mut it.games.partizan);
         it.games.partizan_busy = true;
         let mut memo = std::mem::take(&mut *self.memo.borrow_mut());

@@ -1,7 +1,7 @@
 //! `game name(params) { move ... }`: rulesets written as rules, run compiled (`compile`).
 //! A ruleset of one argument is valued as a heap engine values its heaps: nimbers in a table
 //! indexed by heap, each heap's options listed by the compiled rules into one flat buffer.
-use super::games::{Heap, too_many};
+use super::games::{Heap, LoopyMemo, too_many};
 use crate::engine::control::Task;
 use crate::engine::heap::Code;
 use crate::engine::impartial;
@@ -21,6 +21,8 @@ pub struct Scripted {
     pub env: Env,
     pub codes: Interned,
     rules: Rules,
+    /// the values of the names the rules read when a search last valued positions
+    searched_under: RefCell<Vec<Option<Value>>>,
 }
 
 impl Scripted {
@@ -30,7 +32,17 @@ impl Scripted {
             def,
             env,
             codes: Interned::default(),
+            searched_under: RefCell::default(),
         }
+    }
+
+    /// Whether a name the rules read is bound to another value than when a search last valued
+    /// positions of this ruleset (whose values kept by that search are then stale); remembers
+    /// the values now.
+    pub fn scope_changed(&self, it: &Interp) -> bool {
+        let under = self.rules.scope_values(it, &self.env);
+        let was = self.searched_under.replace(under);
+        was != *self.searched_under.borrow()
     }
 
     /// The options of `state` by the rules of `side` (`None`: all), each a sum of components.
@@ -74,6 +86,8 @@ pub struct Script {
     /// the take-and-break game the rules are (`None` if they are not one), under the values
     /// of the names they read from their scope
     heap: RefCell<Option<Found>>,
+    /// the labelled positions of a `loopy game`
+    loopy: RefCell<LoopyMemo>,
 }
 
 type Found = (Vec<Option<Value>>, Option<Rc<Ruleset>>);
@@ -85,6 +99,7 @@ impl Script {
             table: RefCell::default(),
             busy: Cell::new(false),
             heap: RefCell::default(),
+            loopy: RefCell::default(),
         }
     }
 
@@ -110,6 +125,22 @@ impl Script {
         let r = code.map(|c| Rc::new(Ruleset::new(name, Heap(c))));
         *found = Some((under, r.clone()));
         r
+    }
+
+    /// The labelled positions kept for a loopy ruleset, taken out while a query uses them;
+    /// dropped if a name the rules read is bound to another value now.
+    pub fn take_loopy(&self, it: &Interp) -> LoopyMemo {
+        let under = self.rules.rules.scope_values(it, &self.rules.env);
+        let memo = self.loopy.take();
+        if memo.under == under {
+            memo
+        } else {
+            LoopyMemo::new(under)
+        }
+    }
+
+    pub fn keep_loopy(&self, memo: LoopyMemo) {
+        *self.loopy.borrow_mut() = memo;
     }
 }
 
@@ -174,10 +205,12 @@ impl Family for Script {
         (t.nimbers.capacity() + nimbers.capacity()) as u64 * 4
             + (flat.data.capacity() + flat.ends.capacity()) as u64 * 8
             + seen.capacity() as u64
+            + self.loopy.try_borrow().map_or(0, |m| m.bytes())
     }
     fn forget(&self) {
         self.table.take();
         self.heap.take();
+        self.loopy.take();
     }
     fn as_any(&self) -> &dyn std::any::Any {
         self
