@@ -409,8 +409,12 @@ pub struct FormSearch<P> {
     memo: HashMap<P, Form>,
 }
 
-/// About the bytes a memoized position takes besides the position itself.
+/// About the bytes a memoized position or a component of an option takes.
 const POS_BYTES: u64 = 64;
+
+fn comps<P>(opts: &[Vec<P>]) -> u64 {
+    opts.iter().map(|o| o.len() as u64).sum()
+}
 
 impl<P: Clone + Eq + Hash + Ord> Default for FormSearch<P> {
     fn default() -> Self {
@@ -434,14 +438,19 @@ impl<P: Clone + Eq + Hash + Ord> FormSearch<P> {
         }
         let task = ctl.task("misère canonical forms (positions)", None);
         // frames: a position, its options, and the next (option, component) to look at
-        let mut stack = vec![(root.clone(), game.options(root)?, (0usize, 0usize))];
+        let first = game.options(root)?;
+        // the components the frames hold
+        let mut held = comps(&first);
+        let mut stack = vec![(root.clone(), first, (0usize, 0usize))];
         let mut steps = 0u64;
         while !stack.is_empty() {
             steps += 1;
             if steps.is_multiple_of(1024) {
                 task.set(self.memo.len() as u64)?;
                 ctl.reserve(
-                    forms.bytes() + (self.memo.len() + stack.len()) as u64 * POS_BYTES,
+                    forms.bytes()
+                        + (self.memo.len() + stack.len()) as u64 * POS_BYTES
+                        + held * POS_BYTES,
                     "the misère canonical forms",
                 )?;
             }
@@ -468,10 +477,18 @@ impl<P: Clone + Eq + Hash + Ord> FormSearch<P> {
                     .into());
                 }
                 let o = game.options(&c)?;
+                held += comps(&o);
                 stack.push((c, o, (0, 0)));
+                ctl.reserve(
+                    forms.bytes()
+                        + (self.memo.len() + stack.len()) as u64 * POS_BYTES
+                        + held * POS_BYTES,
+                    "the misère canonical forms",
+                )?;
                 continue;
             }
             let (p, opts, _) = stack.pop().unwrap();
+            held -= comps(&opts);
             if self.memo.contains_key(&p) {
                 continue;
             }
