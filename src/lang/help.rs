@@ -339,6 +339,10 @@ pub const EXAMPLES: &[(&str, &str)] = &[
     ),
     ("misere_class", "misere_class(nim(2))   # → tame"),
     (
+        "misere_value",
+        "misere_value(nim(2) + nim(2))   # → *[2[2]]",
+    ),
+    (
         "quotient",
         "quotient(octal(\"0.75\"), heaps: 20).presentation   # → ⟨a, b, c | a² = 1, bc = ab, c² = b², b³ = b⟩",
     ),

@@ -6,6 +6,7 @@ use crate::engine::{Ctl, Error, Result};
 use std::collections::HashMap;
 use std::fmt;
 
+pub mod canonical;
 pub mod quotient;
 
 /// Conway's genus g^{γ0 γ1 γ2 ...}: g is the normal-play nimber, γk the misère nimber of the

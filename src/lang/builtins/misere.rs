@@ -1,6 +1,7 @@
-//! Misère theory (docs/language.md, "Misère theory"): Conway's genus and the misère quotients
-//! of heap games.
+//! Misère theory (docs/language.md, "Misère theory"): Conway's genus and misère canonical
+//! forms, and the misère quotients of heap games.
 use crate::engine::impartial::Game;
+use crate::engine::misere::canonical::{FormSearch, Forms, ZERO};
 use crate::engine::misere::{self, GenusSearch, quotient};
 use crate::lang::error::{Error, Result};
 use crate::lang::eval::{Args, Interp};
@@ -21,6 +22,12 @@ pub fn register(it: &mut Interp) {
         "misere_class(P)",
         "\"tame\", \"restive\", \"restless\" or \"wild\": how P plays in misère sums (Conway)",
         misere_class,
+    );
+    it.add_builtin(
+        "misere_value",
+        "misere_value(P)",
+        "Conway's misère canonical form of an impartial position in CGSuite's notation (\"*[2[2]]\" for *2 + *2): equal exactly when the games are equal in misère play",
+        misere_value,
     );
     it.add_builtin(
         "quotient",
@@ -58,7 +65,7 @@ fn position(a: &Args) -> Result<Rc<Position>> {
     let p = super::games::get_position(a, 0)?;
     if p.comps.iter().any(|c| c.rs.family.loopy()) {
         return Err(Error::runtime(
-            "the genus is defined for games that end; this ruleset is loopy",
+            "misère theory (genus, canonical forms) is for games that end; this ruleset is loopy",
             a.span_of(0),
         ));
     }
@@ -109,6 +116,22 @@ fn misere_class(it: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(1, 1)?;
     let p = position(a)?;
     Ok(Value::str(search(it, &p)?.1.name()))
+}
+
+fn misere_value(it: &mut Interp, a: &mut Args) -> Result<Value> {
+    a.count(1, 1)?;
+    let p = position(a)?;
+    let rulesets = p.comps.iter().map(|c| (c.rs.id, c.rs.clone())).collect();
+    let ctl = it.ctl.clone();
+    let mut game = Comps { it, rulesets };
+    let mut forms = Forms::default();
+    let mut search = FormSearch::default();
+    let mut sum = ZERO;
+    for c in &p.comps {
+        let f = search.form(&mut forms, &mut game, &c.key(), &ctl)?;
+        sum = forms.add(sum, f, &ctl)?;
+    }
+    Ok(Value::str(&forms.display(sum, &ctl)?))
 }
 
 /// Argument 0 as a ruleset of one heap.
