@@ -197,6 +197,18 @@ fn overflow_and_short_cuts_are_the_interpreters() {
     assert_eq!(run_e(huge).1, "1\n");
 }
 
+/// A play too long to search names the position by its argument, not by the code the search
+/// keeps for an integer past 64 bits.
+#[test]
+fn a_long_play_names_its_position_by_value() {
+    let (code, _, err) = run_e("game t(n) { move n - 1 if n > 0 }\ngrundy(t(10^30))");
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("t(999_999_999_999_999_999_999_999_750_000)"),
+        "{err}"
+    );
+}
+
 #[test]
 fn type_errors_and_negative_heaps_are_still_reported() {
     let (code, _, err) = run_e("game b(n) { move n - 1 if n }\ngrundy(b(3))");

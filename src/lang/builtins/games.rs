@@ -589,7 +589,9 @@ impl impartial::Game for Searched<'_> {
             .collect())
     }
     fn describe(&self, k: &Key) -> String {
-        describe(&self.ruleset(k.0), &k.1)
+        // the family's own text: a ruleset over values names them, not their codes
+        let rs = self.ruleset(k.0);
+        rs.family.describe(&rs.name, &k.1)
     }
     fn pos_bytes(&self, k: &Key) -> usize {
         std::mem::size_of::<Key>() + 8 * k.1.len() + 16
