@@ -209,10 +209,15 @@ impl Family for Heap {
 }
 
 /// The heap game a ruleset written as rules is, where it is one; the ruleset itself otherwise.
-fn heap_form(it: &Interp, rs: Rc<Ruleset>) -> Rc<Ruleset> {
-    rs.family::<Script>()
-        .and_then(|s| s.heap_form(it))
-        .unwrap_or(rs)
+fn heap_form(it: &mut Interp, rs: Rc<Ruleset>) -> Rc<Ruleset> {
+    match rs.family::<Script>().and_then(|s| s.heap_form(it)) {
+        Some(h) => {
+            // kept values of the heap game are charged and swept as the ruleset's own
+            it.games.touch(&h);
+            h
+        }
+        None => rs,
+    }
 }
 
 /// Moore's Nim_k on any number of heaps.

@@ -177,6 +177,7 @@ impl Family for Script {
         if state[0] >= 0
             && let Some(h) = self.heap_form(it)
         {
+            it.games.touch(&h);
             return h.family.grundy(it, &h, state);
         }
         // taken out while the rules run; rules that ask for nimbers of this ruleset again are
