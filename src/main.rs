@@ -2,7 +2,7 @@
 use clap::Parser;
 use gamut::engine::Ctl;
 use gamut::lang::error::{Error, Kind};
-use gamut::lang::eval::Interp;
+use gamut::lang::run::eval::Interp;
 use std::io::{IsTerminal, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
@@ -308,7 +308,7 @@ fn note_output_error(e: &std::io::Error) {
     }
 }
 
-fn printer(json: bool, cancel: Arc<AtomicBool>) -> gamut::lang::eval::Sink {
+fn printer(json: bool, cancel: Arc<AtomicBool>) -> gamut::lang::run::eval::Sink {
     // two blocks (records, tables) printed in a row are told apart by a blank line
     let mut after_block = false;
     Box::new(move |line, v| {

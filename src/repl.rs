@@ -1,6 +1,6 @@
 //! The interactive loop: multi-line input, completion, history, `:` commands.
 use crate::{err_line, report, signals_cancel};
-use gamut::lang::eval::Interp;
+use gamut::lang::run::eval::Interp;
 use std::cell::RefCell;
 use std::io::Write;
 use std::rc::Rc;
@@ -216,7 +216,7 @@ fn help_all(it: &Interp) {
         out_line(&format!("{fam}:"));
         out_line(&wrap(&names.join(" "), 96, "  "));
     }
-    let mut lib: Vec<String> = gamut::lang::eval::stdlib_names()
+    let mut lib: Vec<String> = gamut::lang::run::eval::stdlib_names()
         .into_iter()
         .map(|(n, _)| n)
         .collect();
@@ -261,11 +261,11 @@ fn help_on(it: &Interp, name: &str) {
             .map(|(k, _, _)| k.to_string()),
     );
     cands.extend(
-        gamut::lang::eval::stdlib_names()
+        gamut::lang::run::eval::stdlib_names()
             .into_iter()
             .map(|(n, _)| n),
     );
-    match gamut::lang::eval::closest(name, &cands) {
+    match gamut::lang::run::eval::closest(name, &cands) {
         Some(c) => out_line(&format!("nothing is named `{name}`; did you mean `{c}`?")),
         None => out_line(&format!(
             "nothing is named `{name}`; :help lists everything"

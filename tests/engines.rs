@@ -115,7 +115,7 @@ proptest! {
 
 /// Every group of the stdlib.
 fn stdlib_groups() -> Vec<(&'static str, std::rc::Rc<gamut::engine::group::GroupVal>)> {
-    let it = gamut::lang::eval::Interp::new(Box::new(|_, _| {}));
+    let it = gamut::lang::run::eval::Interp::new(Box::new(|_, _| {}));
     [
         "slide2",
         "slide3_easy",
@@ -126,7 +126,7 @@ fn stdlib_groups() -> Vec<(&'static str, std::rc::Rc<gamut::engine::group::Group
     ]
     .into_iter()
     .map(|name| match it.globals.lookup(name) {
-        Some(gamut::lang::value::Value::Group(g)) => (name, g),
+        Some(gamut::lang::run::value::Value::Group(g)) => (name, g),
         _ => panic!("{name} is not a stdlib group"),
     })
     .collect()
@@ -223,8 +223,8 @@ fn ranked_bfs_agrees_with_naive_bfs_on_stdlib_groups() {
 #[test]
 fn ranked_bfs_on_a_degree_above_16_uses_the_scalar_path() {
     // the 5x5 easy group acts on 25 points
-    let it = gamut::lang::eval::Interp::new(Box::new(|_, _| {}));
-    let gamut::lang::value::Value::Group(g) = it.globals.lookup("slide5_easy").unwrap() else {
+    let it = gamut::lang::run::eval::Interp::new(Box::new(|_, _| {}));
+    let gamut::lang::run::value::Value::Group(g) = it.globals.lookup("slide5_easy").unwrap() else {
         panic!()
     };
     for d in ranked_runs(&g) {

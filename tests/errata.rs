@@ -3,12 +3,12 @@ mod common;
 use common::value;
 use gamut::engine::group::cayley::act;
 use gamut::engine::group::perm::Perm;
-use gamut::lang::value::Value;
+use gamut::lang::run::value::Value;
 use serde_json::json;
 use std::collections::{HashMap, HashSet, VecDeque};
 
 fn group(name: &str) -> std::rc::Rc<gamut::engine::group::GroupVal> {
-    let it = gamut::lang::eval::Interp::new(Box::new(|_, _| {}));
+    let it = gamut::lang::run::eval::Interp::new(Box::new(|_, _| {}));
     let Value::Group(g) = it.globals.lookup(name).unwrap() else {
         panic!("{name}")
     };

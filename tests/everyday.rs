@@ -576,7 +576,7 @@ fn long_sorts_are_exact_and_stop_when_cancelled() {
     );
 
     let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let mut it = gamut::lang::eval::Interp::new(Box::new(|_, _| {}));
+    let mut it = gamut::lang::run::eval::Interp::new(Box::new(|_, _| {}));
     it.run_source("<test>", &list).unwrap();
     it.ctl = gamut::engine::control::Ctl::new(flag.clone())
         .with_progress(std::sync::Arc::new(common::CancelOnProgress(flag)));

@@ -1,4 +1,4 @@
-//! Every family of games is reached through one trait (`lang::game::Family`): the queries and
+//! Every family of games is reached through one trait (`lang::run::game::Family`): the queries and
 //! operators behave alike on all of them, and a scoring family is kept out of impartial ones.
 
 mod common;

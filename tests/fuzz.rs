@@ -1,7 +1,7 @@
 //! Fuzzing the parser and evaluator: random token streams and random well-formed programs must
 //! give a value or an error, never a panic. The default run is short; the recorded long run
 //! (docs/reliability.md) is `PROPTEST_CASES=200000 cargo test --release --test fuzz`.
-use gamut::lang::eval::Interp;
+use gamut::lang::run::eval::Interp;
 use proptest::prelude::*;
 
 const TOKENS: &[&str] = &[
@@ -238,7 +238,7 @@ fn interpreters_free_their_environment() {
     // functions in the prelude hold their scope, which holds them: dropping the interpreter
     // must break that cycle, or every fuzz case leaks the whole prelude
     let it = Interp::new(Box::new(|_, _| {}));
-    let Some(gamut::lang::value::Value::Group(g)) = it.globals.lookup("slide4_easy") else {
+    let Some(gamut::lang::run::value::Value::Group(g)) = it.globals.lookup("slide4_easy") else {
         panic!()
     };
     assert!(std::rc::Rc::strong_count(&g) > 1);

@@ -3,7 +3,7 @@
 mod common;
 use common::run_e;
 use gamut::engine::control::{Ctl, Progress};
-use gamut::lang::eval::Interp;
+use gamut::lang::run::eval::Interp;
 use std::sync::{Arc, Mutex};
 
 #[test]

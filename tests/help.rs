@@ -3,7 +3,7 @@
 //! after a line), it prints exactly that.
 mod common;
 use common::gamut;
-use gamut::lang::eval::{Interp, stdlib_names};
+use gamut::lang::run::eval::{Interp, stdlib_names};
 use gamut::lang::help::{STATEMENTS, help};
 
 /// The examples of a help text: the code after `example:` on its line, or the indented lines

@@ -345,7 +345,7 @@ fn the_engine_refuses_rules_past_the_budget() {
 #[test]
 fn compiling_a_rule_of_many_variables_can_be_cancelled() {
     let flag = Arc::new(AtomicBool::new(false));
-    let mut it = gamut::lang::eval::Interp::new(Box::new(|_, _| {}));
+    let mut it = gamut::lang::run::eval::Interp::new(Box::new(|_, _| {}));
     it.ctl = Ctl::new(flag.clone()).with_progress(Arc::new(CancelOnProgress(flag)));
     let src = "game g on board {
         move a to filled for a in cells, b in cells, c in cells, d in cells, e in adjacent(a) - adjacent(a)

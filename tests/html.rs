@@ -1,7 +1,7 @@
 //! The HTML forms notebooks show: parsed as XML and read back cell by cell against the
 //! value's JSON form.
-use gamut::lang::eval::Interp;
-use gamut::lang::value::Value;
+use gamut::lang::run::eval::Interp;
+use gamut::lang::run::value::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
 

@@ -1,7 +1,7 @@
 //! What a session keeps between queries is charged to its memory budget and given back, least
 //! recently used first: a long run of small queries of every family does not grow.
 //! (One test in its own binary, so that the process's memory is this test's alone.)
-use gamut::lang::eval::Interp;
+use gamut::lang::run::eval::Interp;
 
 const BUDGET: u64 = 256 << 20;
 

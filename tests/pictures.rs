@@ -5,7 +5,7 @@
 mod common;
 mod tools;
 use gamut::engine::group::export::{HOP_COLOURS, WALK_LEFT, WALK_TOP, walk_swatch};
-use gamut::lang::eval::Interp;
+use gamut::lang::run::eval::Interp;
 use std::cell::RefCell;
 use std::path::PathBuf;
 use std::rc::Rc;
@@ -700,7 +700,7 @@ fn pictures_are_values_that_export_saves() {
     let pictures: Vec<_> = shown
         .iter()
         .map(|v| match v {
-            gamut::lang::value::Value::Picture(p) => p.clone(),
+            gamut::lang::run::value::Value::Picture(p) => p.clone(),
             v => panic!("not a picture: {}", v.to_text()),
         })
         .collect();
@@ -714,7 +714,7 @@ fn pictures_are_values_that_export_saves() {
         "<picture: Cayley graph of slide3_hard: 362_880 elements (more than 2_048, so"
     ));
     // the elements `tag` of a picture's SVG whose attribute `attr` is `value`
-    let count = |p: &gamut::lang::value::Picture, tag: &str, attr: &str, value: &str| {
+    let count = |p: &gamut::lang::run::value::Picture, tag: &str, attr: &str, value: &str| {
         let svg = String::from_utf8(p.bytes("svg").unwrap()).unwrap();
         parse_svg(&svg)
             .descendants()

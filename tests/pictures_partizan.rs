@@ -51,7 +51,7 @@ fn texts<'a>(doc: &'a roxmltree::Document) -> Vec<&'a str> {
 
 /// The error of running `src`.
 fn error(src: &str) -> String {
-    let mut it = gamut::lang::eval::Interp::new(Box::new(|_, _| {}));
+    let mut it = gamut::lang::run::eval::Interp::new(Box::new(|_, _| {}));
     let e = it.run_source("<test>", src).unwrap_err();
     format!("{} (hint: {})", e.message, e.hint.unwrap_or_default())
 }
@@ -301,7 +301,7 @@ fn a_table_cuts_long_cells_in_text_and_keeps_them_whole_in_json() {
     assert!(whole.chars().count() > 300, "{whole}");
     let text = common::value(&format!("str({src})"));
     let text = text.as_str().unwrap();
-    let width = gamut::lang::value::TABLE_CELL;
+    let width = gamut::lang::run::value::TABLE_CELL;
     let (table, note) = text.rsplit_once('\n').unwrap();
     for line in table.lines() {
         assert!(line.chars().count() < 3 * width, "{line}");

@@ -265,7 +265,7 @@ fn the_plain_search_keeps_to_the_budget_and_can_be_cancelled() {
     assert!(err.contains("the board game's search needs about"), "{err}");
 
     let flag = Arc::new(AtomicBool::new(false));
-    let mut it = gamut::lang::eval::Interp::new(Box::new(|_, _| {}));
+    let mut it = gamut::lang::run::eval::Interp::new(Box::new(|_, _| {}));
     it.ctl = Ctl::new(flag.clone()).with_progress(Arc::new(CancelOnProgress(flag)));
     let e = it.run_source("<test>", &src).unwrap_err();
     assert_eq!(e.kind, gamut::lang::error::Kind::Cancelled, "{}", e.message);

@@ -10,8 +10,8 @@ mod wire;
 
 use gamut::engine::Ctl;
 use gamut::lang::error::Kind;
-use gamut::lang::eval::Interp;
-use gamut::lang::value::Value;
+use gamut::lang::run::eval::Interp;
+use gamut::lang::run::value::Value;
 use jupyter_protocol::{
     CodeMirrorMode, CommInfoReply, CompleteReply, ConnectionInfo, DisplayData, ErrorOutput,
     ExecuteInput, ExecuteReply, ExecuteResult, ExecutionCount, HistoryReply, InspectReply,

@@ -10,8 +10,8 @@
 //! KeyboardInterrupt.
 use ::gamut::engine::Ctl;
 use ::gamut::lang::error::Kind;
-use ::gamut::lang::eval::Interp;
-use ::gamut::lang::value::Value;
+use ::gamut::lang::run::eval::Interp;
+use ::gamut::lang::run::value::Value;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyUserWarning};
 use pyo3::prelude::*;

@@ -7,10 +7,10 @@
 //! (comprehensions, blocks, lambdas, game literals, keyword arguments) is handed to the
 //! interpreter in a scope that holds the slots it can see.
 use crate::lang::error::{Error, Result};
-use crate::lang::eval::{Env, Interp, Scope, as_i64};
-use crate::lang::rules::Interned;
+use crate::lang::run::eval::{Env, Interp, Scope, as_i64};
+use crate::lang::run::rules::Interned;
 use crate::lang::syntax::ast::{BinOp, Expr, ExprKind, GameDef, Side, Span, Stmt, UnOp};
-use crate::lang::value::Value;
+use crate::lang::run::value::Value;
 use num_integer::Integer;
 use num_traits::ToPrimitive;
 use std::rc::Rc;
@@ -591,7 +591,7 @@ impl Run<'_> {
         };
         // a range runs without being listed, but within the limit on what a range may list
         if let Value::Range(a, b) = items
-            && b as i128 - a as i128 >= crate::lang::eval::MAX_ELEMENTS as i128
+            && b as i128 - a as i128 >= crate::lang::run::eval::MAX_ELEMENTS as i128
         {
             self.it.items(&items, iter.span)?;
         }
@@ -886,7 +886,7 @@ impl Run<'_> {
                     }
                 }
                 let [from, to] = vals;
-                crate::lang::eval::slice(&b, from, to, *span)?
+                crate::lang::run::eval::slice(&b, from, to, *span)?
             }
             Code::Interp(e, visible) => {
                 let scope = Scope::child(self.env);

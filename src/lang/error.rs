@@ -91,7 +91,7 @@ impl From<engine::Error> for Error {
 }
 
 /// An error rendered miette-style: file, line:column, the span underlined, a hint.
-pub fn render(it: &crate::lang::eval::Interp, e: &Error) -> String {
+pub fn render(it: &crate::lang::run::eval::Interp, e: &Error) -> String {
     use miette::{LabeledSpan, MietteDiagnostic, NamedSource, Report};
     let mut e = e.clone();
     if e.hint.is_none() && e.kind == Kind::Runtime {

@@ -2,8 +2,8 @@
 //! example that runs as shown; `# → X` after a one-line example is what it prints
 //! (tests/help.rs runs them all).
 use crate::lang::builtins::script::Script;
-use crate::lang::eval::{Interp, stdlib_names};
-use crate::lang::value::Value;
+use crate::lang::run::eval::{Interp, stdlib_names};
+use crate::lang::run::value::Value;
 
 /// Statements and keywords: (keyword, what it does, example).
 pub const STATEMENTS: &[(&str, &str, &str)] = &[

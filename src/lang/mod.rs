@@ -1,13 +1,13 @@
-//! The language: source text → AST (`syntax`) → evaluator with a builtin table (`eval`,
-//! `builtins`, one file per engine family) → values and their text and JSON forms (`value`).
-//! Engines are reached only through their public APIs in `crate::engine`.
+//! The language, one module per stage: source text → AST (`syntax`) → rules compiled once at
+//! definition (`compile`) → values and the interpreter that evaluates the AST over them, with
+//! rulesets and positions (`run`) → the builtin functions, one file per engine family, each
+//! registering what it adds (`builtins`). A family imports no other family and the interpreter
+//! names none: what families share lives in `run`. Engines are reached only through their
+//! public APIs in `crate::engine`.
 pub mod builtins;
 pub mod compile;
 pub mod error;
-pub mod eval;
-pub mod game;
 pub mod help;
-pub mod rules;
+pub mod run;
 pub mod split;
 pub mod syntax;
-pub mod value;

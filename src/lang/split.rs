@@ -13,10 +13,10 @@
 //! using it. A plan or part is a file anyone can edit: its counts are bounded before any use.
 use crate::engine::Ctl;
 use crate::lang::error::{Error, Result};
-use crate::lang::eval::{Interp, MAX_ELEMENTS};
-use crate::lang::rules::Position;
+use crate::lang::run::eval::{Interp, MAX_ELEMENTS};
+use crate::lang::run::rules::Position;
 use crate::lang::syntax::ast::{Expr, ExprKind, Stmt};
-use crate::lang::value::Value;
+use crate::lang::run::value::Value;
 use serde_json::{Value as Json, json};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;

@@ -1,6 +1,6 @@
 //! Run gamut source in-process and collect the printed values as JSON, or run the binary.
 use assert_cmd::Command;
-use gamut::lang::eval::Interp;
+use gamut::lang::run::eval::Interp;
 use std::cell::RefCell;
 use std::rc::Rc;
 

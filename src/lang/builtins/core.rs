@@ -1,8 +1,8 @@
 //! Everyday builtins: printing, sequences, numbers, tables.
 use crate::engine::control::num;
 use crate::lang::error::{Error, Result};
-use crate::lang::eval::{Args, Interp, check_bits, check_elements, check_string};
-use crate::lang::value::{Table, Value};
+use crate::lang::run::eval::{Args, Interp, check_bits, check_elements, check_string};
+use crate::lang::run::value::{Table, Value};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::Zero;
@@ -143,7 +143,7 @@ pub fn register(it: &mut Interp) {
         // integers without digit grouping, so that str(n) can be measured and parsed
         let text = match a.get(0) {
             Value::Int(i) => i.to_string(),
-            Value::Big(b) if b.bits() <= crate::lang::value::FULL_DIGITS_BITS => b.to_string(),
+            Value::Big(b) if b.bits() <= crate::lang::run::value::FULL_DIGITS_BITS => b.to_string(),
             v => v.to_text(),
         };
         check_string(text.len() as u64, a.span)?;

@@ -4,10 +4,10 @@ use crate::engine::control::num;
 use crate::engine::cycles::{self, Cycles, Rule, boards};
 use crate::engine::graph::Graph;
 use crate::lang::error::{Error, Result};
-use crate::lang::eval::{Args, Interp};
-use crate::lang::game::{Family, Options};
-use crate::lang::rules::{Position, Ruleset};
-use crate::lang::value::Value;
+use crate::lang::run::eval::{Args, Interp};
+use crate::lang::run::game::{Family, Options};
+use crate::lang::run::rules::{Position, Ruleset};
+use crate::lang::run::value::Value;
 use std::rc::Rc;
 
 pub fn register(it: &mut Interp) {

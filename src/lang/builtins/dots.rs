@@ -1,10 +1,10 @@
 //! Dots-and-Boxes (docs/language.md, "Dots-and-Boxes"): positions and their values.
 use crate::engine::dots::{Dots, Position};
 use crate::lang::error::{Error, Result};
-use crate::lang::eval::{Args, Interp};
-use crate::lang::game::{Family, Options, ScoringMoves};
-use crate::lang::rules::Ruleset;
-use crate::lang::value::{Picture, Value};
+use crate::lang::run::eval::{Args, Interp};
+use crate::lang::run::game::{Family, Options, ScoringMoves};
+use crate::lang::run::rules::Ruleset;
+use crate::lang::run::value::{Picture, Value};
 use std::rc::Rc;
 
 /// Dots-and-Boxes, a scoring game; a state is the bitset of drawn lines.
@@ -129,6 +129,6 @@ fn dots(_: &mut Interp, a: &mut Args) -> Result<Value> {
     };
     let rs = Ruleset::new(format!("dots({m}, {n})"), DotsGame(board));
     Ok(Value::Position(Rc::new(
-        crate::lang::rules::Position::single(Rc::new(rs), Box::new([pos.lines as i64])),
+        crate::lang::run::rules::Position::single(Rc::new(rs), Box::new([pos.lines as i64])),
     )))
 }

@@ -6,11 +6,11 @@ use crate::engine::heap::{self, Code};
 use crate::engine::{impartial, loopy, moore, wythoff};
 use crate::lang::compile::{FEW_OPTIONS, options_cap};
 use crate::lang::error::{Error, Result};
-use crate::lang::eval::{Args, Interp, as_i64};
-use crate::lang::game::{Family, Options};
-use crate::lang::rules::{Component, Key, Position, Ruleset};
+use crate::lang::run::eval::{Args, Interp, as_i64};
+use crate::lang::run::game::{Family, Options};
+use crate::lang::run::rules::{Component, Key, Position, Ruleset};
 use crate::lang::syntax::ast::Span;
-use crate::lang::value::{Table, Value};
+use crate::lang::run::value::{Table, Value};
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
@@ -487,7 +487,7 @@ fn component_options(it: &mut Interp, rs: &Rc<Ruleset>, args: &[i64]) -> Result<
 
 /// A component in messages: the ruleset's name and the state as the search sees it.
 fn describe(rs: &Ruleset, args: &[i64]) -> String {
-    crate::lang::game::plain(&rs.name, args)
+    crate::lang::run::game::plain(&rs.name, args)
 }
 
 /// Values of heaps 0..=n (at least) of a heap game, cached per ruleset.
@@ -918,12 +918,12 @@ fn grundy(it: &mut Interp, a: &mut Args) -> Result<Value> {
                     .collect(),
             ));
         }
-        if count > crate::lang::eval::MAX_ELEMENTS {
+        if count > crate::lang::run::eval::MAX_ELEMENTS {
             return Err(Error::runtime(
                 format!(
                     "{} values are too many to list (at most {})",
                     crate::engine::control::num(count),
-                    crate::engine::control::num(crate::lang::eval::MAX_ELEMENTS)
+                    crate::engine::control::num(crate::lang::run::eval::MAX_ELEMENTS)
                 ),
                 a.span_of(1),
             )

@@ -4,9 +4,9 @@ use crate::engine::impartial::Game;
 use crate::engine::misere::canonical::{FormSearch, Forms, ZERO};
 use crate::engine::misere::{self, GenusSearch, quotient};
 use crate::lang::error::{Error, Result};
-use crate::lang::eval::{Args, Interp};
-use crate::lang::rules::{Position, Ruleset};
-use crate::lang::value::Value;
+use crate::lang::run::eval::{Args, Interp};
+use crate::lang::run::rules::{Position, Ruleset};
+use crate::lang::run::value::Value;
 use std::collections::HashMap;
 use std::rc::Rc;
 

@@ -14,11 +14,11 @@ use crate::engine::partizan::loopy::{self, Loopy, Opt, Sided};
 use crate::engine::partizan::picture::{self as sketch, Sketch};
 use crate::engine::partizan::{self as cg, Dyadic, Game, Outcome, Relation, Rules, Store};
 use crate::lang::error::{Error, Result};
-use crate::lang::eval::{Args, Env, Interp};
-use crate::lang::game::{Family, Options};
-use crate::lang::rules::{Component, Interned, Position, Ruleset};
+use crate::lang::run::eval::{Args, Env, Interp};
+use crate::lang::run::game::{Family, Options};
+use crate::lang::run::rules::{Component, Interned, Position, Ruleset};
 use crate::lang::syntax::ast::{BinOp, Expr, ExprKind, GameDef, Side, Span};
-use crate::lang::value::Value;
+use crate::lang::run::value::Value;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -1467,7 +1467,7 @@ fn partizan_subtraction(it: &mut Interp, a: &mut Args) -> Result<Value> {
         memo: RefCell::default(),
         decode: |s| s[0] as u64,
         encode: |&n| vec![n as i64],
-        show: crate::lang::game::plain,
+        show: crate::lang::run::game::plain,
         sketch: None,
     });
     Ok(Value::Ruleset(Rc::new(Ruleset::new(

@@ -3,10 +3,10 @@
 use super::games::get_position;
 use crate::engine::placement::{self, Piece, Placement, Tour};
 use crate::lang::error::{Error, Result};
-use crate::lang::eval::{Args, Interp};
-use crate::lang::game::{Family, Options};
-use crate::lang::rules::{Position, Ruleset};
-use crate::lang::value::{Picture, Value};
+use crate::lang::run::eval::{Args, Interp};
+use crate::lang::run::game::{Family, Options};
+use crate::lang::run::rules::{Position, Ruleset};
+use crate::lang::run::value::{Picture, Value};
 use std::rc::Rc;
 
 pub fn register(it: &mut Interp) {

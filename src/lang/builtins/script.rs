@@ -7,11 +7,11 @@ use crate::engine::heap::Code;
 use crate::engine::impartial;
 use crate::lang::compile::{Flat, Rules, options_cap};
 use crate::lang::error::Result;
-use crate::lang::eval::{Env, Interp};
-use crate::lang::game::{Family, Options};
-use crate::lang::rules::{Interned, Ruleset};
+use crate::lang::run::eval::{Env, Interp};
+use crate::lang::run::game::{Family, Options};
+use crate::lang::run::rules::{Interned, Ruleset};
 use crate::lang::syntax::ast::{GameDef, Side};
-use crate::lang::value::Value;
+use crate::lang::run::value::Value;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 

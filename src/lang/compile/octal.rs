@@ -5,7 +5,7 @@
 //! `if`) must say exactly what the octal digit says, or nothing is recognised.
 use super::{Code, Rules};
 use crate::lang::syntax::ast::{BinOp, UnOp};
-use crate::lang::value::Value;
+use crate::lang::run::value::Value;
 
 /// Takes past this are not recognised (the code would be long and the heap engine no faster).
 const MAX_TAKE: i64 = 4096;

@@ -22,10 +22,10 @@
 //! and a `register` function whose builtins build positions (`Position::single`), and call it
 //! from `Interp`'s registration list. The core builtins (`core.rs`, `games.rs`) need no change.
 use crate::lang::error::Result;
-use crate::lang::eval::Interp;
-use crate::lang::rules::Ruleset;
+use crate::lang::run::eval::Interp;
+use crate::lang::run::rules::Ruleset;
 use crate::lang::syntax::ast::Span;
-use crate::lang::value::Value;
+use crate::lang::run::value::Value;
 use std::any::Any;
 use std::rc::Rc;
 
@@ -153,7 +153,7 @@ pub trait Family: Any {
 
     /// For a scripted ruleset, whose arguments may be any value: how they are coded as state
     /// integers. `None`: the arguments are the state, non-negative integers.
-    fn interned(&self) -> Option<&crate::lang::rules::Interned> {
+    fn interned(&self) -> Option<&crate::lang::run::rules::Interned> {
         None
     }
 

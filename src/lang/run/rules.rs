@@ -6,11 +6,11 @@ use crate::engine::Ctl;
 use crate::engine::control::map_bytes;
 use crate::engine::control::num;
 use crate::engine::heap;
-use crate::lang::eval::Env;
-use crate::lang::game::BOARD_BYTES;
-use crate::lang::game::Family;
+use crate::lang::run::eval::Env;
+use crate::lang::run::game::BOARD_BYTES;
+use crate::lang::run::game::Family;
 use crate::lang::syntax::ast::GameDef;
-use crate::lang::value::Value;
+use crate::lang::run::value::Value;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::collections::HashMap;
@@ -401,8 +401,8 @@ impl Cache {
 mod tests {
     use super::*;
     use crate::lang::error::Result;
-    use crate::lang::eval::Interp;
-    use crate::lang::game::{Family, Options};
+    use crate::lang::run::eval::Interp;
+    use crate::lang::run::game::{Family, Options};
     use std::cell::Cell;
 
     /// A family that keeps a given number of bytes until it is told to forget them.

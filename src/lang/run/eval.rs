@@ -3,7 +3,7 @@ use crate::engine::Ctl;
 use crate::engine::control::num;
 use crate::lang::error::{Error, Kind, Result};
 use crate::lang::syntax::ast::*;
-use crate::lang::value::{Closure, Value};
+use crate::lang::run::value::{Closure, Value};
 use indexmap::IndexMap;
 use num_bigint::BigInt;
 use num_integer::Integer;
@@ -262,7 +262,7 @@ pub struct Interp {
     pub print_sink: Option<Sink>,
     /// receives warnings instead of stderr when set (a notebook's stderr stream)
     pub warn_sink: Option<WarnSink>,
-    pub games: crate::lang::rules::Cache,
+    pub games: crate::lang::run::rules::Cache,
     /// cancellation, progress and the memory budget, handed to every engine call
     pub ctl: Ctl,
     depth: usize,
@@ -290,12 +290,12 @@ impl Drop for Interp {
 
 /// The standard library, embedded so that gamut runs from any directory.
 pub const STDLIB: &[(&str, &str)] = &[
-    ("prelude", include_str!("../../stdlib/prelude.game")),
-    ("slide", include_str!("../../stdlib/slide.game")),
-    ("heaps", include_str!("../../stdlib/heaps.game")),
-    ("chess", include_str!("../../stdlib/chess.game")),
-    ("cycles", include_str!("../../stdlib/cycles.game")),
-    ("dots", include_str!("../../stdlib/dots.game")),
+    ("prelude", include_str!("../../../stdlib/prelude.game")),
+    ("slide", include_str!("../../../stdlib/slide.game")),
+    ("heaps", include_str!("../../../stdlib/heaps.game")),
+    ("chess", include_str!("../../../stdlib/chess.game")),
+    ("cycles", include_str!("../../../stdlib/cycles.game")),
+    ("dots", include_str!("../../../stdlib/dots.game")),
 ];
 
 /// Every name the standard library defines, with what `:help NAME` shows: the comment lines
@@ -634,7 +634,7 @@ impl Interp {
                         def.name.span,
                     ));
                 }
-                let rs = crate::lang::rules::Ruleset::script(def.clone(), env.clone());
+                let rs = crate::lang::run::rules::Ruleset::script(def.clone(), env.clone());
                 env.define(def.name.name.clone(), Value::Ruleset(Rc::new(rs)));
             }
             Stmt::BoardGame(def) => {

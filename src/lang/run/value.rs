@@ -1,6 +1,6 @@
 //! Runtime values, their text rendering (for people) and JSON rendering (for programs).
 use crate::engine::group::{Board, GroupVal, PatternSpec};
-use crate::lang::rules::{Position, Ruleset};
+use crate::lang::run::rules::{Position, Ruleset};
 use crate::lang::syntax::ast::Lambda;
 use indexmap::IndexMap;
 use num_bigint::BigInt;
@@ -148,7 +148,7 @@ fn unlink(items: impl IntoIterator<Item = Value>, deep: &mut Vec<Value>) {
 pub struct Closure {
     pub name: Option<Rc<str>>,
     pub lambda: Rc<Lambda>,
-    pub env: crate::lang::eval::Env,
+    pub env: crate::lang::run::eval::Env,
 }
 
 #[derive(Clone)]
