@@ -265,7 +265,7 @@ fn help_on(it: &Interp, name: &str) {
             .into_iter()
             .map(|(n, _)| n),
     );
-    match gamut::lang::run::eval::closest(name, &cands) {
+    match gamut::lang::error::closest(name, &cands) {
         Some(c) => out_line(&format!("nothing is named `{name}`; did you mean `{c}`?")),
         None => out_line(&format!(
             "nothing is named `{name}`; :help lists everything"

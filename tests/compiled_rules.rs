@@ -4,8 +4,8 @@
 //! compiled code must step aside (overflow, short cuts, type errors).
 mod common;
 use common::{Rng, run_e};
-use gamut::lang::run::eval::Interp;
 use gamut::lang::help::help;
+use gamut::lang::run::eval::Interp;
 
 /// A condition on a heap `n` and a take `k`: as gamut writes it and as Rust computes it.
 struct Cond {

@@ -3,8 +3,8 @@
 //! after a line), it prints exactly that.
 mod common;
 use common::gamut;
-use gamut::lang::run::eval::{Interp, stdlib_names};
 use gamut::lang::help::{STATEMENTS, help};
+use gamut::lang::run::eval::{Interp, stdlib_names};
 
 /// The examples of a help text: the code after `example:` on its line, or the indented lines
 /// below a bare `example:`.

@@ -9,8 +9,8 @@
 use crate::lang::error::{Error, Result};
 use crate::lang::run::eval::{Env, Interp, Scope, as_i64};
 use crate::lang::run::rules::Interned;
-use crate::lang::syntax::ast::{BinOp, Expr, ExprKind, GameDef, Side, Span, Stmt, UnOp};
 use crate::lang::run::value::Value;
+use crate::lang::syntax::ast::{BinOp, Expr, ExprKind, GameDef, Side, Span, Stmt, UnOp};
 use num_integer::Integer;
 use num_traits::ToPrimitive;
 use std::rc::Rc;

@@ -133,3 +133,30 @@ fn plain(text: String, hint: &Option<String>) -> String {
         None => text,
     }
 }
+
+/// The candidate nearest to `name` by edit distance, if it is close enough to be a typo.
+pub fn closest(name: &str, cands: &[String]) -> Option<String> {
+    fn dist(a: &str, b: &str) -> usize {
+        let b: Vec<char> = b.chars().collect();
+        let mut prev: Vec<usize> = (0..=b.len()).collect();
+        for (i, ca) in a.chars().enumerate() {
+            let mut cur = vec![i + 1];
+            for (j, cb) in b.iter().enumerate() {
+                cur.push(
+                    (prev[j] + (ca != *cb) as usize)
+                        .min(prev[j + 1] + 1)
+                        .min(cur[j] + 1),
+                );
+            }
+            prev = cur;
+        }
+        prev[b.len()]
+    }
+    let limit = (name.chars().count() / 3).max(1);
+    cands
+        .iter()
+        .map(|c| (dist(name, c), c))
+        .filter(|(d, _)| *d <= limit)
+        .min()
+        .map(|(_, c)| c.clone())
+}

@@ -1,7 +1,6 @@
 //! What `:help NAME` says: every builtin, statement and standard-library name comes with an
 //! example that runs as shown; `# → X` after a one-line example is what it prints
 //! (tests/help.rs runs them all).
-use crate::lang::builtins::script::Script;
 use crate::lang::run::eval::{Interp, stdlib_names};
 use crate::lang::run::value::Value;
 
@@ -501,10 +500,10 @@ pub fn help(it: &Interp, name: &str) -> Option<String> {
         parts.push(text);
     }
     if let Some(Value::Ruleset(rs)) = it.globals.lookup(name)
-        && let Some(s) = rs.family::<Script>()
         && !stdlib_names().iter().any(|(n, _)| n == name)
+        && let Some(text) = rs.family.help(it, name)
     {
-        parts.push(ruleset_help(it, name, s));
+        parts.push(text);
     }
     if parts.is_empty() {
         let (_, doc) = stdlib_names().into_iter().find(|(n, _)| n == name)?;
@@ -514,34 +513,4 @@ pub fn help(it: &Interp, name: &str) -> Option<String> {
         });
     }
     Some(parts.join("\n"))
-}
-
-/// What `:help` says of an impartial ruleset written as rules: its signature and the engine
-/// that values it.
-fn ruleset_help(it: &Interp, name: &str, s: &Script) -> String {
-    let def = &s.rules.def;
-    let params: Vec<&str> = def.params.iter().map(|p| &*p.name).collect();
-    let rules = def.rules.len();
-    let head = format!(
-        "`{name}` is a ruleset defined in this session: {}game {name}({}), {rules} rule{}",
-        if def.loopy { "loopy " } else { "" },
-        params.join(", "),
-        if rules == 1 { "" } else { "s" }
-    );
-    let how = match s.heap_form(it) {
-        Some(h) => format!(
-            "its rules are the take-and-break game {}: its nimbers, periods and tables come from the heap engine (sparse space, the periodicity theorem)",
-            h.family::<crate::lang::builtins::games::Heap>()
-                .map_or(String::new(), |c| format!("octal({:?})", c.0.text))
-        ),
-        None if def.loopy => {
-            "valued by generalized Sprague-Grundy values over the graph of the positions reached"
-                .into()
-        }
-        None if params.len() == 1 => {
-            "its rules run compiled, valued over a table of nimbers by heap".into()
-        }
-        None => "its rules run compiled, valued by the memoised search over positions".into(),
-    };
-    format!("{head}\n  {how}")
 }

@@ -62,7 +62,7 @@ impl Game for Comps<'_> {
 }
 
 fn position(a: &Args) -> Result<Rc<Position>> {
-    let p = super::games::get_position(a, 0)?;
+    let p = crate::lang::run::positions::get_position(a, 0)?;
     if p.comps.iter().any(|c| c.rs.family.loopy()) {
         return Err(Error::runtime(
             "misère theory (genus, canonical forms) is for games that end; this ruleset is loopy",

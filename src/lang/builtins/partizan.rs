@@ -17,8 +17,8 @@ use crate::lang::error::{Error, Result};
 use crate::lang::run::eval::{Args, Env, Interp};
 use crate::lang::run::game::{Family, Options};
 use crate::lang::run::rules::{Component, Interned, Position, Ruleset};
-use crate::lang::syntax::ast::{BinOp, Expr, ExprKind, GameDef, Side, Span};
 use crate::lang::run::value::Value;
+use crate::lang::syntax::ast::{BinOp, Expr, ExprKind, GameDef, Side, Span};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -379,7 +379,7 @@ pub fn as_game(it: &mut Interp, v: &Value) -> Result<Option<Game>> {
                     Some(f) => f.0.value(it, &c.args)?,
                     None if c.rs.family.not_impartial().is_some() => return Ok(None),
                     None => {
-                        let n = super::games::position_grundy(
+                        let n = crate::lang::run::positions::position_grundy(
                             it,
                             &Position {
                                 comps: vec![c.clone()],

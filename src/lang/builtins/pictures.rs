@@ -14,8 +14,8 @@ use crate::lang::builtins::groups::{
 use crate::lang::builtins::partizan::Partizan;
 use crate::lang::error::{Error, Result};
 use crate::lang::run::eval::{Args, Interp};
-use crate::lang::syntax::ast::Span;
 use crate::lang::run::value::{Picture, Value};
+use crate::lang::syntax::ast::Span;
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 use std::rc::Rc;

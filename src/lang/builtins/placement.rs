@@ -1,10 +1,10 @@
 //! Placement games and Node-Kayles (docs/language.md, "Placement games"): pieces, boards,
 //! positions, and the graph numbers of piece graphs.
-use super::games::get_position;
 use crate::engine::placement::{self, Piece, Placement, Tour};
 use crate::lang::error::{Error, Result};
 use crate::lang::run::eval::{Args, Interp};
 use crate::lang::run::game::{Family, Options};
+use crate::lang::run::positions::get_position;
 use crate::lang::run::rules::{Position, Ruleset};
 use crate::lang::run::value::{Picture, Value};
 use std::rc::Rc;

@@ -1,7 +1,6 @@
 //! `game name(params) { move ... }`: rulesets written as rules, run compiled (`compile`).
 //! A ruleset of one argument is valued as a heap engine values its heaps: nimbers in a table
 //! indexed by heap, each heap's options listed by the compiled rules into one flat buffer.
-use super::games::{Heap, LoopyMemo, too_many};
 use crate::engine::control::Task;
 use crate::engine::heap::Code;
 use crate::engine::impartial;
@@ -9,9 +8,11 @@ use crate::lang::compile::{Flat, Rules, options_cap};
 use crate::lang::error::Result;
 use crate::lang::run::eval::{Env, Interp};
 use crate::lang::run::game::{Family, Options};
+use crate::lang::run::heap::Heap;
+use crate::lang::run::positions::{LoopyMemo, too_many};
 use crate::lang::run::rules::{Interned, Ruleset};
-use crate::lang::syntax::ast::{GameDef, Side};
 use crate::lang::run::value::Value;
+use crate::lang::syntax::ast::{GameDef, Side};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
@@ -102,10 +103,56 @@ impl Script {
             loopy: RefCell::default(),
         }
     }
+}
 
+/// Nimbers of heaps 0, 1, ... (`UNKNOWN` where not found yet), with the values of the names
+/// the rules read from their scope when they were found: a name may be bound again.
+#[derive(Default)]
+struct Table {
+    nimbers: Vec<u32>,
+    under: Vec<Option<Value>>,
+    /// the search's buffers, kept so that a table of many heaps allocates them once
+    scratch: (Flat, Vec<u32>, Vec<bool>),
+}
+
+const UNKNOWN: u32 = u32::MAX;
+const ON_LINE: u32 = u32::MAX - 1;
+/// Heaps past this are left to the generic search, which keeps only the heaps it meets.
+const TABLE_HEAPS: i64 = 1 << 24;
+
+impl Family for Script {
+    /// What `:help` says of an impartial ruleset written as rules: its signature and the engine
+    /// that values it.
+    fn help(&self, it: &Interp, name: &str) -> Option<String> {
+        let def = &self.rules.def;
+        let params: Vec<&str> = def.params.iter().map(|p| &*p.name).collect();
+        let rules = def.rules.len();
+        let head = format!(
+            "`{name}` is a ruleset defined in this session: {}game {name}({}), {rules} rule{}",
+            if def.loopy { "loopy " } else { "" },
+            params.join(", "),
+            if rules == 1 { "" } else { "s" }
+        );
+        let how = match self.heap_form(it) {
+            Some(h) => format!(
+                "its rules are the take-and-break game {}: its nimbers, periods and tables come from the heap engine (sparse space, the periodicity theorem)",
+                h.family::<crate::lang::run::heap::Heap>()
+                    .map_or(String::new(), |c| format!("octal({:?})", c.0.text))
+            ),
+            None if def.loopy => {
+                "valued by generalized Sprague-Grundy values over the graph of the positions reached"
+                    .into()
+            }
+            None if params.len() == 1 => {
+                "its rules run compiled, valued over a table of nimbers by heap".into()
+            }
+            None => "its rules run compiled, valued by the memoised search over positions".into(),
+        };
+        Some(format!("{head}\n  {how}"))
+    }
     /// The octal game these rules are with the scope's values now, as a ruleset of the heap
     /// engine, where they are one (`compile::octal` says which rules are).
-    pub fn heap_form(&self, it: &Interp) -> Option<Rc<Ruleset>> {
+    fn heap_form(&self, it: &Interp) -> Option<Rc<Ruleset>> {
         if self.rules.def.loopy {
             return None;
         }
@@ -129,7 +176,7 @@ impl Script {
 
     /// The labelled positions kept for a loopy ruleset, taken out while a query uses them;
     /// dropped if a name the rules read is bound to another value now.
-    pub fn take_loopy(&self, it: &Interp) -> LoopyMemo {
+    fn take_loopy(&self, it: &Interp) -> LoopyMemo {
         let under = self.rules.rules.scope_values(it, &self.rules.env);
         let memo = self.loopy.take();
         if memo.under == under {
@@ -139,27 +186,12 @@ impl Script {
         }
     }
 
-    pub fn keep_loopy(&self, memo: LoopyMemo) {
+    fn keep_loopy(&self, memo: LoopyMemo) {
         *self.loopy.borrow_mut() = memo;
     }
-}
-
-/// Nimbers of heaps 0, 1, ... (`UNKNOWN` where not found yet), with the values of the names
-/// the rules read from their scope when they were found: a name may be bound again.
-#[derive(Default)]
-struct Table {
-    nimbers: Vec<u32>,
-    under: Vec<Option<Value>>,
-    /// the search's buffers, kept so that a table of many heaps allocates them once
-    scratch: (Flat, Vec<u32>, Vec<bool>),
-}
-
-const UNKNOWN: u32 = u32::MAX;
-const ON_LINE: u32 = u32::MAX - 1;
-/// Heaps past this are left to the generic search, which keeps only the heaps it meets.
-const TABLE_HEAPS: i64 = 1 << 24;
-
-impl Family for Script {
+    fn scope_changed(&self, it: &Interp) -> bool {
+        self.rules.scope_changed(it)
+    }
     fn arity(&self) -> Option<usize> {
         Some(self.rules.def.params.len())
     }

@@ -4,8 +4,8 @@
 //! The rules are read as linear forms over their slots; every bound (of a `for` range, or in the
 //! `if`) must say exactly what the octal digit says, or nothing is recognised.
 use super::{Code, Rules};
-use crate::lang::syntax::ast::{BinOp, UnOp};
 use crate::lang::run::value::Value;
+use crate::lang::syntax::ast::{BinOp, UnOp};
 
 /// Takes past this are not recognised (the code would be long and the heap engine no faster).
 const MAX_TAKE: i64 = 4096;

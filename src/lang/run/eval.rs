@@ -1,9 +1,9 @@
 //! Tree-walking evaluator: scopes, statements, operators, calls into the builtin table.
 use crate::engine::Ctl;
 use crate::engine::control::num;
-use crate::lang::error::{Error, Kind, Result};
-use crate::lang::syntax::ast::*;
+use crate::lang::error::{Error, Kind, Result, closest};
 use crate::lang::run::value::{Closure, Value};
+use crate::lang::syntax::ast::*;
 use indexmap::IndexMap;
 use num_bigint::BigInt;
 use num_integer::Integer;
@@ -1137,7 +1137,7 @@ impl Interp {
                     return Err(Error::runtime("a ruleset takes no keyword arguments", *s));
                 }
                 self.games.touch(rs);
-                crate::lang::builtins::games::position_of(rs, &args, span, &self.ctl)
+                crate::lang::run::positions::position_of(rs, &args, span, &self.ctl)
             }
             _ => Err(Error::runtime(
                 format!("{} cannot be called", f.a_type()),
@@ -1419,7 +1419,7 @@ impl Interp {
                     Value::list(x.iter().chain(y.iter()).cloned().collect())
                 }
                 (Position(_), Position(_)) => {
-                    crate::lang::builtins::games::sum_positions(&a, &b, span)?
+                    crate::lang::run::positions::sum_positions(&a, &b, span)?
                         .ok_or_else(|| bad(&a, &b))?
                 }
                 _ => return Err(bad(&a, &b)),
@@ -1792,31 +1792,4 @@ fn op_text(op: BinOp) -> &'static str {
         BinOp::Pow => "^",
         BinOp::Bar => "|",
     }
-}
-
-/// The candidate nearest to `name` by edit distance, if it is close enough to be a typo.
-pub fn closest(name: &str, cands: &[String]) -> Option<String> {
-    fn dist(a: &str, b: &str) -> usize {
-        let b: Vec<char> = b.chars().collect();
-        let mut prev: Vec<usize> = (0..=b.len()).collect();
-        for (i, ca) in a.chars().enumerate() {
-            let mut cur = vec![i + 1];
-            for (j, cb) in b.iter().enumerate() {
-                cur.push(
-                    (prev[j] + (ca != *cb) as usize)
-                        .min(prev[j + 1] + 1)
-                        .min(cur[j] + 1),
-                );
-            }
-            prev = cur;
-        }
-        prev[b.len()]
-    }
-    let limit = (name.chars().count() / 3).max(1);
-    cands
-        .iter()
-        .map(|c| (dist(name, c), c))
-        .filter(|(d, _)| *d <= limit)
-        .min()
-        .map(|(_, c)| c.clone())
 }

@@ -23,9 +23,10 @@
 //! from `Interp`'s registration list. The core builtins (`core.rs`, `games.rs`) need no change.
 use crate::lang::error::Result;
 use crate::lang::run::eval::Interp;
+use crate::lang::run::positions::LoopyMemo;
 use crate::lang::run::rules::Ruleset;
-use crate::lang::syntax::ast::Span;
 use crate::lang::run::value::Value;
+use crate::lang::syntax::ast::Span;
 use std::any::Any;
 use std::rc::Rc;
 
@@ -166,6 +167,32 @@ pub trait Family: Any {
     /// Drops what the family keeps between queries, when the session needs the room. A
     /// search running at the time keeps its own share until it ends.
     fn forget(&self) {}
+
+    /// The heap game the family's rulesets are, when they are one (rules recognised as a
+    /// take-and-break game): the generic queries then ask the heap family instead.
+    fn heap_form(&self, _it: &Interp) -> Option<Rc<Ruleset>> {
+        None
+    }
+
+    /// Whether values the generic search kept for this ruleset are stale (rules that read a
+    /// name bound again since); remembers the scope now.
+    fn scope_changed(&self, _it: &Interp) -> bool {
+        false
+    }
+
+    /// The labelled graph of a loopy family's positions kept between queries (a fresh one if
+    /// it is stale); handed back by `keep_loopy` after a query.
+    fn take_loopy(&self, _it: &Interp) -> LoopyMemo {
+        LoopyMemo::default()
+    }
+
+    fn keep_loopy(&self, _memo: LoopyMemo) {}
+
+    /// What `:help NAME` says of a ruleset defined in the session: its signature and the
+    /// engine that values it.
+    fn help(&self, _it: &Interp, _name: &str) -> Option<String> {
+        None
+    }
 
     /// The family's own type, for its own builtins (`shortest_play`, `export`).
     fn as_any(&self) -> &dyn Any;

@@ -1,5 +1,7 @@
 //! The run stage: values, the interpreter, rulesets and their positions.
 pub mod eval;
 pub mod game;
+pub mod heap;
+pub mod positions;
 pub mod rules;
 pub mod value;

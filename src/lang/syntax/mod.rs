@@ -499,7 +499,7 @@ fn convert_error(e: pest::error::Error<Rule>, src: &str, src_id: u32) -> ParseEr
                 ws == sorted && **w != token
             })
             .cloned()
-            .or_else(|| crate::lang::run::eval::closest(&token, &words).filter(|w| *w != token))
+            .or_else(|| crate::lang::error::closest(&token, &words).filter(|w| *w != token))
     } else {
         None
     };
