@@ -19,8 +19,8 @@ use crate::engine::control::{Task, human_bytes};
 use crate::engine::graph::{Graph, automorphisms, rect_symmetries};
 use crate::engine::partizan::Game;
 use crate::engine::placement::{self, Piece};
-use crate::lang::builtins::partizan::{Partizan, Sides, store};
 use crate::lang::error::{Error, Result};
+use crate::lang::run::cgt::{Partizan, Sides, store};
 use crate::lang::run::eval::{Env, Interp};
 use crate::lang::run::game::{BOARD_BYTES, Family, Options};
 use crate::lang::run::rules::{Position, Ruleset};
@@ -103,8 +103,12 @@ pub struct BoardRules {
     bound: RefCell<HashMap<String, Rc<Ruleset>>>,
 }
 
+pub fn register(it: &mut Interp) {
+    it.define_board = Some(define);
+}
+
 /// Resolves the names of a definition: the first step of compiling.
-pub fn define(it: &mut Interp, def: &BoardGameDef, env: &Env) -> Result<Ruleset> {
+fn define(it: &mut Interp, def: &BoardGameDef, env: &Env) -> Result<Ruleset> {
     let states: Vec<String> = if def.states.is_empty() && def.on_edges {
         vec!["unmarked".into(), "marked".into()]
     } else if def.states.is_empty() {

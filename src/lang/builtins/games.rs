@@ -5,6 +5,7 @@ use crate::engine::heap::{self, Code};
 use crate::engine::{loopy, moore, wythoff};
 use crate::lang::compile::{FEW_OPTIONS, options_cap};
 use crate::lang::error::{Error, Result};
+use crate::lang::run::cgt;
 use crate::lang::run::eval::{Args, Interp, as_i64};
 use crate::lang::run::game::{Family, Options};
 use crate::lang::run::heap::{Heap, heap_form, heap_values, proven_period, search_period};
@@ -278,7 +279,7 @@ fn moore_pos(_: &mut Interp, a: &mut Args) -> Result<Value> {
 
 fn outcome(it: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(1, 1)?;
-    if let Some(o) = super::partizan::outcome(it, a.get(0))? {
+    if let Some(o) = cgt::outcome(it, a.get(0))? {
         return Ok(o);
     }
     let p = get_position(a, 0)?;
@@ -409,7 +410,7 @@ fn grundy(it: &mut Interp, a: &mut Args) -> Result<Value> {
 }
 
 fn moves(it: &mut Interp, a: &mut Args) -> Result<Value> {
-    if let Some(m) = super::partizan::moves(it, a)? {
+    if let Some(m) = cgt::moves(it, a)? {
         return Ok(m);
     }
     a.count(1, 1)?;
@@ -474,14 +475,14 @@ fn value(it: &mut Interp, a: &mut Args) -> Result<Value> {
     {
         return Ok(v);
     }
-    if let Some(g) = super::partizan::as_game(it, a.get(0))? {
-        return super::partizan::game_value(it, g);
+    if let Some(g) = cgt::as_game(it, a.get(0))? {
+        return cgt::game_value(it, g);
     }
     Err(a.type_error(0, "a position with a value, e.g. dots(3, 3)"))
 }
 
 fn winning(it: &mut Interp, a: &mut Args) -> Result<Value> {
-    if let Some(w) = super::partizan::winning(it, a)? {
+    if let Some(w) = cgt::winning(it, a)? {
         return Ok(w);
     }
     if a.len() == 2 {

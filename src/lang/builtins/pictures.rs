@@ -7,12 +7,13 @@ use crate::engine::group::cayley::{SchreierGraph, State};
 use crate::engine::group::export::{self as pic, NodeLabel};
 use crate::engine::group::perm::Perm;
 use crate::engine::group::{GroupVal, gap, search, tws};
+use crate::engine::partizan::Dyadic;
 use crate::engine::plot;
 use crate::lang::builtins::groups::{
     PICTURE_LIMIT, STATE_LIMIT, get_group, identity_state, moves_of, pattern,
 };
-use crate::lang::builtins::partizan::Partizan;
 use crate::lang::error::{Error, Result};
+use crate::lang::run::cgt::{Form, Partizan, store};
 use crate::lang::run::eval::{Args, Interp};
 use crate::lang::run::value::{Picture, Value};
 use crate::lang::syntax::ast::Span;
@@ -869,8 +870,7 @@ fn plot_builtin(it: &mut Interp, a: &mut Args) -> Result<Value> {
     let picture = if let Some(g) = thermograph {
         let title =
             text_kw(title, "title")?.unwrap_or_else(|| format!("thermograph of {}", g.to_text()));
-        let t =
-            super::partizan::thermograph_drawing(it, &g, title, (w, h)).map_err(|e| e.at(span0))?;
+        let t = thermograph_drawing(it, &g, title, (w, h)).map_err(|e| e.at(span0))?;
         Picture {
             title: t.title.clone(),
             formats: DRAWN_FORMATS,
@@ -984,4 +984,31 @@ fn import_tws(_: &mut Interp, a: &mut Args) -> Result<Value> {
     let text = read_text(a, 0)?;
     let p = tws::read(&text).map_err(|m| Error::runtime(m, a.span_of(0)))?;
     make_group(&p.name, p.moves, a.span_of(0))
+}
+
+/// What `plot(thermograph(G))` draws: the walls of G's thermograph up to above its mast.
+pub fn thermograph_drawing(
+    it: &mut Interp,
+    g: &Value,
+    title: String,
+    size: (u32, u32),
+) -> Result<crate::engine::plot::Thermograph> {
+    let Value::Game(g) = g else {
+        return Err(Error::plain("this record is not a thermograph"));
+    };
+    let Form::Short(g) = g.form else {
+        return Err(Error::plain("a loopy game has no thermograph"));
+    };
+    let s = store(it)?;
+    let t = s.thermograph(g)?;
+    let f = |d: Dyadic| d.numerator() as f64 / (1u64 << d.exponent()) as f64;
+    let temp = t.temperature.max(Dyadic::ZERO);
+    let top = temp.add(Dyadic::int(1).max(temp.half()?))?;
+    let walls = t.polylines(top)?;
+    Ok(crate::engine::plot::Thermograph {
+        title,
+        walls,
+        temperature: f(t.temperature),
+        size,
+    })
 }

@@ -2,10 +2,14 @@
 //! A ruleset of one argument is valued as a heap engine values its heaps: nimbers in a table
 //! indexed by heap, each heap's options listed by the compiled rules into one flat buffer.
 use crate::engine::control::Task;
+use crate::engine::control::map_bytes;
 use crate::engine::heap::Code;
 use crate::engine::impartial;
+use crate::engine::partizan::{self as cg, Game, Rules as Sums};
 use crate::lang::compile::{Flat, Rules, options_cap};
+use crate::lang::error::Error;
 use crate::lang::error::Result;
+use crate::lang::run::cgt::{Partizan, Sides, store};
 use crate::lang::run::eval::{Env, Interp};
 use crate::lang::run::game::{Family, Options};
 use crate::lang::run::heap::Heap;
@@ -14,6 +18,7 @@ use crate::lang::run::rules::{Interned, Ruleset};
 use crate::lang::run::value::Value;
 use crate::lang::syntax::ast::{GameDef, Side};
 use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 use std::rc::Rc;
 
 /// The rules of a `game` block with the scope it was defined in.
@@ -93,8 +98,20 @@ pub struct Script {
 
 type Found = (Vec<Option<Value>>, Option<Rc<Ruleset>>);
 
+pub fn register(it: &mut Interp) {
+    it.define_game = Some(define);
+}
+
+/// A `game` block as a ruleset: partizan when it has `left move` or `right move` lines.
+fn define(def: Rc<GameDef>, env: Env) -> Ruleset {
+    if def.rules.iter().any(|r| r.side.is_some()) {
+        return partizan(def, env);
+    }
+    Ruleset::new(def.name.name.to_string(), Script::new(def, env))
+}
+
 impl Script {
-    pub fn new(def: Rc<GameDef>, env: Env) -> Script {
+    fn new(def: Rc<GameDef>, env: Env) -> Script {
         Script {
             rules: Scripted::new(def, env),
             table: RefCell::default(),
@@ -380,6 +397,122 @@ impl Script {
             if line.is_empty() {
                 return Ok(Some(g));
             }
+        }
+    }
+}
+
+/// `game name(params) { left move ...; right move ...; move ... }`: the rules, compiled, run
+/// per position; values are memoised per ruleset.
+pub struct PartizanScript {
+    rules: Scripted,
+    memo: RefCell<HashMap<Vec<Box<[i64]>>, Game>>,
+}
+
+fn partizan(def: Rc<GameDef>, env: Env) -> Ruleset {
+    Ruleset::new(
+        def.name.name.to_string(),
+        Partizan(Box::new(PartizanScript {
+            rules: Scripted::new(def, env),
+            memo: RefCell::default(),
+        })),
+    )
+}
+
+/// The engine's view of a scripted ruleset: a position is a sorted sum of states.
+struct ScriptRules<'a> {
+    it: &'a mut Interp,
+    script: &'a PartizanScript,
+}
+
+impl ScriptRules<'_> {
+    fn side(&mut self, p: &[Box<[i64]>], side: Side) -> Result<Vec<Vec<Box<[i64]>>>> {
+        let mut out = vec![];
+        for c in p {
+            out.extend(self.script.options(self.it, c, side)?);
+        }
+        Ok(out)
+    }
+}
+
+impl Sums for ScriptRules<'_> {
+    type Pos = Vec<Box<[i64]>>;
+    type Error = Error;
+    fn left(&mut self, p: &Self::Pos) -> Result<Vec<Self::Pos>> {
+        self.side(p, Side::Left)
+    }
+    fn right(&mut self, p: &Self::Pos) -> Result<Vec<Self::Pos>> {
+        self.side(p, Side::Right)
+    }
+    fn components(&mut self, p: &Self::Pos) -> Vec<Self::Pos> {
+        p.iter().map(|c| vec![c.clone()]).collect()
+    }
+    fn describe(&self, p: &Self::Pos) -> String {
+        p.iter()
+            .map(|c| {
+                self.script
+                    .rules
+                    .codes
+                    .describe(&self.script.rules.def.name.name, c)
+            })
+            .collect::<Vec<_>>()
+            .join(" + ")
+    }
+}
+
+impl Sides for PartizanScript {
+    fn value(&self, it: &mut Interp, state: &[i64]) -> Result<Game> {
+        store(it)?;
+        if self.rules.scope_changed(it) {
+            self.memo.borrow_mut().clear();
+        }
+        let mut s = std::mem::take(&mut it.games.partizan);
+        it.games.partizan_busy = true;
+        let mut memo = std::mem::take(&mut *self.memo.borrow_mut());
+        let ctl = it.ctl.clone();
+        let r = cg::value(
+            &mut ScriptRules { it, script: self },
+            &mut s,
+            &mut memo,
+            &vec![state.into()],
+            &ctl,
+        );
+        *self.memo.borrow_mut() = memo;
+        it.games.partizan = s;
+        it.games.partizan_busy = false;
+        r
+    }
+    fn options(&self, it: &mut Interp, state: &[i64], side: Side) -> Result<Options> {
+        let mut out = self.rules.options(it, state, Some(side))?;
+        // an option is a sum: equal multisets are one option
+        for o in &mut out {
+            o.sort();
+        }
+        out.sort();
+        out.dedup();
+        Ok(out)
+    }
+    fn describe(&self, name: &str, state: &[i64]) -> String {
+        self.rules.codes.describe(name, state)
+    }
+    fn arity(&self) -> Option<usize> {
+        Some(self.rules.def.params.len())
+    }
+    fn interned(&self) -> Option<&Interned> {
+        Some(&self.rules.codes)
+    }
+    /// The memo's table and its keys (a sum of states each).
+    fn kept_bytes(&self) -> u64 {
+        self.memo.try_borrow().map_or(0, |m| {
+            let keys: usize = m
+                .keys()
+                .map(|k| k.iter().map(|c| 16 + 8 * c.len()).sum::<usize>())
+                .sum();
+            map_bytes(&m) + keys as u64
+        })
+    }
+    fn forget(&self) {
+        if let Ok(mut m) = self.memo.try_borrow_mut() {
+            *m = HashMap::new();
         }
     }
 }

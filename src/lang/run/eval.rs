@@ -2,6 +2,7 @@
 use crate::engine::Ctl;
 use crate::engine::control::num;
 use crate::lang::error::{Error, Kind, Result, closest};
+use crate::lang::run::rules::Ruleset;
 use crate::lang::run::value::{Closure, Value};
 use crate::lang::syntax::ast::*;
 use indexmap::IndexMap;
@@ -276,6 +277,10 @@ pub struct Interp {
     pub last: Option<Value>,
     /// family given to builtins registered from now on
     pub family: &'static str,
+    /// compiles a `game` block to a ruleset (registered by the family of games by rules)
+    pub define_game: Option<fn(Rc<GameDef>, Env) -> Ruleset>,
+    /// compiles a board game's rules to a ruleset (registered by the board-rules family)
+    pub define_board: Option<fn(&mut Interp, &BoardGameDef, &Env) -> Result<Ruleset>>,
     /// elements held by lists being built by comprehensions that are still running
     pub building: u64,
     /// values are printed as JSON (`--json`): `print(a, b)` prints the list `[a, b]`
@@ -370,22 +375,12 @@ impl Interp {
             base_dir: None,
             last: None,
             family: "core",
+            define_game: None,
+            define_board: None,
             building: 0,
             json: false,
         };
-        it.family = "core";
-        crate::lang::builtins::core::register(&mut it);
-        it.family = "groups and boards";
-        crate::lang::builtins::groups::register(&mut it);
-        it.family = "games";
-        crate::lang::builtins::games::register(&mut it);
-        crate::lang::builtins::misere::register(&mut it);
-        crate::lang::builtins::pictures::register(&mut it);
-        crate::lang::builtins::placement::register(&mut it);
-        crate::lang::builtins::cycles::register(&mut it);
-        crate::lang::builtins::dots::register(&mut it);
-        it.family = "partizan games";
-        crate::lang::builtins::partizan::register(&mut it);
+        crate::lang::builtins::install(&mut it);
         it.load_library("prelude", Span::default())
             .expect("the prelude must load");
         it
@@ -634,11 +629,17 @@ impl Interp {
                         def.name.span,
                     ));
                 }
-                let rs = crate::lang::run::rules::Ruleset::script(def.clone(), env.clone());
+                let define = self
+                    .define_game
+                    .ok_or_else(|| no_family("game blocks", def.name.span))?;
+                let rs = define(def.clone(), env.clone());
                 env.define(def.name.name.clone(), Value::Ruleset(Rc::new(rs)));
             }
             Stmt::BoardGame(def) => {
-                let rs = crate::lang::builtins::boardrules::define(self, def, env)?;
+                let define = self
+                    .define_board
+                    .ok_or_else(|| no_family("board games by rules", def.name.span))?;
+                let rs = define(self, def, env)?;
                 env.define(def.name.name.clone(), Value::Ruleset(Rc::new(rs)));
             }
             Stmt::Use(name, span) => self.load_library(name, *span)?,
@@ -820,9 +821,7 @@ impl Interp {
                 left,
                 right,
                 ambiguous,
-            } => crate::lang::builtins::partizan::literal(
-                self, left, right, *ambiguous, e.span, env,
-            )?,
+            } => crate::lang::run::cgt::literal(self, left, right, *ambiguous, e.span, env)?,
             ExprKind::CgAtom(text) => {
                 // `v*3` where v is bound was, and stays, a product
                 if let Some((name, n)) = text.split_once('*')
@@ -832,7 +831,7 @@ impl Interp {
                 {
                     return self.binary(BinOp::Mul, v, Value::Int(n), e.span, e.span, e.span);
                 }
-                crate::lang::builtins::partizan::atom(self, text).map_err(|er| er.at(e.span))?
+                crate::lang::run::cgt::atom(self, text).map_err(|er| er.at(e.span))?
             }
             ExprKind::Unary(op, x) => {
                 let v = self.eval(x, env)?;
@@ -1007,7 +1006,7 @@ impl Interp {
         }
         // `v`, `vv`, `v3`: CGSuite's downs, where no binding takes the name
         if down_name(name) {
-            return crate::lang::builtins::partizan::atom(self, name).map_err(|e| e.at(span));
+            return crate::lang::run::cgt::atom(self, name).map_err(|e| e.at(span));
         }
         let mut cands: Vec<String> = env.names().iter().map(|s| s.to_string()).collect();
         cands.extend(self.builtins.keys().map(|s| s.to_string()));
@@ -1278,7 +1277,7 @@ impl Interp {
     /// `op v`: `not`, `-` and `±` (the switch of a game).
     pub(crate) fn unary(&mut self, op: UnOp, v: Value, span: Span) -> Result<Value> {
         if op != UnOp::Not
-            && let Some(g) = crate::lang::builtins::partizan::unary(self, op == UnOp::PlusMinus, &v)
+            && let Some(g) = crate::lang::run::cgt::unary(self, op == UnOp::PlusMinus, &v)
                 .map_err(|er| er.at(span))?
         {
             return Ok(g);
@@ -1337,7 +1336,7 @@ impl Interp {
             })
         };
         if !matches!((&a, &b), (Int(_), Int(_)))
-            && let Some(v) = crate::lang::builtins::partizan::binary(self, op, &a, &b, span)?
+            && let Some(v) = crate::lang::run::cgt::binary(self, op, &a, &b, span)?
         {
             return Ok(v);
         }
@@ -1792,4 +1791,13 @@ fn op_text(op: BinOp) -> &'static str {
         BinOp::Pow => "^",
         BinOp::Bar => "|",
     }
+}
+
+/// The error for a definition no registered family compiles (an interpreter built without
+/// that family).
+fn no_family(what: &str, span: Span) -> Error {
+    Error::runtime(
+        format!("this session has no family that defines {what}"),
+        span,
+    )
 }

@@ -1,4 +1,5 @@
 //! The run stage: values, the interpreter, rulesets and their positions.
+pub mod cgt;
 pub mod eval;
 pub mod game;
 pub mod heap;

@@ -6,11 +6,9 @@ use crate::engine::Ctl;
 use crate::engine::control::map_bytes;
 use crate::engine::control::num;
 use crate::engine::heap;
-use crate::lang::run::eval::Env;
 use crate::lang::run::game::BOARD_BYTES;
 use crate::lang::run::game::Family;
 use crate::lang::run::value::Value;
-use crate::lang::syntax::ast::GameDef;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::collections::HashMap;
@@ -104,16 +102,6 @@ impl Ruleset {
             name,
             family: Box::new(family),
         }
-    }
-
-    pub fn script(def: Rc<GameDef>, env: Env) -> Ruleset {
-        if def.rules.iter().any(|r| r.side.is_some()) {
-            return crate::lang::builtins::partizan::script(def, env);
-        }
-        Ruleset::new(
-            def.name.name.to_string(),
-            crate::lang::builtins::script::Script::new(def, env),
-        )
     }
 
     pub fn name(&self) -> &str {

@@ -49,7 +49,7 @@ pub enum Value {
     Graph(Rc<Graph>),
     Piece(Rc<Piece>),
     /// a partizan game in canonical form (printed in CGSuite's notation)
-    Game(Rc<crate::lang::builtins::partizan::GameVal>),
+    Game(Rc<crate::lang::run::cgt::GameVal>),
     /// a drawing (`export(x)`, `plot(data)`): shown inline in notebooks, saved by `export`
     Picture(Rc<Picture>),
 }

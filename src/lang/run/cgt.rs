@@ -1,0 +1,663 @@
+//! Game values as the interpreter holds them (combinatorial game theory): CGSuite's notation
+//! for literals and atoms, `+`, `-`, `±` and comparisons of games and partizan positions,
+//! their outcomes, options and winning moves, and the interface every partizan family
+//! implements ([`Sides`], wrapped as a [`Family`] by [`Partizan`]).
+use crate::engine::partizan::loopy::{Loopy, Opt, Sided};
+use crate::engine::partizan::picture::Sketch;
+use crate::engine::partizan::{self as cg, Dyadic, Game, Outcome, Relation, Store};
+use crate::lang::error::{Error, Result};
+use crate::lang::run::eval::{Args, Env, Interp};
+use crate::lang::run::game::{Family, Options};
+use crate::lang::run::positions::position_grundy;
+use crate::lang::run::rules::{Component, Interned, Position, Ruleset};
+use crate::lang::run::value::Value;
+use crate::lang::syntax::ast::{BinOp, Expr, ExprKind, Side, Span};
+use std::rc::Rc;
+
+/// A game value: its form and its CGSuite text (values print without the store).
+pub struct GameVal {
+    pub form: Form,
+    pub text: Rc<str>,
+}
+
+/// A short game's id in the store, or a loopy game's sides (canonical stoppers).
+pub enum Form {
+    Short(Game),
+    Loopy(Rc<Sided>),
+}
+
+/// The loopy games CGSuite predefines (docs/language.md, "Loopy partizan games").
+pub(crate) const LOOPY_NAMES: [&str; 6] = ["on", "off", "over", "under", "upon", "dud"];
+
+pub(crate) const HINT: &str =
+    "a partizan position: ask value, outcome, left_options or right_options";
+
+/// The interpreter's store, unless a partizan search holds it (the rules of a partizan `game`
+/// block cannot ask for game values while their own values are searched).
+pub fn store(it: &mut Interp) -> Result<&mut Store> {
+    if it.games.partizan_busy {
+        return Err(Error::plain(
+            "game values cannot be computed inside the rules of a partizan game",
+        )
+        .hint("a move rule gives positions as integers; ask for values outside the rules"));
+    }
+    let ctl = it.ctl.clone();
+    let s = &mut it.games.partizan;
+    s.set_ctl(&ctl);
+    Ok(s)
+}
+
+pub fn game_value(it: &mut Interp, g: Game) -> Result<Value> {
+    let text = store(it)?.show(g)?;
+    Ok(Value::Game(Rc::new(GameVal {
+        form: Form::Short(g),
+        text: text.into(),
+    })))
+}
+
+/// The value of a game graph: a short game when it is one, else its canonical stopper or sides.
+pub(crate) fn loopy_value(it: &mut Interp, g: &Loopy) -> Result<Value> {
+    let ctl = it.ctl.clone();
+    let v = Sided::of(g, store(it)?, &ctl)?;
+    sided_value(it, v)
+}
+
+pub(crate) fn sided_value(it: &mut Interp, v: Sided) -> Result<Value> {
+    let ctl = it.ctl.clone();
+    let s = store(it)?;
+    if let Some(g) = v.as_short(s)? {
+        return game_value(it, g);
+    }
+    let text = v.show(s, &ctl)?;
+    Ok(Value::Game(Rc::new(GameVal {
+        form: Form::Loopy(Rc::new(v)),
+        text: text.into(),
+    })))
+}
+
+pub(crate) fn is_loopy(v: &Value) -> bool {
+    matches!(v, Value::Game(g) if matches!(g.form, Form::Loopy(_)))
+}
+
+/// A value as a loopy game's sides: loopy games, and what [`as_game`] takes. `None` otherwise.
+pub(crate) fn as_sided(it: &mut Interp, v: &Value) -> Result<Option<Sided>> {
+    if let Value::Game(g) = v
+        && let Form::Loopy(x) = &g.form
+    {
+        return Ok(Some((**x).clone()));
+    }
+    let Some(g) = as_game(it, v)? else {
+        return Ok(None);
+    };
+    let ctl = it.ctl.clone();
+    let s = store(it)?;
+    let l = Loopy::short(s, g, &ctl)?;
+    Ok(Some(Sided::of(&l, s, &ctl)?))
+}
+
+/// A stopper's graph, for an option of a game literal.
+pub(crate) fn as_stopper(it: &mut Interp, v: &Value) -> Result<Option<Loopy>> {
+    let Some(x) = as_sided(it, v)? else {
+        return Ok(None);
+    };
+    if !x.is_stopper() {
+        let text = match v {
+            Value::Game(g) => g.text.to_string(),
+            _ => "this value".into(),
+        };
+        return Err(Error::plain(format!(
+            "an option of a game must be a stopper; {text} is not"
+        ))
+        .hint("use onside(G) or offside(G) as the option"));
+    }
+    Ok(Some(x.on))
+}
+
+pub(crate) fn number(it: &mut Interp, x: Dyadic) -> Result<Value> {
+    let g = store(it)?.number(x)?;
+    game_value(it, g)
+}
+
+/// A value as a game: games, integers, and positions (partizan ones by their value, impartial
+/// ones as their nimber). `None` for other values.
+pub fn as_game(it: &mut Interp, v: &Value) -> Result<Option<Game>> {
+    Ok(Some(match v {
+        Value::Game(g) => match &g.form {
+            Form::Short(x) => *x,
+            Form::Loopy(_) => {
+                return Err(
+                    Error::plain(format!("{} is a loopy game, not a short one", g.text))
+                        .hint("loopy games take +, -, comparisons, outcome, onside and offside"),
+                );
+            }
+        },
+        Value::Int(n) => store(it)?.integer(*n)?,
+        Value::Big(_) => return Err(cg::dyadic::overflow().into()),
+        Value::Rat(r) => {
+            let d = dyadic(r).map_err(|m| {
+                Error::from(crate::engine::Error::invalid(m))
+                    .hint("the numbers of short games have a power of two below the line")
+            })?;
+            store(it)?.number(d)?
+        }
+        Value::Position(p) if !p.misere => {
+            let mut parts = vec![];
+            for c in &p.comps {
+                parts.push(match c.rs.family::<Partizan>() {
+                    Some(f) => f.0.value(it, &c.args)?,
+                    None if c.rs.family.not_impartial().is_some() => return Ok(None),
+                    None => {
+                        let n = position_grundy(
+                            it,
+                            &Position {
+                                comps: vec![c.clone()],
+                                misere: false,
+                            },
+                        )?;
+                        store(it)?.nimber(n)?
+                    }
+                });
+            }
+            store(it)?.sum(parts)?
+        }
+        _ => return Ok(None),
+    }))
+}
+
+/// A fraction as a game number: its denominator a power of two, both parts small enough.
+pub(crate) fn dyadic(r: &num_rational::BigRational) -> std::result::Result<Dyadic, String> {
+    let (p, q) = (r.numer(), r.denom());
+    if q.magnitude().count_ones() != 1 {
+        return Err(format!("{p}/{q} is not a dyadic number, so not a game"));
+    }
+    match (i64::try_from(p), u32::try_from(q.bits() - 1)) {
+        (Ok(n), Ok(x)) => Dyadic::new(n, x).map_err(|e| e.message),
+        _ => Err(cg::dyadic::overflow().message),
+    }
+}
+
+pub(crate) fn arg_game(it: &mut Interp, a: &Args, i: usize) -> Result<Game> {
+    as_game(it, a.get(i))?
+        .ok_or_else(|| a.type_error(i, "a game, an integer or a position (normal play)"))
+}
+
+pub(crate) fn arg_number(it: &mut Interp, a: &Args, i: usize) -> Result<Dyadic> {
+    let g = arg_game(it, a, i)?;
+    store(it)?
+        .as_number(g)
+        .ok_or_else(|| a.type_error(i, "a number such as 1 or game(\"1/2\")"))
+}
+
+/// Whether a value takes part in game arithmetic: a game, or a partizan position.
+pub(crate) fn is_partizan(v: &Value) -> bool {
+    match v {
+        Value::Game(_) => true,
+        Value::Position(p) => p.comps.iter().any(|c| c.rs.family::<Partizan>().is_some()),
+        _ => false,
+    }
+}
+
+/// `+`, `-` and comparisons when one side is a game or a partizan position (the other then
+/// converts: integers to integer games, impartial positions to nimbers). `None` otherwise.
+pub fn binary(
+    it: &mut Interp,
+    op: BinOp,
+    a: &Value,
+    b: &Value,
+    span: Span,
+) -> Result<Option<Value>> {
+    if !(is_partizan(a) || is_partizan(b)) {
+        return Ok(None);
+    }
+    let arith = matches!(op, BinOp::Add | BinOp::Sub);
+    let order = matches!(
+        op,
+        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+    );
+    if !(arith || order) {
+        return Ok(None);
+    }
+    if is_loopy(a) || is_loopy(b) {
+        return loopy_binary(it, op, a, b).map_err(|e| e.at(span));
+    }
+    let game = |it: &mut Interp, v| as_game(it, v).map_err(|e| e.at(span));
+    let (Some(g), Some(h)) = (game(it, a)?, game(it, b)?) else {
+        return match op {
+            BinOp::Eq => Ok(Some(Value::Bool(false))),
+            BinOp::Ne => Ok(Some(Value::Bool(true))),
+            _ => Ok(None),
+        };
+    };
+    let s = store(it)?;
+    let at = |e: crate::engine::Error| Error::from(e).at(span);
+    if arith {
+        let r = if op == BinOp::Add {
+            s.add(g, h)
+        } else {
+            s.sub(g, h)
+        }
+        .map_err(at)?;
+        return game_value(it, r).map(Some);
+    }
+    let rel = s.compare(g, h).map_err(at)?;
+    use Relation::*;
+    Ok(Some(Value::Bool(match op {
+        BinOp::Eq => rel == Equal,
+        BinOp::Ne => rel != Equal,
+        BinOp::Lt => rel == Less,
+        BinOp::Le => matches!(rel, Less | Equal),
+        BinOp::Gt => rel == Greater,
+        _ => matches!(rel, Greater | Equal),
+    })))
+}
+
+/// `+`, `-` and comparisons of loopy games, side by side.
+pub(crate) fn loopy_binary(
+    it: &mut Interp,
+    op: BinOp,
+    a: &Value,
+    b: &Value,
+) -> Result<Option<Value>> {
+    let (Some(x), Some(y)) = (as_sided(it, a)?, as_sided(it, b)?) else {
+        return match op {
+            BinOp::Eq => Ok(Some(Value::Bool(false))),
+            BinOp::Ne => Ok(Some(Value::Bool(true))),
+            _ => Ok(None),
+        };
+    };
+    let ctl = it.ctl.clone();
+    let s = store(it)?;
+    match op {
+        BinOp::Add | BinOp::Sub => {
+            let y = if op == BinOp::Sub { y.neg(s, &ctl)? } else { y };
+            let r = x.add(&y, s, &ctl)?;
+            sided_value(it, r).map(Some)
+        }
+        _ => {
+            let (le, ge) = (x.leq(&y, &ctl)?, y.leq(&x, &ctl)?);
+            Ok(Some(Value::Bool(match op {
+                BinOp::Eq => le && ge,
+                BinOp::Ne => !(le && ge),
+                BinOp::Lt => le && !ge,
+                BinOp::Le => le,
+                BinOp::Gt => ge && !le,
+                _ => ge,
+            })))
+        }
+    }
+}
+
+/// `-G` and `±G` of a game (or a number or position, as a game).
+pub fn unary(it: &mut Interp, plus_minus: bool, v: &Value) -> Result<Option<Value>> {
+    if !(plus_minus || is_partizan(v)) {
+        return Ok(None);
+    }
+    if is_loopy(v) {
+        let ctl = it.ctl.clone();
+        if plus_minus {
+            let g = as_stopper(it, v)?.expect("a loopy game");
+            let n = g.neg();
+            let pm = Loopy::from_options(&[Opt::Game(&g)], &[Opt::Game(&n)]);
+            return loopy_value(it, &pm).map(Some);
+        }
+        let x = as_sided(it, v)?.expect("a loopy game");
+        let n = x.neg(store(it)?, &ctl)?;
+        return sided_value(it, n).map(Some);
+    }
+    // `±{*, ^}` (how gamut prints a switch with several options): {*, ^ | -*, -^}
+    if let (true, Value::Set(xs)) = (plus_minus, v)
+        && xs.iter().any(is_loopy)
+    {
+        let mut graphs = vec![];
+        for x in xs.iter() {
+            match as_stopper(it, x)? {
+                Some(g) => graphs.push(g),
+                None => return Ok(None),
+            }
+        }
+        let negs: Vec<Loopy> = graphs.iter().map(Loopy::neg).collect();
+        let lo: Vec<Opt> = graphs.iter().map(Opt::Game).collect();
+        let ro: Vec<Opt> = negs.iter().map(Opt::Game).collect();
+        return loopy_value(it, &Loopy::from_options(&lo, &ro)).map(Some);
+    }
+    if let (true, Value::Set(xs)) = (plus_minus, v) {
+        let mut left = vec![];
+        for x in xs.iter() {
+            match as_game(it, x)? {
+                Some(g) => left.push(g),
+                None => return Ok(None),
+            }
+        }
+        let s = store(it)?;
+        let right = left
+            .iter()
+            .map(|&g| s.neg(g))
+            .collect::<std::result::Result<_, _>>()?;
+        let r = s.canonical(left, right)?;
+        return game_value(it, r).map(Some);
+    }
+    let Some(g) = as_game(it, v)? else {
+        return Ok(None);
+    };
+    let s = store(it)?;
+    let n = s.neg(g)?;
+    let r = if plus_minus {
+        s.canonical(vec![g], vec![n])?
+    } else {
+        n
+    };
+    game_value(it, r).map(Some)
+}
+
+/// `*`, `*3`, `^`, `^^*`, and every game word of CGSuite's notation the grammar reads as one.
+pub fn atom(it: &mut Interp, text: &str) -> Result<Value> {
+    let g = store(it)?.parse(text)?;
+    game_value(it, g)
+}
+
+/// `{L1, L2 | R1}`: each option a game; `a/b` with b a power of two is the dyadic number.
+pub fn literal(
+    it: &mut Interp,
+    left: &[Expr],
+    right: &[Expr],
+    ambiguous: bool,
+    span: Span,
+    env: &Env,
+) -> Result<Value> {
+    if ambiguous {
+        return Err(
+            Error::runtime("the longest bar appears twice in this game literal", span)
+                .hint("nest with longer bars, e.g. {a || b | c} is {a | {b | c}}"),
+        );
+    }
+    // an option may be `pass` or a loopy game: then the game is loopy
+    let mut vals = [vec![], vec![]];
+    let mut loopy_opts = false;
+    for (side, exprs) in vals.iter_mut().zip([left, right]) {
+        for e in exprs {
+            if is_pass(e, env) {
+                side.push(None);
+                loopy_opts = true;
+                continue;
+            }
+            let v = it.eval(e, env)?;
+            loopy_opts |= is_loopy(&v);
+            side.push(Some((v, e.span)));
+        }
+    }
+    if loopy_opts {
+        let mut graphs: [Vec<Option<Loopy>>; 2] = [vec![], vec![]];
+        for (k, side) in vals.iter().enumerate() {
+            for v in side {
+                graphs[k].push(match v {
+                    None => None,
+                    Some((v, sp)) => Some(
+                        as_stopper(it, v)
+                            .map_err(|e| e.at(*sp))?
+                            .ok_or_else(|| option_error(v, *sp))?,
+                    ),
+                });
+            }
+        }
+        fn opts(gs: &[Option<Loopy>]) -> Vec<Opt<'_>> {
+            gs.iter()
+                .map(|g| g.as_ref().map_or(Opt::Pass, Opt::Game))
+                .collect()
+        }
+        let (lo, ro) = (opts(&graphs[0]), opts(&graphs[1]));
+        let g = Loopy::from_options(&lo, &ro);
+        return loopy_value(it, &g).map_err(|e| e.at(span));
+    }
+    let mut sides = [vec![], vec![]];
+    for (k, side) in vals.into_iter().enumerate() {
+        for (v, sp) in side.into_iter().flatten() {
+            let g = as_game(it, &v)
+                .map_err(|er| er.at(sp))?
+                .ok_or_else(|| option_error(&v, sp))?;
+            sides[k].push(g);
+        }
+    }
+    let [l, r] = sides;
+    let g = store(it)?
+        .canonical(l, r)
+        .map_err(|e| Error::from(e).at(span))?;
+    game_value(it, g)
+}
+
+pub(crate) fn option_error(v: &Value, span: Span) -> Error {
+    Error::runtime(
+        format!(
+            "an option of a game is a game or a number, not {}",
+            v.a_type()
+        ),
+        span,
+    )
+}
+
+/// `pass` as an option (a move back to the game itself), where no binding takes the name.
+pub(crate) fn is_pass(e: &Expr, env: &Env) -> bool {
+    matches!(&e.kind, ExprKind::Ident(n) if &**n == "pass" && env.lookup("pass").is_none())
+}
+
+/// `outcome(G)` of a game or partizan position: "L", "R", "N" or "P". `None` for impartial ones.
+pub fn outcome(it: &mut Interp, v: &Value) -> Result<Option<Value>> {
+    if !(is_partizan(v) || matches!(v, Value::Int(_))) {
+        return Ok(None);
+    }
+    if is_loopy(v) {
+        let ctl = it.ctl.clone();
+        let x = as_sided(it, v)?.expect("a loopy game");
+        return Ok(Some(Value::str(x.outcome(&ctl)?)));
+    }
+    let Some(g) = as_game(it, v)? else {
+        return Ok(None);
+    };
+    let o = store(it)?.outcome(g)?;
+    Ok(Some(Value::str(match o {
+        Outcome::L => "L",
+        Outcome::R => "R",
+        Outcome::N => "N",
+        Outcome::P => "P",
+    })))
+}
+
+/// One side's options of a partizan position of one component: each option as a position
+/// (`named`: by its move when the ruleset names moves, as board games by rules do), with its
+/// value. `None` when `v` is not such a position.
+pub(crate) fn position_options(
+    it: &mut Interp,
+    v: &Value,
+    side: Side,
+    named: bool,
+) -> Result<Option<Vec<(Value, Game)>>> {
+    let Value::Position(p) = v else {
+        return Ok(None);
+    };
+    let Some(c) = p.the_one() else {
+        return Ok(None);
+    };
+    let Some(f) = c.rs.family::<Partizan>() else {
+        return Ok(None);
+    };
+    let mut out = vec![];
+    for o in f.0.options(it, &c.args, side)? {
+        let mut g = store(it)?.zero();
+        for args in &o {
+            let v = f.0.value(it, args)?;
+            g = store(it)?.add(g, v)?;
+        }
+        if named
+            && let [one] = o.as_slice()
+            && let Some(label) = f.0.move_label(&c.args, one, side)
+        {
+            out.push((Value::str(&label), g));
+            continue;
+        }
+        let comps = o
+            .into_iter()
+            .map(|args| Component {
+                rs: c.rs.clone(),
+                args,
+            })
+            .collect();
+        let pos = Position {
+            comps,
+            misere: false,
+        };
+        out.push((Value::Position(Rc::new(pos)), g));
+    }
+    Ok(Some(out))
+}
+
+/// The options of a game value for `side`, each as a value and as a game.
+pub(crate) fn game_options(it: &mut Interp, g: Game, side: Side) -> Result<Vec<(Value, Game)>> {
+    let s = store(it)?;
+    let opts = if side == Side::Left {
+        s.left(g)?
+    } else {
+        s.right(g)?
+    };
+    opts.iter().map(|&o| Ok((game_value(it, o)?, o))).collect()
+}
+
+/// `moves(P)` of a partizan position: `{left: {option: value, ...}, right: {...}}`. `None`
+/// when P is not a partizan position of one component.
+pub fn moves(it: &mut Interp, a: &Args) -> Result<Option<Value>> {
+    let mut out = vec![];
+    for (name, side) in [("left", Side::Left), ("right", Side::Right)] {
+        let Some(opts) = position_options(it, a.get(0), side, true)? else {
+            return Ok(None);
+        };
+        a.count(1, 1)?;
+        let mut m = vec![];
+        for (p, g) in opts {
+            m.push((p, game_value(it, g)?));
+        }
+        out.push((Value::str(name), Value::Map(Rc::new(m))));
+    }
+    Ok(Some(Value::Map(Rc::new(out))))
+}
+
+/// `winning(P, "L")`: Left's options after which Left wins with Right to move (value ≥ 0);
+/// `winning(P, "R")` Right's (value ≤ 0). P a partizan position or a game value. `None` when
+/// P is neither.
+pub fn winning(it: &mut Interp, a: &Args) -> Result<Option<Value>> {
+    let v = a.get(0);
+    let position = matches!(v, Value::Position(p) if p.the_one().is_some_and(|c| c.rs.family::<Partizan>().is_some()));
+    if !position && !matches!(v, Value::Game(_)) {
+        return Ok(None);
+    }
+    a.count(1, 2)?;
+    if a.len() == 1 {
+        return Err(Error::runtime(
+            "a partizan position has winning moves for Left and for Right: say whose",
+            a.span,
+        )
+        .hint("winning(P, \"L\") or winning(P, \"R\")"));
+    }
+    let side = match &*a.str(1)? {
+        "L" => Side::Left,
+        "R" => Side::Right,
+        other => {
+            return Err(Error::runtime(
+                format!("the player is \"L\" or \"R\", not {other:?}"),
+                a.span_of(1),
+            ));
+        }
+    };
+    let opts = match position_options(it, v, side, true)? {
+        Some(opts) => opts,
+        None => {
+            let g = arg_game(it, a, 0)?;
+            game_options(it, g, side)?
+        }
+    };
+    let mut out = vec![];
+    for (p, g) in opts {
+        let s = store(it)?;
+        let zero = s.zero();
+        let wins = if side == Side::Left {
+            s.leq(zero, g)?
+        } else {
+            s.leq(g, zero)?
+        };
+        if wins {
+            out.push(p);
+        }
+    }
+    Ok(Some(Value::list(out)))
+}
+
+/// A partizan ruleset as the language sees it: the value of a state, and its options for
+/// each player (each option a sum of states of the same ruleset).
+pub trait Sides: std::any::Any {
+    fn value(&self, it: &mut Interp, state: &[i64]) -> Result<Game>;
+    fn options(&self, it: &mut Interp, state: &[i64], side: Side) -> Result<Options>;
+    fn describe(&self, name: &str, state: &[i64]) -> String;
+    fn arity(&self) -> Option<usize> {
+        None
+    }
+    /// A text drawing for `show`; by default the sketch's.
+    fn show(&self, state: &[i64]) -> Option<String> {
+        self.sketch(state).map(|s| s.text())
+    }
+    /// What `show` and `export` draw of a position.
+    fn sketch(&self, _state: &[i64]) -> Option<Sketch> {
+        None
+    }
+    /// As [`Family::interned`].
+    fn interned(&self) -> Option<&Interned> {
+        None
+    }
+    /// As [`Family::kept_bytes`].
+    fn kept_bytes(&self) -> u64 {
+        0
+    }
+    /// As [`Family::forget`].
+    fn forget(&self) {}
+    /// The name of `side`'s move from `state` to the single component `option` (a board
+    /// game's cells); `None` names the option by its position.
+    fn move_label(&self, _state: &[i64], _option: &[i64], _side: Side) -> Option<String> {
+        None
+    }
+}
+
+/// The family of every partizan ruleset.
+pub struct Partizan(pub Box<dyn Sides>);
+
+impl Family for Partizan {
+    fn arity(&self) -> Option<usize> {
+        self.0.arity()
+    }
+    fn type_name(&self) -> &'static str {
+        "partizan position"
+    }
+    fn describe(&self, name: &str, state: &[i64]) -> String {
+        self.0.describe(name, state)
+    }
+    fn show(&self, state: &[i64]) -> Option<String> {
+        self.0.show(state)
+    }
+    fn options(&self, _: &mut Interp, _: &Ruleset, _: &[i64]) -> Result<Options> {
+        Err(Error::plain("a partizan position has options for Left and for Right").hint(HINT))
+    }
+    fn not_impartial(&self) -> Option<&'static str> {
+        Some(HINT)
+    }
+    fn value(&self, it: &mut Interp, state: &[i64]) -> Result<Option<Value>> {
+        let g = self.0.value(it, state)?;
+        game_value(it, g).map(Some)
+    }
+    fn kept_bytes(&self) -> u64 {
+        self.0.kept_bytes()
+    }
+    fn forget(&self) {
+        self.0.forget()
+    }
+    fn interned(&self) -> Option<&Interned> {
+        self.0.interned()
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
