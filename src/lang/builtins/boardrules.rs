@@ -24,7 +24,7 @@ use crate::lang::run::cgt::{Partizan, Sides, store};
 use crate::lang::run::eval::{Env, Interp};
 use crate::lang::run::game::{BOARD_BYTES, Family, Options};
 use crate::lang::run::rules::{Position, Ruleset};
-use crate::lang::run::value::{Picture, Value};
+use crate::lang::run::value::{DRAWN_FORMATS, Picture, Value};
 use crate::lang::syntax::ast::{BoardGameDef, Expr, ExprKind, Ident, Side, Span};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -1213,14 +1213,14 @@ fn on_board(rs: &Ruleset) -> Option<&OnBoard> {
 }
 
 /// The picture of a position of one board game by rules; `None` when `v` is not one.
-pub fn picture(v: &Value) -> Option<Picture> {
+fn picture(v: &Value) -> Option<Picture> {
     let Value::Position(p) = v else { return None };
     let [c] = p.comps.as_slice() else { return None };
     on_board(&c.rs)?;
     let (rs, state) = (c.rs.clone(), c.args.clone());
     Some(Picture {
         title: rs.name.clone(),
-        formats: super::pictures::DRAWN_FORMATS,
+        formats: DRAWN_FORMATS,
         draw: Box::new(move |path| {
             let b = on_board(&rs).expect("checked above");
             let letters: Vec<String> = b
@@ -1458,6 +1458,9 @@ impl Family for OnBoard {
                 .join("\n"),
         })
     }
+    fn picture(&self, v: &Value) -> Option<Picture> {
+        picture(v)
+    }
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }
@@ -1467,6 +1470,9 @@ impl Family for OnBoard {
 struct PartizanOnBoard(OnBoard);
 
 impl Sides for PartizanOnBoard {
+    fn picture(&self, v: &Value) -> Option<Picture> {
+        picture(v)
+    }
     fn kept_bytes(&self) -> u64 {
         self.0.game.kept_bytes()
     }

@@ -7,7 +7,7 @@ use crate::lang::error::{Error, Result};
 use crate::lang::run::eval::{Args, Interp};
 use crate::lang::run::game::{Family, Options};
 use crate::lang::run::rules::{Position, Ruleset};
-use crate::lang::run::value::Value;
+use crate::lang::run::value::{GRAPH_FORMATS, Picture, Value, extension};
 use std::rc::Rc;
 
 pub fn register(it: &mut Interp) {
@@ -155,6 +155,24 @@ impl Family for CyclesGame {
         let pos = cycles_pos(&self.0, state).ok()?;
         Some(self.0.show(&pos).trim_end().to_string())
     }
+    fn picture(&self, v: &Value) -> Option<Picture> {
+        let (game, pos) = single(v)?;
+        let title = format!(
+            "Game of Cycles: {} markable edges, {} marked ({} rule)",
+            game.markable_edges(),
+            pos.marked_count(),
+            game.rule()
+        );
+        Some(Picture {
+            title: title.clone(),
+            formats: GRAPH_FORMATS,
+            draw: Box::new(move |path| match extension(path).as_str() {
+                "dot" => std::fs::write(path, game.dot(&pos))
+                    .map_err(|e| format!("cannot write {path}: {e}")),
+                _ => game.picture(&pos, &title, path),
+            }),
+        })
+    }
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }
@@ -284,7 +302,7 @@ fn cycles_game(it: &mut Interp, a: &mut Args) -> Result<Value> {
 }
 
 /// The Game of Cycles component of a position, if it is one.
-pub fn single(v: &Value) -> Option<(Rc<Cycles>, cycles::Position)> {
+fn single(v: &Value) -> Option<(Rc<Cycles>, cycles::Position)> {
     let Value::Position(p) = v else { return None };
     let [c] = p.comps.as_slice() else { return None };
     let CyclesGame(g) = c.rs.family::<CyclesGame>()?;

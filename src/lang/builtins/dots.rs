@@ -4,7 +4,7 @@ use crate::lang::error::{Error, Result};
 use crate::lang::run::eval::{Args, Interp};
 use crate::lang::run::game::{Family, Options, ScoringMoves};
 use crate::lang::run::rules::Ruleset;
-use crate::lang::run::value::{Picture, Value};
+use crate::lang::run::value::{DRAWN_FORMATS, Picture, Value};
 use std::rc::Rc;
 
 /// Dots-and-Boxes, a scoring game; a state is the bitset of drawn lines.
@@ -83,13 +83,16 @@ impl Family for DotsGame {
         let pos = self.pos(state).ok()?;
         Some(self.0.show(&pos).trim_end().to_string())
     }
+    fn picture(&self, v: &Value) -> Option<Picture> {
+        picture(v)
+    }
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }
 }
 
 /// A Dots-and-Boxes position as a picture, drawn as `show` draws it.
-pub fn picture(v: &Value) -> Option<Picture> {
+fn picture(v: &Value) -> Option<Picture> {
     let Value::Position(p) = v else { return None };
     let c = p.the_one()?;
     let DotsGame(g) = c.rs.family::<DotsGame>()?;
@@ -97,7 +100,7 @@ pub fn picture(v: &Value) -> Option<Picture> {
     let (g, title) = (g.clone(), v.to_text());
     Some(Picture {
         title: title.clone(),
-        formats: super::pictures::DRAWN_FORMATS,
+        formats: DRAWN_FORMATS,
         draw: Box::new(move |path| g.picture(&pos, &title, path)),
     })
 }

@@ -9,14 +9,12 @@ use crate::engine::group::search;
 use crate::engine::group::{Board, GroupVal, PatternSpec};
 use crate::lang::error::{Error, Result};
 use crate::lang::run::eval::{Args, Interp};
+use crate::lang::run::groups::{STATE_LIMIT, Shape, get_group, identity_state, moves_of, pattern};
 use crate::lang::run::value::Value;
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::rc::Rc;
-
-/// In-memory searches stop beyond this many states (about 1.5 GB of hash tables).
-pub const STATE_LIMIT: usize = 20_000_000;
 
 pub fn register(it: &mut Interp) {
     it.add_builtin(
@@ -48,6 +46,12 @@ pub fn register(it: &mut Interp) {
         "grid(m, n)",
         "a board of m rows and n columns, cells numbered 1.. row by row",
         grid,
+    );
+    it.add_builtin(
+        "torus",
+        "torus(m, n)",
+        "an m x n board whose attacks wrap round both edges",
+        |it, a| board(it, a, true),
     );
     it.add_builtin(
         "shift",
@@ -242,13 +246,6 @@ pub fn register(it: &mut Interp) {
     );
 }
 
-pub fn get_group(a: &Args, i: usize) -> Result<Rc<GroupVal>> {
-    match a.get(i) {
-        Value::Group(g) => Ok(g.clone()),
-        _ => Err(a.type_error(i, "a group")),
-    }
-}
-
 fn get_perm(a: &Args, i: usize) -> Result<Rc<Perm>> {
     match a.get(i) {
         Value::Perm(p) => Ok(p.clone()),
@@ -268,7 +265,7 @@ fn grid(it: &mut Interp, a: &mut Args) -> Result<Value> {
 }
 
 /// `grid(m, n)`, or `torus(m, n)` when `torus` is set.
-pub fn board(_: &mut Interp, a: &mut Args, torus: bool) -> Result<Value> {
+fn board(_: &mut Interp, a: &mut Args, torus: bool) -> Result<Value> {
     a.count(2, 2)?;
     let (m, n) = (a.nonneg(0)? as usize, a.nonneg(1)? as usize);
     // the board engines keep a set of cells in at most 256 bits
@@ -459,70 +456,6 @@ fn order(_: &mut Interp, a: &mut Args) -> Result<Value> {
     }
 }
 
-/// How a pattern value was written, so that states convert back to the same form.
-#[derive(Clone, Copy)]
-pub(crate) enum Shape {
-    Point,
-    Set,
-    Colours,
-}
-
-fn point_of(v: &Value, degree: usize, span: crate::lang::syntax::ast::Span) -> Result<usize> {
-    match v {
-        Value::Int(p) if *p >= 1 && (*p as usize) <= degree => Ok(*p as usize - 1),
-        Value::Int(p) => Err(Error::runtime(
-            format!("point {p} is not in 1..{degree}"),
-            span,
-        )),
-        _ => Err(Error::runtime(
-            format!("a pattern holds points (integers), not {}", v.a_type()),
-            span,
-        )),
-    }
-}
-
-pub(crate) fn pattern(a: &Args, i: usize, degree: usize) -> Result<(State, Shape)> {
-    let span = a.span_of(i);
-    let mut st = vec![0u8; degree];
-    let put = |set: &BTreeSet<Value>, colour: u8, st: &mut Vec<u8>| -> Result<()> {
-        for v in set {
-            let p = point_of(v, degree, span)?;
-            if st[p] != 0 {
-                return Err(
-                    Error::runtime(format!("point {} has two colours", p + 1), span)
-                        .hint("the sets of a pattern must be disjoint"),
-                );
-            }
-            st[p] = colour;
-        }
-        Ok(())
-    };
-    let shape = match a.get(i) {
-        Value::Int(_) => {
-            st[point_of(a.get(i), degree, span)?] = 1;
-            Shape::Point
-        }
-        Value::Set(s) => {
-            put(s, 1, &mut st)?;
-            Shape::Set
-        }
-        Value::List(xs) if xs.iter().all(|x| matches!(x, Value::Set(_))) && xs.len() < 255 => {
-            for (c, x) in xs.iter().enumerate() {
-                let Value::Set(s) = x else { unreachable!() };
-                put(s, c as u8 + 1, &mut st)?;
-            }
-            Shape::Colours
-        }
-        _ => {
-            return Err(a.type_error(
-                i,
-                "a point, a set of points, or a list of disjoint sets (one per colour)",
-            ));
-        }
-    };
-    Ok((st.into(), shape))
-}
-
 fn pattern_value(st: &[u8], shape: Shape) -> Value {
     let cells = |c: u8| -> BTreeSet<Value> {
         st.iter()
@@ -541,26 +474,10 @@ fn pattern_value(st: &[u8], shape: Shape) -> Value {
     }
 }
 
-/// The board with every point labelled apart: searches over the group's elements start here.
-/// A label is a byte, so these searches take groups of at most 255 points.
-pub(crate) fn identity_state(degree: usize) -> Result<State> {
-    if degree > 255 {
-        return Err(Error::plain(format!(
-            "a search over the elements of a group labels its {degree} points with bytes, so it takes at most 255 points"
-        ))
-        .hint("order, membership and orbits of patterns work at any degree"));
-    }
-    Ok((1..=degree).map(|i| i as u8).collect())
-}
-
 /// The board state reached from the identity by element P (see cayley::act).
 fn element_state(p: &Perm, degree: usize) -> State {
     let inv = p.extended(degree).inverse();
     (0..degree).map(|k| inv.apply(k) as u8 + 1).collect()
-}
-
-pub(crate) fn moves_of(g: &GroupVal) -> (Vec<String>, Vec<Perm>) {
-    g.moves().into_iter().unzip()
 }
 
 fn dist_list(d: &[u64]) -> Value {
@@ -593,9 +510,6 @@ fn orbit(it: &mut Interp, a: &mut Args) -> Result<Value> {
         ],
     ))
 }
-
-/// Elements of the Cayley graph limited for pictures and matrices (builtins/pictures.rs).
-pub const PICTURE_LIMIT: usize = 2048;
 
 fn diameter(it: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(1, 2)?;
@@ -1020,7 +934,7 @@ pub const MAX_WORD_STEPS: u128 = 20_000_000;
 
 /// Parse a word such as "C R^3 U R^-1" or "(C R^3 U R^3)^4". The parser keeps its own stack
 /// (no recursion per bracket) and reads each character once.
-pub fn parse_word(g: &GroupVal, text: &str) -> std::result::Result<Word, String> {
+fn parse_word(g: &GroupVal, text: &str) -> std::result::Result<Word, String> {
     let toks: Vec<char> = text.chars().collect();
     let names: Vec<Vec<char>> = g.gens.iter().map(|(n, _)| n.chars().collect()).collect();
     let mut stack: Vec<Vec<(Word, i64)>> = vec![vec![]];
@@ -1104,7 +1018,7 @@ pub fn parse_word(g: &GroupVal, text: &str) -> std::result::Result<Word, String>
 }
 
 /// The element a word names, by repeated squaring (so huge exponents cost nothing).
-pub fn word_element(g: &GroupVal, w: &Word) -> Perm {
+fn word_element(g: &GroupVal, w: &Word) -> Perm {
     match w {
         Word::Gen(k) => g.gens[*k].1.extended(g.degree),
         Word::Seq(xs) => xs.iter().fold(Perm::identity(g.degree), |acc, (u, e)| {
@@ -1114,7 +1028,7 @@ pub fn word_element(g: &GroupVal, w: &Word) -> Perm {
 }
 
 /// How many single steps the word expands to (saturating).
-pub fn word_len(w: &Word) -> u128 {
+fn word_len(w: &Word) -> u128 {
     match w {
         Word::Gen(_) => 1,
         Word::Seq(xs) => xs.iter().fold(0u128, |acc, (u, e)| {
@@ -1124,7 +1038,7 @@ pub fn word_len(w: &Word) -> u128 {
 }
 
 /// The single steps of a word (generators or their inverses), at most `MAX_WORD_STEPS`.
-pub fn word_steps(g: &GroupVal, w: &Word, ctl: &Ctl) -> Result<Vec<Perm>> {
+fn word_steps(g: &GroupVal, w: &Word, ctl: &Ctl) -> Result<Vec<Perm>> {
     let n = word_len(w);
     if n > MAX_WORD_STEPS {
         return Err(Error::plain(format!(

@@ -9,13 +9,13 @@ use crate::engine::group::perm::Perm;
 use crate::engine::group::{GroupVal, gap, search, tws};
 use crate::engine::partizan::Dyadic;
 use crate::engine::plot;
-use crate::lang::builtins::groups::{
+use crate::lang::error::{Error, Result};
+use crate::lang::run::cgt::{Form, store};
+use crate::lang::run::eval::{Args, Interp};
+use crate::lang::run::groups::{
     PICTURE_LIMIT, STATE_LIMIT, get_group, identity_state, moves_of, pattern,
 };
-use crate::lang::error::{Error, Result};
-use crate::lang::run::cgt::{Form, Partizan, store};
-use crate::lang::run::eval::{Args, Interp};
-use crate::lang::run::value::{Picture, Value};
+use crate::lang::run::value::{DRAWN_FORMATS, GRAPH_FORMATS, Picture, Value, extension};
 use crate::lang::syntax::ast::Span;
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
@@ -300,13 +300,6 @@ fn subgroup_of(
     Ok((format!("<{}>", names.join(", ")), perms))
 }
 
-fn extension(path: &str) -> String {
-    std::path::Path::new(path)
-        .extension()
-        .map(|e| e.to_string_lossy().to_ascii_lowercase())
-        .unwrap_or_default()
-}
-
 /// An extension as messages name it.
 fn as_ext(ext: &str) -> String {
     if ext.is_empty() {
@@ -316,10 +309,6 @@ fn as_ext(ext: &str) -> String {
     }
 }
 
-/// What Graphviz pictures save as: rendered through Graphviz, or its DOT text.
-const GRAPH_FORMATS: &[&str] = &["svg", "png", "dot"];
-/// What charts drawn by gamut itself save as.
-pub(crate) const DRAWN_FORMATS: &[&str] = &["svg", "png"];
 /// A walk matrix is shown as PNG in notebooks: its SVG holds an element per entry.
 const MATRIX_FORMATS: &[&str] = &["png", "svg"];
 
@@ -410,13 +399,13 @@ fn picture_of(
         _ => Ok(()),
     };
     let v = a.get(0);
-    if let Some(p) = super::boardrules::picture(v)
-        .or_else(|| super::placement::picture(v))
-        .or_else(|| super::dots::picture(v))
-        .or_else(|| partizan_picture(v))
+    if let Value::Position(p) = v
+        && let [c] = p.comps.as_slice()
+        && let Some(pic) = c.rs.family.picture(v)
     {
-        accept("a board game position", DRAWN_FORMATS, ".svg or .png")?;
-        return Ok(p);
+        let what = format!("a position of `{}`", c.rs.name);
+        accept(&what, pic.formats, &pic.format_list())?;
+        return Ok(pic);
     }
     match a.get(0).clone() {
         Value::Group(g) => {
@@ -427,25 +416,6 @@ fn picture_of(
             )?;
             let (title, text) = cayley_dot(it, &g)?;
             Ok(graph_picture(title, text))
-        }
-        v @ Value::Position(_) if super::cycles::single(&v).is_some() => {
-            accept("a Game of Cycles position", GRAPH_FORMATS, ".dot, .svg or .png")?;
-            let (game, pos) = super::cycles::single(&v).expect("checked by the guard");
-            let title = format!(
-                "Game of Cycles: {} markable edges, {} marked ({} rule)",
-                game.markable_edges(),
-                pos.marked_count(),
-                game.rule()
-            );
-            Ok(Picture {
-                title: title.clone(),
-                formats: GRAPH_FORMATS,
-                draw: Box::new(move |path| match extension(path).as_str() {
-                    "dot" => std::fs::write(path, game.dot(&pos))
-                        .map_err(|e| format!("cannot write {path}: {e}")),
-                    _ => game.picture(&pos, &title, path),
-                }),
-            })
         }
         Value::Record(r) if r.fields.contains_key("pattern") => {
             accept("a sub-game graph", GRAPH_FORMATS, ".dot, .svg or .png")?;
@@ -472,20 +442,6 @@ fn picture_of(
             "a group, an orbit(G, X) record, a walks(G, n) record, a Game of Cycles, placement, Dots-and-Boxes, board game, Domineering, Clobber, Toads-and-Frogs or Hackenbush position, or a picture",
         )),
     }
-}
-
-/// The picture of a position of a built-in partizan ruleset that draws itself (Domineering,
-/// Clobber, Toads and Frogs, Hackenbush); `None` for any other value.
-fn partizan_picture(v: &Value) -> Option<Picture> {
-    let Value::Position(p) = v else { return None };
-    let [c] = p.comps.as_slice() else { return None };
-    let sketch = c.rs.family::<Partizan>()?.0.sketch(&c.args)?;
-    let title = v.to_text();
-    Some(Picture {
-        title: title.clone(),
-        formats: DRAWN_FORMATS,
-        draw: Box::new(move |path| sketch.draw(&title, path)),
-    })
 }
 
 /// The picture of a `walks(G, n)` record: its matrix coloured by distance.
@@ -987,7 +943,7 @@ fn import_tws(_: &mut Interp, a: &mut Args) -> Result<Value> {
 }
 
 /// What `plot(thermograph(G))` draws: the walls of G's thermograph up to above its mast.
-pub fn thermograph_drawing(
+fn thermograph_drawing(
     it: &mut Interp,
     g: &Value,
     title: String,

@@ -6,7 +6,7 @@ use crate::lang::run::eval::{Args, Interp};
 use crate::lang::run::game::{Family, Options};
 use crate::lang::run::positions::get_position;
 use crate::lang::run::rules::{Position, Ruleset};
-use crate::lang::run::value::{Picture, Value};
+use crate::lang::run::value::{DRAWN_FORMATS, Picture, Value};
 use std::rc::Rc;
 
 pub fn register(it: &mut Interp) {
@@ -21,12 +21,6 @@ pub fn register(it: &mut Interp) {
         "rider(a, b)",
         "a piece that slides any number of (a, b) steps (rook = rider(0, 1)); join pieces with |",
         |_, a| piece(a, Piece::rider),
-    );
-    it.add_builtin(
-        "torus",
-        "torus(m, n)",
-        "an m x n board whose attacks wrap round both edges",
-        |it, a| super::groups::board(it, a, true),
     );
     it.add_builtin(
         "placement",
@@ -239,6 +233,9 @@ impl Family for PlacementGame {
     fn forget(&self) {
         self.0.clear_cache();
     }
+    fn picture(&self, v: &Value) -> Option<Picture> {
+        picture(v)
+    }
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }
@@ -292,7 +289,7 @@ fn node_kayles(it: &mut Interp, a: &mut Args) -> Result<Value> {
 }
 
 /// A placement or Node-Kayles position as a picture, drawn as `show` draws it.
-pub fn picture(v: &Value) -> Option<Picture> {
+fn picture(v: &Value) -> Option<Picture> {
     let Value::Position(p) = v else { return None };
     let c = p.the_one()?;
     let PlacementGame(g) = c.rs.family::<PlacementGame>()?;
@@ -300,7 +297,7 @@ pub fn picture(v: &Value) -> Option<Picture> {
     let title = v.to_text();
     Some(Picture {
         title: title.clone(),
-        formats: super::pictures::DRAWN_FORMATS,
+        formats: DRAWN_FORMATS,
         draw: Box::new(move |path| g.picture(&pos, &title, path)),
     })
 }

@@ -22,7 +22,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 /// The rules of a `game` block with the scope it was defined in.
-pub struct Scripted {
+struct Scripted {
     pub def: Rc<GameDef>,
     pub env: Env,
     pub codes: Interned,
@@ -32,7 +32,7 @@ pub struct Scripted {
 }
 
 impl Scripted {
-    pub fn new(def: Rc<GameDef>, env: Env) -> Scripted {
+    fn new(def: Rc<GameDef>, env: Env) -> Scripted {
         Scripted {
             rules: Rules::compile(&def),
             def,
@@ -45,14 +45,14 @@ impl Scripted {
     /// Whether a name the rules read is bound to another value than when a search last valued
     /// positions of this ruleset (whose values kept by that search are then stale); remembers
     /// the values now.
-    pub fn scope_changed(&self, it: &Interp) -> bool {
+    fn scope_changed(&self, it: &Interp) -> bool {
         let under = self.rules.scope_values(it, &self.env);
         let was = self.searched_under.replace(under);
         was != *self.searched_under.borrow()
     }
 
     /// The options of `state` by the rules of `side` (`None`: all), each a sum of components.
-    pub fn options(&self, it: &mut Interp, state: &[i64], side: Option<Side>) -> Result<Options> {
+    fn options(&self, it: &mut Interp, state: &[i64], side: Option<Side>) -> Result<Options> {
         let mut flat = Flat::default();
         self.list(it, state, side, &mut flat)?;
         let arity = self.def.params.len();
@@ -83,7 +83,7 @@ impl Scripted {
 }
 
 /// An impartial ruleset written as rules.
-pub struct Script {
+struct Script {
     pub rules: Scripted,
     /// nimbers of heaps, for a ruleset of one argument
     table: RefCell<Table>,
@@ -403,7 +403,7 @@ impl Script {
 
 /// `game name(params) { left move ...; right move ...; move ... }`: the rules, compiled, run
 /// per position; values are memoised per ruleset.
-pub struct PartizanScript {
+struct PartizanScript {
     rules: Scripted,
     memo: RefCell<HashMap<Vec<Box<[i64]>>, Game>>,
 }

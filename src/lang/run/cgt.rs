@@ -10,7 +10,7 @@ use crate::lang::run::eval::{Args, Env, Interp};
 use crate::lang::run::game::{Family, Options};
 use crate::lang::run::positions::position_grundy;
 use crate::lang::run::rules::{Component, Interned, Position, Ruleset};
-use crate::lang::run::value::Value;
+use crate::lang::run::value::{DRAWN_FORMATS, Picture, Value};
 use crate::lang::syntax::ast::{BinOp, Expr, ExprKind, Side, Span};
 use std::rc::Rc;
 
@@ -605,6 +605,18 @@ pub trait Sides: std::any::Any {
     fn sketch(&self, _state: &[i64]) -> Option<Sketch> {
         None
     }
+    /// As [`Family::picture`]; by default the sketch's.
+    fn picture(&self, v: &Value) -> Option<Picture> {
+        let Value::Position(p) = v else { return None };
+        let [c] = p.comps.as_slice() else { return None };
+        let sketch = self.sketch(&c.args)?;
+        let title = v.to_text();
+        Some(Picture {
+            title: title.clone(),
+            formats: DRAWN_FORMATS,
+            draw: Box::new(move |path| sketch.draw(&title, path)),
+        })
+    }
     /// As [`Family::interned`].
     fn interned(&self) -> Option<&Interned> {
         None
@@ -637,6 +649,9 @@ impl Family for Partizan {
     }
     fn show(&self, state: &[i64]) -> Option<String> {
         self.0.show(state)
+    }
+    fn picture(&self, v: &Value) -> Option<Picture> {
+        self.0.picture(v)
     }
     fn options(&self, _: &mut Interp, _: &Ruleset, _: &[i64]) -> Result<Options> {
         Err(Error::plain("a partizan position has options for Left and for Right").hint(HINT))

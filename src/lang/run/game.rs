@@ -25,7 +25,7 @@ use crate::lang::error::Result;
 use crate::lang::run::eval::Interp;
 use crate::lang::run::positions::LoopyMemo;
 use crate::lang::run::rules::Ruleset;
-use crate::lang::run::value::Value;
+use crate::lang::run::value::{Picture, Value};
 use crate::lang::syntax::ast::Span;
 use std::any::Any;
 use std::rc::Rc;
@@ -191,6 +191,11 @@ pub trait Family: Any {
     /// What `:help NAME` says of a ruleset defined in the session: its signature and the
     /// engine that values it.
     fn help(&self, _it: &Interp, _name: &str) -> Option<String> {
+        None
+    }
+
+    /// What `export` draws of `v`, a position whose one component is of this family.
+    fn picture(&self, _v: &Value) -> Option<Picture> {
         None
     }
 

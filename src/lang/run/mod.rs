@@ -2,6 +2,7 @@
 pub mod cgt;
 pub mod eval;
 pub mod game;
+pub mod groups;
 pub mod heap;
 pub mod positions;
 pub mod rules;

@@ -63,6 +63,19 @@ pub struct Picture {
     pub draw: Draw,
 }
 
+/// What Graphviz pictures save as: rendered through Graphviz, or its DOT text.
+pub const GRAPH_FORMATS: &[&str] = &["svg", "png", "dot"];
+/// What charts drawn by gamut itself save as.
+pub const DRAWN_FORMATS: &[&str] = &["svg", "png"];
+
+/// A file name's extension in lower case ("" without one): the format a picture is saved in.
+pub fn extension(path: &str) -> String {
+    std::path::Path::new(path)
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default()
+}
+
 /// Draws a picture to the file named.
 pub type Draw = Box<dyn Fn(&str) -> Result<(), String>>;
 
