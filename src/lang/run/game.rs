@@ -20,7 +20,7 @@
 //!
 //! Adding a family: write `src/lang/builtins/<family>.rs` with a type implementing `Family`
 //! and a `register` function whose builtins build positions (`Position::single`), and call it
-//! from `Interp`'s registration list. The core builtins (`core.rs`, `games.rs`) need no change.
+//! from `builtins::install`. The core builtins (`core.rs`, `games.rs`) need no change.
 use crate::lang::error::Result;
 use crate::lang::run::eval::Interp;
 use crate::lang::run::positions::LoopyMemo;
