@@ -791,7 +791,7 @@ let q = options(nk(graph { a - b - c - d, b - e }))[0]
     // only pictures
     let e = run(&format!("{rules}export(p, \"{}\")", path(&d, "p.dot"))).unwrap_err();
     assert!(
-        e.contains("a position of `knights` exports to .svg or .png"),
+        e.contains("a position exports to .svg or .png, not .dot"),
         "{e}"
     );
 }

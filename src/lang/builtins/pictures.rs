@@ -403,7 +403,7 @@ fn picture_of(
         && let [c] = p.comps.as_slice()
         && let Some(pic) = c.rs.family.picture(v)
     {
-        let what = format!("a position of `{}`", c.rs.name);
+        let what = format!("a {}", c.rs.family.type_name());
         accept(&what, pic.formats, &pic.format_list())?;
         return Ok(pic);
     }
