@@ -16,6 +16,7 @@ use num_traits::ToPrimitive;
 use std::rc::Rc;
 
 mod octal;
+mod text;
 
 /// About how many bytes one listed option takes: its lists, and the value `options` makes.
 const OPTION_BYTES: u64 = 320;
@@ -281,6 +282,10 @@ enum Code {
     Slice(Box<Code>, Box<[Option<(Code, Span)>; 2]>, Span),
     /// run by the interpreter in a scope holding these slots by name
     Interp(Expr, Vec<(Rc<str>, usize)>),
+    /// a slice or index compared with a constant, in place (made by `text::lower`)
+    Test(Rc<text::Test>),
+    /// a chain of `+` over strings, written once (made by `text::lower`)
+    Join(Rc<text::Join>),
 }
 
 impl Code {
@@ -455,10 +460,13 @@ impl Rules {
         }
         consts.truncate(MAX_CONSTANTS);
         let ints = |c: &Code| Ints::compile(c, (slots, vars, &consts));
-        let compiled = |(code, span): (Code, Span)| Compiled {
-            ints: ints(&code),
-            code,
-            span,
+        let compiled = |(code, span): (Code, Span)| {
+            let ints = ints(&code);
+            Compiled {
+                code: text::lower(code, &|c| Ints::compile(c, (slots, vars, &consts))),
+                ints,
+                span,
+            }
         };
         let rules = rules
             .into_iter()
@@ -853,6 +861,23 @@ impl Run<'_> {
             } => {
                 // a call may come back here (a rule asking for nimbers of its own ruleset)
                 self.it.check_stack(*span)?;
+                // the builtin `len` of a string or list, where no name in scope is `len`
+                if let (Some("len"), Code::Global(g), [(a, _)]) =
+                    (name.as_deref(), &**callee, args.as_slice())
+                    && self.globals[*g].is_none()
+                    && self.it.builtins.contains_key("len")
+                {
+                    let v = self.run(a)?;
+                    match &v {
+                        Value::Str(s) if s.is_ascii() => return Ok(Value::Int(s.len() as i64)),
+                        Value::List(xs) => return Ok(Value::Int(xs.len() as i64)),
+                        _ => {}
+                    }
+                    let f = self.run(callee)?;
+                    return self
+                        .it
+                        .call(&f, vec![(v, args[0].1)], vec![], *span, *fspan);
+                }
                 let mut f = self.run(callee)?;
                 if let Some(name) = name {
                     f = self.it.builtin_over_graph(name, f);
@@ -888,6 +913,8 @@ impl Run<'_> {
                 let [from, to] = vals;
                 crate::lang::eval::slice(&b, from, to, *span)?
             }
+            Code::Test(t) => self.test(t)?,
+            Code::Join(j) => self.join(j)?,
             Code::Interp(e, visible) => {
                 let scope = Scope::child(self.env);
                 for (name, s) in visible {
