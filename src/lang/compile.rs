@@ -87,6 +87,8 @@ pub struct Rules {
     /// the integer constants of the rules, in registers from `slots + globals.len()` on
     consts: Vec<i64>,
     rules: Vec<Rule>,
+    /// the registers of the last run, for the next (their old contents are never read)
+    spare: std::cell::Cell<Option<Box<Registers>>>,
 }
 
 struct Rule {
@@ -508,6 +510,7 @@ impl Rules {
             slots,
             consts,
             rules,
+            spare: Default::default(),
         }
     }
 
@@ -540,8 +543,12 @@ impl Rules {
             slots: vec![Value::None; self.slots],
             globals,
             names: &self.globals,
-            registers: Box::new([0; REGISTERS]),
+            registers: self
+                .spare
+                .take()
+                .unwrap_or_else(|| Box::new([0; REGISTERS])),
             ints: 0,
+            pieces: vec![],
         };
         for (s, &c) in state.iter().enumerate() {
             run.set(s, codes.value(c));
@@ -562,6 +569,7 @@ impl Rules {
         {
             run.bind(rule, 0, (self.arity, codes), out)?;
         }
+        self.spare.set(Some(run.registers));
         Ok(())
     }
 }
@@ -576,6 +584,8 @@ struct Run<'a> {
     /// then temporaries
     registers: Box<[i64; REGISTERS]>,
     ints: u64,
+    /// the parts of a string being joined, kept for the next (see `text`)
+    pieces: Vec<(Rc<str>, usize, usize)>,
 }
 
 impl Run<'_> {
@@ -864,8 +874,7 @@ impl Run<'_> {
                 // the builtin `len` of a string or list, where no name in scope is `len`
                 if let (Some("len"), Code::Global(g), [(a, _)]) =
                     (name.as_deref(), &**callee, args.as_slice())
-                    && self.globals[*g].is_none()
-                    && self.it.builtins.contains_key("len")
+                    && let Some(Value::Builtin("len")) = self.globals[*g]
                 {
                     let v = self.run(a)?;
                     match &v {

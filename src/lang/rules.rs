@@ -27,7 +27,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 pub struct Interned {
     codes: RefCell<BTreeMap<Value, i64>>,
     /// strings, the common case, by hash rather than by order
-    strs: RefCell<HashMap<Rc<str>, i64>>,
+    strs: RefCell<HashMap<Rc<str>, i64, foldhash::fast::FixedState>>,
     values: RefCell<Vec<Value>>,
 }
 

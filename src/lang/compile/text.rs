@@ -18,7 +18,24 @@ const SHORT: usize = 256;
 pub(super) struct Int {
     code: Code,
     ints: Option<Ints>,
+    /// `slot + c`, the common end, read without a call
+    shift: Option<(usize, i64)>,
     span: Span,
+}
+
+/// `c` as `slot + k` with a slot that machine code reads.
+fn shift(c: &Code) -> Option<(usize, i64)> {
+    let (s, k) = match c {
+        Code::Slot(s) => (*s, 0),
+        Code::Binary(op @ (BinOp::Add | BinOp::Sub), ab, _) => match &**ab {
+            [Code::Slot(s), Code::Const(Value::Int(k))] if *op == BinOp::Add => (*s, *k),
+            [Code::Const(Value::Int(k)), Code::Slot(s)] if *op == BinOp::Add => (*s, *k),
+            [Code::Slot(s), Code::Const(Value::Int(k))] => (*s, k.checked_neg()?),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    (s < 64).then_some((s, k))
 }
 
 /// Where a test or a part reads its sequence.
@@ -66,6 +83,7 @@ pub(super) enum Piece {
 pub(super) fn lower(code: Code, ints: &dyn Fn(&Code) -> Option<Ints>) -> Code {
     let int = |(c, span): (Code, Span)| Int {
         ints: ints(&c),
+        shift: shift(&c),
         code: lower(c, ints),
         span,
     };
@@ -203,6 +221,12 @@ fn clamp(i: i64, n: usize) -> usize {
 
 impl Run<'_> {
     fn int(&mut self, x: &Int) -> Result<Value> {
+        if let Some((s, k)) = x.shift
+            && self.ints & (1 << s) != 0
+            && let Some(i) = self.registers[s].checked_add(k)
+        {
+            return Ok(Value::Int(i));
+        }
         if let Some(i) = x.ints.as_ref().and_then(|i| i.run(self)) {
             return Ok(Value::Int(i));
         }
@@ -243,7 +267,7 @@ impl Run<'_> {
                 let ends = self.ends(ends)?;
                 let same = match (&b, &t.konst, Run::range(&b, &ends)) {
                     (Value::Str(s), Value::Str(k), Some((i, j))) => {
-                        Some(s.as_bytes()[i..j] == *k.as_bytes())
+                        Some(same(&s.as_bytes()[i..j], k.as_bytes()))
                     }
                     (Value::List(xs), Value::List(k), Some((i, j))) => Some(xs[i..j] == k[..]),
                     _ => None,
@@ -304,7 +328,9 @@ impl Run<'_> {
     /// The chain `j`: its strings written once; past the first part that is not a string, the
     /// interpreter's `+` from there on.
     pub(super) fn join(&mut self, j: &Join) -> Result<Value> {
-        let mut pieces: Vec<(Rc<str>, usize, usize)> = Vec::with_capacity(j.parts.len());
+        // a chain inside a part takes a new vector
+        let mut pieces = std::mem::take(&mut self.pieces);
+        pieces.clear();
         let mut total = 0usize;
         let mut acc: Option<Value> = None;
         for (k, part) in j.parts.iter().enumerate() {
@@ -338,11 +364,19 @@ impl Run<'_> {
                 }
             }
         }
-        Ok(match acc {
+        let v = match acc {
             Some(v) => v,
             None => joined(&pieces, total),
-        })
+        };
+        pieces.clear();
+        self.pieces = pieces;
+        Ok(v)
     }
+}
+
+/// Equal bytes, without a call for the few bytes of a constant.
+fn same(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 
 /// The string of `pieces`, `total` bytes, in one allocation.
