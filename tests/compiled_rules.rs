@@ -411,7 +411,7 @@ fn random_str(rng: &mut Rng, max: usize, alphabet: &[&str]) -> String {
 
 /// `s[a:b]` with either end left out.
 fn random_slice(rng: &mut Rng) -> String {
-    let mut end = |rng: &mut Rng| match rng.below(4) {
+    let end = |rng: &mut Rng| match rng.below(4) {
         0 => String::new(),
         _ => random_end(rng),
     };
@@ -439,7 +439,7 @@ fn random_test(rng: &mut Rng) -> String {
 fn random_chain(rng: &mut Rng) -> String {
     let parts: Vec<String> = (0..2 + rng.below(4))
         .map(|_| match rng.below(6) {
-            0 | 1 | 2 => random_slice(rng),
+            0..=2 => random_slice(rng),
             3 => format!("{:?}", random_str(rng, 3, &["T", ".", "F", "é"])),
             4 => "s".into(),
             _ => format!(
@@ -455,7 +455,7 @@ fn random_chain(rng: &mut Rng) -> String {
 /// interpreter in a list comprehension (which the rule compiler never sees).
 #[test]
 fn random_string_rules_agree_with_the_interpreter() {
-    let mut rng = Rng(0x7f_5eed_57);
+    let mut rng = Rng(0x7f5e_ed57);
     for case in 0..60 {
         let (chain, test) = (random_chain(&mut rng), random_test(&mut rng));
         let test = match rng.below(3) {
@@ -492,7 +492,7 @@ fn random_string_rules_agree_with_the_interpreter() {
 /// Lists the same ways: a slice compared with a constant list, and a chain of list slices.
 #[test]
 fn random_list_rules_agree_with_the_interpreter() {
-    let mut rng = Rng(0x11_57_5eed);
+    let mut rng = Rng(0x1157_5eed);
     for case in 0..30 {
         let konst = format!(
             "{:?}",
