@@ -386,3 +386,178 @@ fn rules_handed_to_the_heap_engine_keep_their_values() {
         );
     }
 }
+
+/// A slice end or an index of a string `s` in a loop over `i`: in range, negative, past the
+/// end, or past 64 bits.
+fn random_end(rng: &mut Rng) -> String {
+    let c = rng.below(4);
+    match rng.below(9) {
+        0 | 1 => "i".into(),
+        2 => format!("i + {c}"),
+        3 => format!("i - {c}"),
+        4 => format!("{}", c as i64 - 2),
+        5 => format!("len(s) - {c}"),
+        6 => "2 * i".into(),
+        7 => "-i".into(),
+        _ => ["10^20", "-10^20"][rng.below(2)].into(),
+    }
+}
+
+fn random_str(rng: &mut Rng, max: usize, alphabet: &[&str]) -> String {
+    (0..rng.below(max + 1))
+        .map(|_| alphabet[rng.below(alphabet.len())])
+        .collect()
+}
+
+/// `s[a:b]` with either end left out.
+fn random_slice(rng: &mut Rng) -> String {
+    let end = |rng: &mut Rng| match rng.below(4) {
+        0 => String::new(),
+        _ => random_end(rng),
+    };
+    let (a, b) = (end(rng), end(rng));
+    format!("s[{a}:{b}]")
+}
+
+/// A test of `s` against a constant, as the compiler takes it apart.
+fn random_test(rng: &mut Rng) -> String {
+    let lit = format!("{:?}", random_str(rng, 3, &["T", ".", "F", "é"]));
+    let op = ["==", "!="][rng.below(2)];
+    match rng.below(5) {
+        0 => format!("{lit} {op} {}", random_slice(rng)),
+        1 => {
+            // an index in range, both ways of counting
+            let at = ["i", "-1 - i", "len(s) - 1 - i"][rng.below(3)];
+            format!("(i >= 0 and i < len(s) and s[{at}] {op} {lit})")
+        }
+        2 => "true".into(),
+        _ => format!("{} {op} {lit}", random_slice(rng)),
+    }
+}
+
+/// A string-valued `+` chain of slices, constants and other strings.
+fn random_chain(rng: &mut Rng) -> String {
+    let parts: Vec<String> = (0..2 + rng.below(4))
+        .map(|_| match rng.below(6) {
+            0..=2 => random_slice(rng),
+            3 => format!("{:?}", random_str(rng, 3, &["T", ".", "F", "é"])),
+            4 => "s".into(),
+            _ => format!(
+                "(if i % 2 == 0 {{ {:?} }} else {{ s[i:] }})",
+                random_str(rng, 2, &["T", "."])
+            ),
+        })
+        .collect();
+    parts.join(" + ")
+}
+
+/// The options of random string rules, compiled, against the same expressions evaluated by the
+/// interpreter in a list comprehension (which the rule compiler never sees).
+#[test]
+fn random_string_rules_agree_with_the_interpreter() {
+    let mut rng = Rng(0x7f5e_ed57);
+    for case in 0..60 {
+        let (chain, test) = (random_chain(&mut rng), random_test(&mut rng));
+        let test = match rng.below(3) {
+            0 => format!("{test} and {}", random_test(&mut rng)),
+            1 => format!("{test} or {}", random_test(&mut rng)),
+            _ => test,
+        };
+        let from = rng.below(4) as i64 - 2;
+        let to = ["len(s)", "len(s) - 2", "len(s) + 1", "3"][rng.below(4)];
+        let strings: Vec<String> = (0..6)
+            .map(|_| {
+                let alphabet: &[&str] = if rng.below(4) == 0 {
+                    &["T", ".", "F", "é"]
+                } else {
+                    &["T", ".", "F"]
+                };
+                format!("{:?}", random_str(&mut rng, 7, alphabet))
+            })
+            .collect();
+        let strings = strings.join(", ");
+        let src = format!(
+            "game g(s) {{ move {chain} for i in {from}..{to} if {test} }}\n\
+             [set(options(g(s))) for s in [{strings}]]\n\
+             [set([g(x) for x in [{chain} for i in {from}..{to} if {test}]]) for s in [{strings}]]"
+        );
+        let (code, out, err) = run_e(&src);
+        assert_eq!(code, 0, "case {case}: {src}\n{err}");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 2, "case {case}: {src}\n{out}");
+        assert_eq!(lines[0], lines[1], "case {case}: {src}");
+    }
+}
+
+/// Lists the same ways: a slice compared with a constant list, and a chain of list slices.
+#[test]
+fn random_list_rules_agree_with_the_interpreter() {
+    let mut rng = Rng(0x1157_5eed);
+    for case in 0..30 {
+        let konst = format!(
+            "{:?}",
+            (0..rng.below(3)).map(|_| rng.below(3)).collect::<Vec<_>>()
+        );
+        let test = format!("{} == {konst}", random_slice(&mut rng));
+        let chain = format!(
+            "{} + [i] + {}",
+            random_slice(&mut rng),
+            random_slice(&mut rng)
+        );
+        let lists: Vec<String> = (0..5)
+            .map(|_| {
+                format!(
+                    "{:?}",
+                    (0..rng.below(6)).map(|_| rng.below(3)).collect::<Vec<_>>()
+                )
+            })
+            .collect();
+        let lists = lists.join(", ");
+        let src = format!(
+            "game g(s) {{ move {chain} for i in 0..len(s) if {test} }}\n\
+             [set(options(g(s))) for s in [{lists}]]\n\
+             [set([g(x) for x in [{chain} for i in 0..len(s) if {test}]]) for s in [{lists}]]"
+        );
+        let (code, out, err) = run_e(&src);
+        assert_eq!(code, 0, "case {case}: {src}\n{err}");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 2, "case {case}: {src}\n{out}");
+        assert_eq!(lines[0], lines[1], "case {case}: {src}");
+    }
+}
+
+/// Bad operands of a test or a chain give the interpreter's errors.
+#[test]
+fn string_tests_and_chains_keep_the_interpreters_errors() {
+    for (rule, inline) in [
+        (
+            r#"move s for i in 0..1 if s[i:"a"] == "T""#,
+            r#"s[0:"a"] == "T""#,
+        ),
+        (
+            r#"move s for i in 0..1 if s[i + 5] == "T""#,
+            r#"s[5] == "T""#,
+        ),
+        (r#"move s[:i] + 1 for i in 0..1"#, r#"s[:0] + 1"#),
+        (
+            r#"move 1 + s[:i] + "x" for i in 0..1"#,
+            r#"1 + s[:0] + "x""#,
+        ),
+        (
+            r#"move s[i:] + "x" for i in 0..1 if s[i:] == "T""#,
+            r#"3[0:] == "T""#,
+        ),
+    ] {
+        let (code, _, want) = run_e(&format!("let s = \"T.F\"\n{inline}"));
+        assert_eq!(code, 1, "{inline}");
+        let message = want.lines().next().unwrap().trim().to_string();
+        let arg = if inline.starts_with("3[") {
+            "3"
+        } else {
+            "\"T.F\""
+        };
+        let (code, _, err) = run_e(&format!("game g(s) {{ {rule} }}\noptions(g({arg}))"));
+        assert_eq!(code, 1, "{rule}");
+        assert!(err.contains(&message), "{rule}: {err}\nwant {message}");
+    }
+}

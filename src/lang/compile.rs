@@ -16,6 +16,7 @@ use num_traits::ToPrimitive;
 use std::rc::Rc;
 
 mod octal;
+mod text;
 
 /// About how many bytes one listed option takes: its lists, and the value `options` makes.
 const OPTION_BYTES: u64 = 320;
@@ -86,6 +87,8 @@ pub struct Rules {
     /// the integer constants of the rules, in registers from `slots + globals.len()` on
     consts: Vec<i64>,
     rules: Vec<Rule>,
+    /// the registers of the last run, for the next (their old contents are never read)
+    spare: std::cell::Cell<Option<Box<Registers>>>,
 }
 
 struct Rule {
@@ -281,6 +284,10 @@ enum Code {
     Slice(Box<Code>, Box<[Option<(Code, Span)>; 2]>, Span),
     /// run by the interpreter in a scope holding these slots by name
     Interp(Expr, Vec<(Rc<str>, usize)>),
+    /// a slice or index compared with a constant, in place (made by `text::lower`)
+    Test(Rc<text::Test>),
+    /// a chain of `+` over strings, written once (made by `text::lower`)
+    Join(Rc<text::Join>),
 }
 
 impl Code {
@@ -455,10 +462,13 @@ impl Rules {
         }
         consts.truncate(MAX_CONSTANTS);
         let ints = |c: &Code| Ints::compile(c, (slots, vars, &consts));
-        let compiled = |(code, span): (Code, Span)| Compiled {
-            ints: ints(&code),
-            code,
-            span,
+        let compiled = |(code, span): (Code, Span)| {
+            let ints = ints(&code);
+            Compiled {
+                code: text::lower(code, &|c| Ints::compile(c, (slots, vars, &consts))),
+                ints,
+                span,
+            }
         };
         let rules = rules
             .into_iter()
@@ -500,6 +510,7 @@ impl Rules {
             slots,
             consts,
             rules,
+            spare: Default::default(),
         }
     }
 
@@ -532,8 +543,12 @@ impl Rules {
             slots: vec![Value::None; self.slots],
             globals,
             names: &self.globals,
-            registers: Box::new([0; REGISTERS]),
+            registers: self
+                .spare
+                .take()
+                .unwrap_or_else(|| Box::new([0; REGISTERS])),
             ints: 0,
+            pieces: vec![],
         };
         for (s, &c) in state.iter().enumerate() {
             run.set(s, codes.value(c));
@@ -554,6 +569,7 @@ impl Rules {
         {
             run.bind(rule, 0, (self.arity, codes), out)?;
         }
+        self.spare.set(Some(run.registers));
         Ok(())
     }
 }
@@ -568,6 +584,8 @@ struct Run<'a> {
     /// then temporaries
     registers: Box<[i64; REGISTERS]>,
     ints: u64,
+    /// the parts of a string being joined, kept for the next (see `text`)
+    pieces: Vec<(Rc<str>, usize, usize)>,
 }
 
 impl Run<'_> {
@@ -853,6 +871,22 @@ impl Run<'_> {
             } => {
                 // a call may come back here (a rule asking for nimbers of its own ruleset)
                 self.it.check_stack(*span)?;
+                // the builtin `len` of a string or list, where no name in scope is `len`
+                if let (Some("len"), Code::Global(g), [(a, _)]) =
+                    (name.as_deref(), &**callee, args.as_slice())
+                    && let Some(Value::Builtin("len")) = self.globals[*g]
+                {
+                    let v = self.run(a)?;
+                    match &v {
+                        Value::Str(s) if s.is_ascii() => return Ok(Value::Int(s.len() as i64)),
+                        Value::List(xs) => return Ok(Value::Int(xs.len() as i64)),
+                        _ => {}
+                    }
+                    let f = self.run(callee)?;
+                    return self
+                        .it
+                        .call(&f, vec![(v, args[0].1)], vec![], *span, *fspan);
+                }
                 let mut f = self.run(callee)?;
                 if let Some(name) = name {
                     f = self.it.builtin_over_graph(name, f);
@@ -888,6 +922,8 @@ impl Run<'_> {
                 let [from, to] = vals;
                 crate::lang::run::eval::slice(&b, from, to, *span)?
             }
+            Code::Test(t) => self.test(t)?,
+            Code::Join(j) => self.join(j)?,
             Code::Interp(e, visible) => {
                 let scope = Scope::child(self.env);
                 for (name, s) in visible {

@@ -24,6 +24,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 #[derive(Default)]
 pub struct Interned {
     codes: RefCell<BTreeMap<Value, i64>>,
+    /// strings, the common case, by hash rather than by order
+    strs: RefCell<HashMap<Rc<str>, i64, foldhash::fast::FixedState>>,
     values: RefCell<Vec<Value>>,
 }
 
@@ -36,16 +38,22 @@ impl Interned {
             }
             return Err(format!("a negative integer ({})", num(*x)));
         }
-        if let Some(bad) = not_data(v) {
+        if let Value::Str(s) = v {
+            if let Some(&c) = self.strs.borrow().get(s) {
+                return Ok(c);
+            }
+        } else if let Some(bad) = not_data(v) {
             return Err(bad.a_type());
-        }
-        if let Some(&c) = self.codes.borrow().get(v) {
+        } else if let Some(&c) = self.codes.borrow().get(v) {
             return Ok(c);
         }
         let mut values = self.values.borrow_mut();
         let c = -1 - values.len() as i64;
         values.push(v.clone());
-        self.codes.borrow_mut().insert(v.clone(), c);
+        match v {
+            Value::Str(s) => self.strs.borrow_mut().insert(s.clone(), c),
+            _ => self.codes.borrow_mut().insert(v.clone(), c),
+        };
         Ok(c)
     }
 
