@@ -6,9 +6,9 @@
 //! computed, so results and errors are the interpreter's.
 use super::{Code, Ints, Run};
 use crate::lang::error::Result;
-use crate::lang::eval::{check_string, slice};
+use crate::lang::run::eval::{check_string, slice};
 use crate::lang::syntax::ast::{BinOp, Span};
-use crate::lang::value::Value;
+use crate::lang::run::value::Value;
 use std::rc::Rc;
 
 /// Strings up to this many bytes are written on the stack first, then copied once to the heap.
