@@ -105,10 +105,7 @@ fn rays_and_slides_match_brute_force() {
         let p: Vec<u8> = (0..rows * cols)
             .map(|_| [b'.', b'.', b'.', b'r', b'w'][rng.below(5)])
             .collect();
-        let board = format!(
-            "{}({rows}, {cols})",
-            if g.torus { "torus" } else { "grid" }
-        );
+        let board = format!("{}({rows}, {cols})", if g.torus { "torus" } else { "grid" });
         for (slide, name) in [(false, "rook_trail"), (true, "rook_slide")] {
             want.push(mex_grundy(&g, &p, slide, &mut HashMap::new()));
             src += &format!("grundy({name}({board}, {:?}))\n", g.drawing(&p));
@@ -119,7 +116,10 @@ fn rays_and_slides_match_brute_force() {
         .map(|v| v.as_u64().unwrap() as u32)
         .collect();
     assert_eq!(got, want);
-    assert!(want.iter().any(|&v| v > 1), "the cases reach nimbers past 1");
+    assert!(
+        want.iter().any(|&v| v > 1),
+        "the cases reach nimbers past 1"
+    );
 }
 
 /// Konane positions as rows of `.`, `b` (Left), `w` (Right): the positions each player's jump
@@ -224,7 +224,8 @@ fn jump_chains_match_brute_force() {
             (false, false) => "P",
         };
         for me in [b'b', b'w'] {
-            let mut opts: Vec<String> = konane_options(&g, &p, me).iter().map(|q| draw(q)).collect();
+            let mut opts: Vec<String> =
+                konane_options(&g, &p, me).iter().map(|q| draw(q)).collect();
             for q in konane_options(&g, &p, me) {
                 let jumped = p.iter().zip(&q).filter(|(a, b)| a != b).count() - 2;
                 longest = longest.max(jumped);
@@ -314,7 +315,9 @@ fn graph_starts_read_back_show() {
         let n = 2 + rng.below(7);
         let g = random_graph(&mut rng, n);
         let cells: Vec<usize> = (0..n).map(|_| rng.below(3)).collect();
-        let long: Vec<String> = (0..n).map(|v| format!("v{v}: {}", states[cells[v]])).collect();
+        let long: Vec<String> = (0..n)
+            .map(|v| format!("v{v}: {}", states[cells[v]]))
+            .collect();
         // the short form: letters, first-state vertices left out, in any order
         let short: Vec<String> = (0..n)
             .rev()
@@ -382,7 +385,10 @@ fn bad_paths_and_starts_are_clear_errors() {
         let (code, _, err) = run_e(&format!("{game}{rest}"));
         assert_eq!(code, 1, "{rest}: {err}");
         assert!(err.contains(want), "{rest}: {err}");
-        assert!(err.contains("help:") || want.contains("grid or torus"), "{rest}: {err}");
+        assert!(
+            err.contains("help:") || want.contains("grid or torus"),
+            "{rest}: {err}"
+        );
         assert!(!err.contains("panicked"), "{err}");
     }
     let start = "game t on board { cells empty, rook, wall\nmove c to wall for c in empty\n}\n";

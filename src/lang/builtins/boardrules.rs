@@ -382,7 +382,14 @@ fn paths(
             };
             if !ok {
                 return Err(Error::runtime(
-                    format!("`{f}` takes {} arguments", if kind == PathKind::Jumps { "4" } else { "2 or 3" }),
+                    format!(
+                        "`{f}` takes {} arguments",
+                        if kind == PathKind::Jumps {
+                            "4"
+                        } else {
+                            "2 or 3"
+                        }
+                    ),
                     e.span,
                 )
                 .hint(format!("e.g. {}", usage.replace("ray", f))));
@@ -924,7 +931,10 @@ fn bind(
     }
     let face = faces[vars.len()];
     let cands: Vec<(usize, Guard)> = match &line.vars[vars.len()] {
-        Source::Cells(c) => set_of(c, l, &b).into_iter().map(|x| (x, Guard::default())).collect(),
+        Source::Cells(c) => set_of(c, l, &b)
+            .into_iter()
+            .map(|x| (x, Guard::default()))
+            .collect(),
         Source::Paths(ps) => {
             let mut out = vec![];
             for p in ps {
@@ -1304,7 +1314,11 @@ impl BoardRules {
         };
         let mut out = vec![0i64; g.vertex_count()];
         let mut listed = vec![false; g.vertex_count()];
-        for entry in text.split([',', '\n']).map(str::trim).filter(|e| !e.is_empty()) {
+        for entry in text
+            .split([',', '\n'])
+            .map(str::trim)
+            .filter(|e| !e.is_empty())
+        {
             let Some((v, st)) = entry.split_once(':') else {
                 return Err(Error::runtime(
                     format!("expected `vertex: state`, found `{entry}`"),
@@ -1314,11 +1328,10 @@ impl BoardRules {
             };
             let (v, st) = (v.trim(), st.trim());
             let Some(i) = g.names.iter().position(|n| n == v) else {
-                return Err(Error::runtime(
-                    format!("`{v}` is not a vertex of the board"),
-                    span,
-                )
-                .hint(hint()));
+                return Err(
+                    Error::runtime(format!("`{v}` is not a vertex of the board"), span)
+                        .hint(hint()),
+                );
             };
             let mut letter = st.chars();
             let named = self.states.iter().position(|s| s == st);
@@ -1348,11 +1361,10 @@ impl BoardRules {
                 .hint(format!("the states are {}", self.states.join(", "))));
             };
             if std::mem::replace(&mut listed[i], true) {
-                return Err(Error::runtime(
-                    format!("the vertex {v} is listed twice"),
-                    span,
-                )
-                .hint("list each vertex once"));
+                return Err(
+                    Error::runtime(format!("the vertex {v} is listed twice"), span)
+                        .hint("list each vertex once"),
+                );
             }
             out[i] = k as i64;
         }
