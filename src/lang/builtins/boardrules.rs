@@ -50,6 +50,8 @@ enum Cells {
     Attacks(usize, Box<Cells>),
     Union(Box<Cells>, Box<Cells>),
     Minus(Box<Cells>, Box<Cells>),
+    /// `jumped(e)`: the cells jumped to reach a variable bound by `jumps(...)`
+    Jumped(usize),
     /// `into(head(e))`, `out_of(tail(e))`: the edges at an end of each arc, pointing into or
     /// out of that vertex
     At {
@@ -67,6 +69,50 @@ enum Source {
     /// the faces of a graph, each way round
     Faces,
     Cells(Cells),
+    /// `ray(...)`, `slide(...)`, `jumps(...)`, or their union: each value comes with the
+    /// path that reaches it
+    Paths(Vec<Path>),
+}
+
+/// What a [`Path`] binds its variable to.
+#[derive(Clone, Copy, PartialEq)]
+enum PathKind {
+    /// each cell of the ray
+    Ray,
+    /// the last cell of the ray
+    Slide,
+    /// the landing cell of each jump of a chain
+    Jumps,
+}
+
+/// A line of cells from each cell of `from` in a direction of [`DIRECTIONS`]: `ray(dir, x,
+/// through)`, `slide(dir, x, through)` or `jumps(dir, x, over, through)`. A path never comes
+/// back to the cell it starts from (on a torus).
+struct Path {
+    kind: PathKind,
+    dir: usize,
+    from: Cells,
+    /// the state of the cells passed through or landed on
+    through: u8,
+    /// the state of the jumped cells
+    over: u8,
+}
+
+/// How a path reaches one value: cells that must be (`need`), or must not be (`not`), in a
+/// declared state, and the cells jumped.
+#[derive(Clone, Default)]
+struct Guard {
+    need: Vec<(usize, u8)>,
+    not: Option<(usize, u8)>,
+    jumped: Vec<usize>,
+}
+
+/// One binding of a line's variables so far: their values, which are faces, and the paths
+/// that reached them.
+struct Bound<'a> {
+    vars: &'a [usize],
+    faces: &'a [bool],
+    guards: &'a [Guard],
 }
 
 /// `[some] cells is [not] state`, the state a declared one.
@@ -156,6 +202,7 @@ fn define(it: &mut Interp, def: &BoardGameDef, env: &Env) -> Result<Ruleset> {
     let cx = Scope {
         edges: def.on_edges,
         env,
+        jumps: RefCell::new(vec![]),
     };
     let mut lines = vec![];
     for rule in &def.rules {
@@ -232,6 +279,8 @@ fn state_of(states: &[String], name: &str, span: Span) -> Result<u8> {
 struct Scope<'a> {
     edges: bool,
     env: &'a Env,
+    /// per variable of the rule being read, whether `jumps(...)` binds it
+    jumps: RefCell<Vec<bool>>,
 }
 
 /// A line's `for` variables: what each ranges over, and their names.
@@ -244,6 +293,7 @@ fn bindings(
 ) -> Result<(Vec<Source>, Vec<Rc<str>>)> {
     let mut names: Vec<Rc<str>> = vec![];
     let mut vars = vec![];
+    cx.jumps.borrow_mut().clear();
     for (var, e) in bindings {
         if states.iter().any(|s| **s == *var.name) || names.contains(&var.name) {
             return Err(Error::runtime(
@@ -266,11 +316,116 @@ fn bindings(
                 }
                 Source::Faces
             }
-            _ => Source::Cells(cells(it, cx, e, &names, pieces)?),
+            _ => match paths(it, cx, e, &names, states, pieces)? {
+                Some(p) => Source::Paths(p),
+                None => Source::Cells(cells(it, cx, e, &names, pieces)?),
+            },
         });
+        let jumps = matches!(vars.last(), Some(Source::Paths(p))
+            if p.iter().all(|p| p.kind == PathKind::Jumps));
+        cx.jumps.borrow_mut().push(jumps);
         names.push(var.name.clone());
     }
     Ok((vars, names))
+}
+
+/// The name of a path function, and its kind.
+const PATHS: [(&str, PathKind); 3] = [
+    ("ray", PathKind::Ray),
+    ("slide", PathKind::Slide),
+    ("jumps", PathKind::Jumps),
+];
+
+/// The paths a `for` variable ranges over: `ray(dir, x)`, `slide(dir, x)`, `jumps(dir, x,
+/// over, through)` or a union of them; `None` when `e` is no path.
+fn paths(
+    it: &mut Interp,
+    cx: &Scope,
+    e: &Expr,
+    names: &[Rc<str>],
+    states: &[String],
+    pieces: &mut Vec<Piece>,
+) -> Result<Option<Vec<Path>>> {
+    use crate::lang::syntax::ast::BinOp;
+    match &e.kind {
+        ExprKind::Binary(BinOp::Bar, a, b) => {
+            match (
+                paths(it, cx, a, names, states, pieces)?,
+                paths(it, cx, b, names, states, pieces)?,
+            ) {
+                (None, None) => Ok(None),
+                (Some(mut a), Some(b)) => {
+                    a.extend(b);
+                    Ok(Some(a))
+                }
+                (_, _) => Err(Error::runtime(
+                    "a variable ranges over paths or over cells, not both",
+                    e.span,
+                )
+                .hint("write one for each: for d in ray(right, c) | ray(left, c)")),
+            }
+        }
+        ExprKind::Call {
+            callee,
+            args,
+            kwargs,
+        } if kwargs.is_empty() => {
+            let ExprKind::Ident(f) = &callee.kind else {
+                return Ok(None);
+            };
+            let Some(&(_, kind)) = PATHS.iter().find(|p| p.0 == &**f) else {
+                return Ok(None);
+            };
+            let usage = match kind {
+                PathKind::Jumps => "jumps(direction, c, jumped state, landing state)",
+                _ => "ray(direction, c) or ray(direction, c, state)",
+            };
+            let ok = match kind {
+                PathKind::Jumps => args.len() == 4,
+                _ => args.len() == 2 || args.len() == 3,
+            };
+            if !ok {
+                return Err(Error::runtime(
+                    format!(
+                        "`{f}` takes {} arguments",
+                        if kind == PathKind::Jumps {
+                            "4"
+                        } else {
+                            "2 or 3"
+                        }
+                    ),
+                    e.span,
+                )
+                .hint(format!("e.g. {}", usage.replace("ray", f))));
+            }
+            let dir = match &args[0].kind {
+                ExprKind::Ident(d) => DIRECTIONS.iter().position(|x| x.0 == &**d),
+                _ => None,
+            };
+            let Some(dir) = dir else {
+                return Err(Error::runtime("not a direction", args[0].span)
+                    .hint("a direction is up, down, left or right"));
+            };
+            let state = |x: &Expr| match &x.kind {
+                ExprKind::Ident(n) => state_of(states, n, x.span),
+                _ => Err(Error::runtime("not a state", x.span)
+                    .hint(format!("the states are {}", states.join(", ")))),
+            };
+            let (over, through) = match (kind, args.get(2)) {
+                (PathKind::Jumps, _) => (state(&args[2])?, state(&args[3])?),
+                (_, Some(s)) => (0, state(s)?),
+                (_, None) => (0, 0),
+            };
+            Ok(Some(vec![Path {
+                kind,
+                dir,
+                from: cells(it, cx, &args[1], names, pieces)?,
+                through,
+                over,
+            }]))
+        }
+        _ => Ok(None),
+    }
 }
 
 /// A line's conditions, in terms of its variables.
@@ -308,7 +463,8 @@ fn cells(
     let bad = || {
         Error::runtime("not a set of cells", e.span).hint(
             "a set of cells is a variable bound by `for`, adjacent(c), up(c), down(c), left(c), \
-             right(c), attacks(piece, c), into(head(e)), out_of(tail(e)), a | b or a - b",
+             right(c), attacks(piece, c), jumped(e), into(head(e)), out_of(tail(e)), a | b or \
+             a - b",
         )
     };
     let mut sub = |x: &Expr| cells(it, cx, x, names, pieces).map(Box::new);
@@ -331,6 +487,29 @@ fn cells(
             kwargs,
         } if kwargs.is_empty() => match (&callee.kind, args.as_slice()) {
             (ExprKind::Ident(f), [x]) if &**f == "adjacent" => Cells::Adjacent(sub(x)?),
+            (ExprKind::Ident(f), [x]) if &**f == "jumped" => {
+                let i = match &x.kind {
+                    ExprKind::Ident(n) => names.iter().position(|v| v == n),
+                    _ => None,
+                };
+                match i {
+                    Some(i) if cx.jumps.borrow().get(i) == Some(&true) => Cells::Jumped(i),
+                    _ => {
+                        return Err(Error::runtime(
+                            "`jumped` takes a variable bound by `jumps(...)`",
+                            x.span,
+                        )
+                        .hint("e.g. move c, jumped(e) to empty, e to black for c in black, e in jumps(right, c, white, empty)"));
+                    }
+                }
+            }
+            (ExprKind::Ident(f), _) if PATHS.iter().any(|p| p.0 == &**f) => {
+                return Err(Error::runtime(
+                    format!("`{f}(...)` is what a `for` variable ranges over"),
+                    callee.span,
+                )
+                .hint(format!("bind it: for d in {f}(right, c)")));
+            }
             (ExprKind::Ident(f), [x]) if &**f == "into" || &**f == "out_of" => {
                 if !cx.edges {
                     return Err(Error::runtime(
@@ -529,7 +708,7 @@ fn layout(
         }
         Value::Graph(_) if !pieces.is_empty() || directed => Err(Error::runtime(
             if directed {
-                "up, down, left and right need a grid or torus board, not a graph"
+                "up, down, left, right and the paths ray, slide and jumps need a grid or torus board, not a graph"
             } else {
                 "`attacks` needs a grid or torus board, not a graph"
             },
@@ -638,18 +817,20 @@ fn layout(
 
 /// The values of a cell set for one binding (`faces`: which variables are faces), sorted and
 /// without repeats: nested sets (`adjacent(adjacent(c))`) stay as small as the board.
-fn set_of(c: &Cells, l: &Layout, vars: &[usize], faces: &[bool]) -> Vec<usize> {
+fn set_of(c: &Cells, l: &Layout, b: &Bound) -> Vec<usize> {
     let mut v = vec![];
-    eval_cells(c, l, vars, faces, &mut v);
+    eval_cells(c, l, b, &mut v);
     v.sort_unstable();
     v.dedup();
     v
 }
 
 /// Adds the values of a cell set for one binding to `out`.
-fn eval_cells(c: &Cells, l: &Layout, vars: &[usize], faces: &[bool], out: &mut Vec<usize>) {
-    let set = |x: &Cells| set_of(x, l, vars, faces);
+fn eval_cells(c: &Cells, l: &Layout, b: &Bound, out: &mut Vec<usize>) {
+    let set = |x: &Cells| set_of(x, l, b);
+    let (vars, faces) = (b.vars, b.faces);
     match c {
+        Cells::Jumped(i) => out.extend(&b.guards[*i].jumped),
         Cells::Var(i) => match &l.edges {
             Some(g) if faces[*i] => out.extend(&g.faces[vars[*i]]),
             _ => out.push(vars[*i]),
@@ -692,10 +873,38 @@ fn eval_cells(c: &Cells, l: &Layout, vars: &[usize], faces: &[bool], out: &mut V
     }
 }
 
+/// Adds the values a path reaches for one binding, each with how it reaches it.
+fn walk(p: &Path, l: &Layout, b: &Bound, out: &mut Vec<(usize, Guard)>) {
+    for s in set_of(&p.from, l, b) {
+        // the next cell in the direction, short of coming back to the start
+        let step = |x: usize| l.steps[x][p.dir].filter(|&y| y != s);
+        let mut g = Guard::default();
+        let mut at = s;
+        loop {
+            if p.kind == PathKind::Jumps {
+                let Some(o) = step(at) else { break };
+                g.need.push((o, p.over));
+                g.jumped.push(o);
+                at = o;
+            }
+            let Some(y) = step(at) else { break };
+            g.need.push((y, p.through));
+            at = y;
+            match p.kind {
+                PathKind::Slide => {
+                    let not = step(y).map(|z| (z, p.through));
+                    out.push((y, Guard { not, ..g.clone() }));
+                }
+                _ => out.push((y, g.clone())),
+            }
+        }
+    }
+}
+
 impl Cells {
     fn directed(&self) -> bool {
         match self {
-            Cells::Var(_) => false,
+            Cells::Var(_) | Cells::Jumped(_) => false,
             Cells::Step(..) => true,
             Cells::Adjacent(x) | Cells::Attacks(_, x) | Cells::At { of: x, .. } => x.directed(),
             Cells::Union(a, b) | Cells::Minus(a, b) => a.directed() || b.directed(),
@@ -710,39 +919,60 @@ fn bind(
     line: &Line,
     l: &Layout,
     vars: &mut Vec<usize>,
+    guards: &mut Vec<Guard>,
     task: &Task,
-    f: &mut dyn FnMut(&[usize]) -> Result<()>,
+    f: &mut dyn FnMut(&Bound) -> Result<()>,
 ) -> Result<()> {
     task.tick(1)?;
-    if vars.len() == line.vars.len() {
-        return f(vars);
-    }
     let faces = line.faces();
+    let b = Bound {
+        vars,
+        faces: &faces,
+        guards,
+    };
+    if vars.len() == line.vars.len() {
+        return f(&b);
+    }
     let face = faces[vars.len()];
-    let cands: Vec<usize> = match &line.vars[vars.len()] {
-        Source::Cells(c) => set_of(c, l, vars, &faces),
-        Source::Faces => (0..l.edges.as_ref().map_or(0, |g| g.faces.len())).collect(),
-        _ => (0..l.items()).collect(),
+    let cands: Vec<(usize, Guard)> = match &line.vars[vars.len()] {
+        Source::Cells(c) => set_of(c, l, &b)
+            .into_iter()
+            .map(|x| (x, Guard::default()))
+            .collect(),
+        Source::Paths(ps) => {
+            let mut out = vec![];
+            for p in ps {
+                walk(p, l, &b, &mut out);
+            }
+            out
+        }
+        Source::Faces => (0..l.edges.as_ref().map_or(0, |g| g.faces.len()))
+            .map(|x| (x, Guard::default()))
+            .collect(),
+        _ => (0..l.items()).map(|x| (x, Guard::default())).collect(),
     };
     let id = |x: usize, f: bool| if f { x >> 1 } else { l.cell(x).0 };
-    for c in cands {
+    for (c, g) in cands {
         let taken = (0..vars.len()).any(|i| faces[i] == face && id(vars[i], face) == id(c, face));
         if taken {
             continue;
         }
         vars.push(c);
-        bind(line, l, vars, task, f)?;
+        guards.push(g);
+        bind(line, l, vars, guards, task, f)?;
         vars.pop();
+        guards.pop();
     }
     Ok(())
 }
 
 impl Line {
     fn directed(&self) -> bool {
-        let vars = self
-            .vars
-            .iter()
-            .any(|v| matches!(v, Source::Cells(c) if c.directed()));
+        let vars = self.vars.iter().any(|v| match v {
+            Source::Cells(c) => c.directed(),
+            Source::Paths(_) => true,
+            _ => false,
+        });
         vars || self.conds.iter().any(|c| c.cells.directed())
             || self.changes.iter().flat_map(|c| &c.0).any(Cells::directed)
     }
@@ -801,17 +1031,21 @@ impl Compile<'_> {
             .collect()
     }
     /// The conditions of a line for one binding: (every, some).
-    fn conds(&self, line: &Line, vars: &[usize]) -> (Vec<(Vec<usize>, u8)>, Vec<AnyOf>) {
-        let faces = line.faces();
+    fn conds(&self, line: &Line, b: &Bound) -> (Vec<(Vec<usize>, u8)>, Vec<AnyOf>) {
         let (mut need, mut some) = (vec![], vec![]);
         for (i, s) in line.vars.iter().enumerate() {
             if let Source::State(s) = s {
-                let (c, rev) = self.l.cell(vars[i]);
+                let (c, rev) = self.l.cell(b.vars[i]);
                 need.push((vec![c], 1 << self.state(*s, rev)));
             }
         }
+        // the paths that reached the values (on grids and tori only: no directed states)
+        for g in b.guards {
+            need.extend(g.need.iter().map(|&(c, s)| (vec![c], 1 << s)));
+            need.extend(g.not.map(|(c, s)| (vec![c], self.all() & !(1 << s))));
+        }
         for c in &line.conds {
-            let sets = self.cond(c, &set_of(&c.cells, self.l, vars, &faces));
+            let sets = self.cond(c, &set_of(&c.cells, self.l, b));
             if c.some {
                 some.push(sets);
             } else {
@@ -820,13 +1054,12 @@ impl Compile<'_> {
         }
         (need, some)
     }
-    fn change(&self, line: &Line, vars: &[usize]) -> Vec<(Vec<usize>, u8, u8)> {
-        let faces = line.faces();
+    fn change(&self, line: &Line, b: &Bound) -> Vec<(Vec<usize>, u8, u8)> {
         let mut out = vec![];
         for (cs, from, to) in &line.changes {
             let mut items = vec![];
             for c in cs {
-                items.extend(set_of(c, self.l, vars, &faces));
+                items.extend(set_of(c, self.l, b));
             }
             let [fwd, back] = self.split(&items);
             for (cells, rev) in [(fwd, false), (back, true)] {
@@ -889,17 +1122,17 @@ impl BoardRules {
                 let mut moves = vec![];
                 for (k, line) in self.lines.iter().enumerate() {
                     let first = moves.len();
-                    bind(line, &l, &mut vec![], &task, &mut |vars| {
+                    bind(line, &l, &mut vec![], &mut vec![], &task, &mut |b| {
                         if moves.len() - first >= MAX_MOVES {
                             return Err(too_many(line));
                         }
-                        let (need, some) = cx.conds(line, vars);
+                        let (need, some) = cx.conds(line, b);
                         let mut label = vec![k];
-                        label.extend(vars);
+                        label.extend(b.vars);
                         let m = Move {
                             need,
                             some,
-                            change: cx.change(line, vars),
+                            change: cx.change(line, b),
                             label,
                         }
                         .compact();
@@ -915,11 +1148,11 @@ impl BoardRules {
                 let mut ends = vec![];
                 for (k, line) in self.ends.iter().enumerate() {
                     let first = ends.len();
-                    bind(line, &l, &mut vec![], &task, &mut |vars| {
+                    bind(line, &l, &mut vec![], &mut vec![], &task, &mut |b| {
                         if ends.len() - first >= MAX_MOVES {
                             return Err(too_many(line));
                         }
-                        let (need, some) = cx.conds(line, vars);
+                        let (need, some) = cx.conds(line, b);
                         let e = End { need, some }.compact();
                         charge(
                             e.compile_bytes(l.names.len()),
@@ -973,14 +1206,16 @@ impl BoardRules {
     /// A position drawn as `show` draws it: rows split by `|` or new lines, a cell `.` in the
     /// first state or the first letter of its state; spaces are ignored.
     fn drawn(&self, board: &Value, text: &str, span: Span) -> Result<Vec<i64>> {
-        if let (true, Value::Graph(g)) = (self.edges, board) {
-            return self.drawn_edges(g, text, span);
-        }
-        let Value::Board(b) = board else {
-            return Err(Error::runtime(
-                "a drawn start position needs a grid or torus board",
-                span,
-            ));
+        let b = match board {
+            Value::Graph(g) if self.edges => return self.drawn_edges(g, text, span),
+            Value::Graph(g) => return self.drawn_vertices(g, text, span),
+            Value::Board(b) => b,
+            _ => {
+                return Err(Error::runtime(
+                    "a drawn start position needs a grid, torus or graph board",
+                    span,
+                ));
+            }
         };
         let letter = |s: &String| s.chars().next().unwrap_or('?');
         let letters: Vec<String> = self.states[1..]
@@ -1063,6 +1298,83 @@ impl BoardRules {
 }
 
 impl BoardRules {
+    /// A position on a graph's vertices written as `show` writes it: `vertex: state` split by
+    /// new lines or commas, the state by its name, its first letter or `.` for the first;
+    /// vertices not listed are in the first state.
+    fn drawn_vertices(&self, g: &Graph, text: &str, span: Span) -> Result<Vec<i64>> {
+        let first = |s: &String| s.chars().next().unwrap_or('?');
+        let hint = || {
+            let v = |i: usize| g.names.get(i).map_or("a", String::as_str);
+            format!(
+                "list vertices as `show` does, e.g. \"{}: {}, {}: {}\" (or a state's first letter, \
+                 . for {}); vertices not listed are {}",
+                v(0),
+                self.states[1],
+                v(1),
+                first(&self.states[1]),
+                self.states[0],
+                self.states[0]
+            )
+        };
+        let mut out = vec![0i64; g.vertex_count()];
+        let mut listed = vec![false; g.vertex_count()];
+        for entry in text
+            .split([',', '\n'])
+            .map(str::trim)
+            .filter(|e| !e.is_empty())
+        {
+            let Some((v, st)) = entry.split_once(':') else {
+                return Err(Error::runtime(
+                    format!("expected `vertex: state`, found `{entry}`"),
+                    span,
+                )
+                .hint(hint()));
+            };
+            let (v, st) = (v.trim(), st.trim());
+            let Some(i) = g.names.iter().position(|n| n == v) else {
+                return Err(
+                    Error::runtime(format!("`{v}` is not a vertex of the board"), span)
+                        .hint(hint()),
+                );
+            };
+            let mut letter = st.chars();
+            let named = self.states.iter().position(|s| s == st);
+            let k = match (letter.next(), letter.next()) {
+                _ if named.is_some() => named,
+                (Some('.'), None) => Some(0),
+                (Some(c), None) => {
+                    let mut at = (1..self.states.len()).filter(|&k| first(&self.states[k]) == c);
+                    match (at.next(), at.next()) {
+                        (Some(_), Some(_)) => {
+                            return Err(Error::runtime(
+                                format!("several states start with `{c}`"),
+                                span,
+                            )
+                            .hint("write the state's name"));
+                        }
+                        (k, _) => k,
+                    }
+                }
+                _ => None,
+            };
+            let Some(k) = k else {
+                return Err(Error::runtime(
+                    format!("`{st}` is not a state of `{}`", self.name),
+                    span,
+                )
+                .hint(format!("the states are {}", self.states.join(", "))));
+            };
+            if std::mem::replace(&mut listed[i], true) {
+                return Err(
+                    Error::runtime(format!("the vertex {v} is listed twice"), span)
+                        .hint("list each vertex once"),
+                );
+            }
+            out[i] = k as i64;
+        }
+        Ok(out)
+    }
+
     /// A position on edges written as `show` writes it: `a -- b` for an edge in the first
     /// state, `a -> b` for one marked from a to b (games on edges have at most two states);
     /// edges not listed are in the first state.
