@@ -51,7 +51,9 @@ fn every_clobber(rows: usize, cols: usize) -> [usize; 4] {
     let two = outcome::clobber_small(2);
     let mut classes = [0; 4];
     for code in 0..3usize.pow(n as u32) {
-        let cells: Vec<u8> = (0..n).map(|i| (code / 3usize.pow(i as u32) % 3) as u8).collect();
+        let cells: Vec<u8> = (0..n)
+            .map(|i| (code / 3usize.pow(i as u32) % 3) as u8)
+            .collect();
         let s = clobber(rows, cols, &cells);
         let (want, got) = both(&mut Clobber, &mut store, &mut values, &s, &[&none, &two]);
         for g in got {
@@ -139,7 +141,13 @@ fn random_domineering_boards() {
                 b.bits &= !(1 << i);
             }
         }
-        let (want, got) = both(&mut Domineering, &mut store, &mut values, &b, &[&none, &four]);
+        let (want, got) = both(
+            &mut Domineering,
+            &mut store,
+            &mut values,
+            &b,
+            &[&none, &four],
+        );
         for g in got {
             assert_eq!(g, want, "Domineering {}", Domineering.describe(&b));
         }
@@ -174,7 +182,11 @@ fn bench_mcgs_positions() {
     let filter = std::env::var("OUTCOME_CASE").unwrap_or_default();
     let checker = |r: usize, c: usize| {
         let rows: Vec<String> = (0..r)
-            .map(|i| (0..c).map(|j| if (i + j) % 2 == 0 { 'x' } else { 'o' }).collect())
+            .map(|i| {
+                (0..c)
+                    .map(|j| if (i + j) % 2 == 0 { 'x' } else { 'o' })
+                    .collect()
+            })
             .collect();
         Stones::parse(&rows.join("|")).unwrap()
     };
@@ -187,12 +199,26 @@ fn bench_mcgs_positions() {
         let mut store = Store::new(&ctl);
         let t = Instant::now();
         let o = if name == "clobber" {
-            let small = outcome::clobber_small(small_size(6));
-            outcome::outcome(&mut Clobber, &mut store, &mut HashMap::new(), &checker(r, c), &small, &ctl)
+            let small = outcome::clobber_small(small_size(5));
+            outcome::outcome(
+                &mut Clobber,
+                &mut store,
+                &mut HashMap::new(),
+                &checker(r, c),
+                &small,
+                &ctl,
+            )
         } else {
-            let small = outcome::domineering_small(small_size(10));
+            let small = outcome::domineering_small(small_size(8));
             let b = Board::full(r, c).unwrap();
-            outcome::outcome(&mut Domineering, &mut store, &mut HashMap::new(), &b, &small, &ctl)
+            outcome::outcome(
+                &mut Domineering,
+                &mut store,
+                &mut HashMap::new(),
+                &b,
+                &small,
+                &ctl,
+            )
         }
         .unwrap();
         println!("{case} {o:?} {:.3}s", t.elapsed().as_secs_f64());

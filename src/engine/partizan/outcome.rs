@@ -14,7 +14,7 @@
 //! use std::collections::HashMap;
 //! let board = Stones::parse("xoxo|oxox").unwrap();
 //! let mut s = Store::default();
-//! let small = outcome::clobber_small(6);
+//! let small = outcome::clobber_small(5);
 //! let o = outcome::outcome(&mut Clobber, &mut s, &mut HashMap::new(), &board, &small, &Ctl::default());
 //! assert_eq!(o.unwrap(), Outcome::P);
 //! ```
@@ -173,11 +173,7 @@ impl<'a, R: Rules> Search<'a, R> {
 
     /// The states the player to move (Left when `left`) can move to, moves in hard components
     /// first, each state once.
-    fn children(
-        &mut self,
-        st: &State<R::Pos>,
-        left: bool,
-    ) -> Result<Vec<State<R::Pos>>, R::Error> {
+    fn children(&mut self, st: &State<R::Pos>, left: bool) -> Result<Vec<State<R::Pos>>, R::Error> {
         let mut out: Vec<State<R::Pos>> = vec![];
         for i in 0..st.hard.len() {
             if i > 0 && st.hard[i] == st.hard[i - 1] {
