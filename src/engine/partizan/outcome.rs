@@ -12,7 +12,7 @@
 //! ```
 //! use gamut::engine::{Ctl, partizan::{Outcome, Store, games::{Clobber, Stones}, outcome}};
 //! use std::collections::HashMap;
-//! let board = Stones::parse("xoxo|oxox").unwrap();
+//! let board = Stones::parse("xoxoxo|oxoxox").unwrap();
 //! let mut s = Store::default();
 //! let small = outcome::clobber_small(5);
 //! let o = outcome::outcome(&mut Clobber, &mut s, &mut HashMap::new(), &board, &small, &Ctl::default());
