@@ -17,7 +17,8 @@
 //!   [`Store::atomic_weight`];
 //! - rulesets: implement [`Rules`] (Left's and Right's options, an optional split into
 //!   components, an optional shortcut for components valued without the search) and call
-//!   [`value`]; the built-ins are in [`games`].
+//!   [`value`]; the built-ins are in [`games`];
+//! - who wins without the value: [`outcome::outcome`] (an outcome-only search).
 //!
 //! Long operations poll the [`Ctl`](crate::engine::Ctl) given to [`Store::new`] (or
 //! [`Store::set_ctl`]) and refuse past its memory budget.
@@ -40,6 +41,7 @@ pub mod dyadic;
 pub mod games;
 pub mod loopy;
 mod notation;
+pub mod outcome;
 pub mod picture;
 mod search;
 mod store;

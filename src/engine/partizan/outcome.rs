@@ -1,0 +1,258 @@
+//! Outcome-only search for partizan rulesets: who wins a position, with Left or with Right
+//! moving first, without its canonical value (the idea of MCGS, Folkersen, Müller and Du).
+//!
+//! A position is kept as a sum: the components still to search ("hard"), each in the normal
+//! form [`Rules::components`] gives, and one canonical value, the sum of every component whose
+//! value is known or cheap (a caller's `small` test; valued by [`value`](super::value) with its
+//! memo). Components of value 0 vanish there, and once no hard component is left the answer is
+//! a comparison of that value with 0. A move is one in a hard component (its parts sorted in
+//! again) or one in the value (to one of its canonical options). A boolean negamax decides each
+//! state, with a transposition table bounded by the memory budget.
+//!
+//! ```
+//! use gamut::engine::{Ctl, partizan::{Outcome, Store, games::{Clobber, Stones}, outcome}};
+//! use std::collections::HashMap;
+//! let board = Stones::parse("xoxoxo|oxoxox").unwrap();
+//! let mut s = Store::default();
+//! let small = outcome::clobber_small(5);
+//! let o = outcome::outcome(&mut Clobber, &mut s, &mut HashMap::new(), &board, &small, &Ctl::default());
+//! assert_eq!(o.unwrap(), Outcome::P);
+//! ```
+use super::games::{Board, Stones};
+use super::search::{Rules, value};
+use super::store::{Game, Map, Outcome, Store};
+use crate::engine::control::{Task, num};
+use crate::engine::impartial::MAX_LINE;
+use crate::engine::{Ctl, Error};
+use std::collections::HashMap;
+use std::hash::{BuildHasher, Hash};
+
+/// Whether a component is valued (and summed into the known part) instead of searched.
+pub type Small<'a, P> = dyn Fn(&P) -> bool + 'a;
+
+/// Clobber groups of at most `stones` stones are valued.
+pub fn clobber_small(stones: u32) -> impl Fn(&Stones) -> bool {
+    move |s| (s.black | s.white).count_ones() <= stones
+}
+
+/// Domineering regions of at most `cells` empty cells are valued.
+pub fn domineering_small(cells: u32) -> impl Fn(&Board) -> bool {
+    move |b| b.bits.count_ones() <= cells
+}
+
+/// The outcome class of `root`: both searches, Left first and Right first.
+pub fn outcome<R: Rules>(
+    rules: &mut R,
+    store: &mut Store,
+    memo: &mut HashMap<R::Pos, Game>,
+    root: &R::Pos,
+    small: &Small<R::Pos>,
+    ctl: &Ctl,
+) -> Result<Outcome, R::Error> {
+    let mut s = Search::new(rules, store, memo, small, ctl);
+    let start = s.start(root)?;
+    let left = s.wins(&start, true, 0)?;
+    let right = s.wins(&start, false, 0)?;
+    Ok(match (left, right) {
+        (true, true) => Outcome::N,
+        (true, false) => Outcome::L,
+        (false, true) => Outcome::R,
+        (false, false) => Outcome::P,
+    })
+}
+
+/// Whether the player to move (Left when `left`) wins `root`.
+pub fn wins<R: Rules>(
+    rules: &mut R,
+    store: &mut Store,
+    memo: &mut HashMap<R::Pos, Game>,
+    root: &R::Pos,
+    left: bool,
+    small: &Small<R::Pos>,
+    ctl: &Ctl,
+) -> Result<bool, R::Error> {
+    let mut s = Search::new(rules, store, memo, small, ctl);
+    let start = s.start(root)?;
+    s.wins(&start, left, 0)
+}
+
+/// A sum: the hard components in a fixed order (by hash, so that equal sums are equal keys)
+/// and the value of the rest.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct State<P> {
+    hard: Vec<P>,
+    easy: Game,
+}
+
+/// Bytes of a table entry besides its components: the key's vector, value, side and the
+/// table's own slot and control byte, rounded up.
+const ENTRY: u64 = 64;
+
+struct Search<'a, R: Rules> {
+    rules: &'a mut R,
+    store: &'a mut Store,
+    memo: &'a mut HashMap<R::Pos, Game>,
+    small: &'a Small<'a, R::Pos>,
+    ctl: &'a Ctl,
+    task: Task<'a>,
+    /// Whether the player to move wins, by state and side (`true`: Left to move).
+    table: Map<(State<R::Pos>, bool), bool>,
+    table_bytes: u64,
+    hasher: foldhash::fast::FixedState,
+    nodes: u64,
+}
+
+impl<'a, R: Rules> Search<'a, R> {
+    fn new(
+        rules: &'a mut R,
+        store: &'a mut Store,
+        memo: &'a mut HashMap<R::Pos, Game>,
+        small: &'a Small<'a, R::Pos>,
+        ctl: &'a Ctl,
+    ) -> Self {
+        store.set_ctl(ctl);
+        Search {
+            rules,
+            store,
+            memo,
+            small,
+            ctl,
+            task: ctl.task("partizan outcome search (positions)", None),
+            table: Map::default(),
+            table_bytes: 0,
+            hasher: foldhash::fast::FixedState::default(),
+            nodes: 0,
+        }
+    }
+
+    fn start(&mut self, root: &R::Pos) -> Result<State<R::Pos>, R::Error> {
+        let parts = self.rules.components(root);
+        let mut st = State {
+            hard: vec![],
+            easy: self.store.zero(),
+        };
+        self.sort_in(&mut st, parts)?;
+        Ok(st)
+    }
+
+    /// Adds `parts` to `st`: known or small ones to its value, the others to its hard list.
+    fn sort_in(&mut self, st: &mut State<R::Pos>, parts: Vec<R::Pos>) -> Result<(), R::Error> {
+        for p in parts {
+            let g = match self.memo.get(&p) {
+                Some(&g) => Some(g),
+                None if (self.small)(&p) => {
+                    let g = value(self.rules, self.store, self.memo, &p, self.ctl)?;
+                    // `value` points the store at its own ctl; the same one
+                    Some(g)
+                }
+                None => None,
+            };
+            match g {
+                Some(g) => st.easy = self.store.add(st.easy, g)?,
+                None => st.hard.push(p),
+            }
+        }
+        let h = &self.hasher;
+        st.hard.sort_by_cached_key(|p| h.hash_one(p));
+        Ok(())
+    }
+
+    /// Counts a node: progress, cancellation, and the table kept within half the budget (it
+    /// is a cache: emptied when full, the search goes on).
+    fn visit(&mut self) -> Result<(), Error> {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(1024) {
+            self.task.set(self.nodes)?;
+            if self.table_bytes > self.ctl.memory() / 2 {
+                self.table = Map::default();
+                self.table_bytes = 0;
+            }
+        }
+        Ok(())
+    }
+
+    /// The states the player to move (Left when `left`) can move to, moves in hard components
+    /// first, each state once.
+    fn children(&mut self, st: &State<R::Pos>, left: bool) -> Result<Vec<State<R::Pos>>, R::Error> {
+        let mut out: Vec<State<R::Pos>> = vec![];
+        for i in 0..st.hard.len() {
+            if i > 0 && st.hard[i] == st.hard[i - 1] {
+                continue; // the same moves as in the equal component before
+            }
+            let opts = if left {
+                self.rules.left(&st.hard[i])?
+            } else {
+                self.rules.right(&st.hard[i])?
+            };
+            for o in opts {
+                let mut child = State {
+                    hard: st.hard.clone(),
+                    easy: st.easy,
+                };
+                child.hard.remove(i);
+                let parts = self.rules.components(&o);
+                self.sort_in(&mut child, parts)?;
+                if !out.contains(&child) {
+                    out.push(child);
+                }
+            }
+        }
+        let opts = if left {
+            self.store.left(st.easy)?
+        } else {
+            self.store.right(st.easy)?
+        };
+        for &g in opts.iter() {
+            out.push(State {
+                hard: st.hard.clone(),
+                easy: g,
+            });
+        }
+        Ok(out)
+    }
+
+    fn wins(&mut self, st: &State<R::Pos>, left: bool, depth: usize) -> Result<bool, R::Error> {
+        if st.hard.is_empty() {
+            // the known value alone: Left moving first wins unless it is ≤ 0
+            let z = self.store.zero();
+            let lose = if left {
+                self.store.leq(st.easy, z)?
+            } else {
+                self.store.leq(z, st.easy)?
+            };
+            return Ok(!lose);
+        }
+        let key = (st.clone(), left);
+        if let Some(&w) = self.table.get(&key) {
+            return Ok(w);
+        }
+        self.visit()?;
+        if depth >= MAX_LINE {
+            return Err(Error::limit(format!(
+                "the outcome search followed {} moves in a row without reaching the end of the game",
+                num(MAX_LINE)
+            ))
+            .hint("moves must lead to smaller positions so that every game ends")
+            .into());
+        }
+        let children = self.children(st, left)?;
+        // a child already known lost for the opponent answers at once
+        let known = children
+            .iter()
+            .any(|c| self.table.get(&(c.clone(), !left)) == Some(&false));
+        let mut win = known;
+        if !win {
+            for c in &children {
+                let w = stacker::maybe_grow(64 * 1024, 4 << 20, || self.wins(c, !left, depth + 1))?;
+                if !w {
+                    win = true;
+                    break;
+                }
+            }
+        }
+        let bytes = ENTRY + (st.hard.len() * std::mem::size_of::<R::Pos>()) as u64;
+        self.table_bytes += bytes;
+        self.table.insert(key, win);
+        Ok(win)
+    }
+}
