@@ -11,7 +11,7 @@ use crate::engine::partizan::games::{
 };
 use crate::engine::partizan::loopy::{self, Loopy, Sided};
 use crate::engine::partizan::picture::{self as sketch, Sketch};
-use crate::engine::partizan::{self as cg, Dyadic, Game, Relation, Rules, Store};
+use crate::engine::partizan::{self as cg, Dyadic, Game, Outcome, Relation, Rules, Store};
 use crate::lang::error::{Error, Result};
 use crate::lang::run::cgt::{
     LOOPY_NAMES, Partizan, Sides, arg_game, arg_number, as_sided, game_options, game_value,
@@ -407,6 +407,9 @@ struct Native<R: Rules<Error = crate::engine::Error>> {
     encode: fn(&R::Pos) -> Vec<i64>,
     show: fn(&str, &[i64]) -> String,
     sketch: Option<fn(&[i64]) -> Sketch>,
+    /// the components the outcome search values instead of searching; `None`: `outcome` goes
+    /// through the canonical value
+    small: Option<Box<cg::outcome::Small<'static, R::Pos>>>,
 }
 
 impl<R: Rules<Error = crate::engine::Error> + 'static> Sides for Native<R>
@@ -449,6 +452,23 @@ where
     fn sketch(&self, state: &[i64]) -> Option<Sketch> {
         self.sketch.map(|f| f(state))
     }
+    fn outcome(&self, it: &mut Interp, state: &[i64]) -> Result<Option<Outcome>> {
+        let Some(small) = &self.small else {
+            return Ok(None);
+        };
+        let ctl = it.ctl.clone();
+        let pos = (self.decode)(state);
+        let s = store(it)?;
+        // the ruleset's memo: components valued by the search are kept for later queries
+        Ok(Some(cg::outcome::outcome(
+            &mut *self.rules.borrow_mut(),
+            s,
+            &mut self.memo.borrow_mut(),
+            &pos,
+            &**small,
+            &ctl,
+        )?))
+    }
 }
 
 fn native<R: Rules<Error = crate::engine::Error> + 'static>(
@@ -459,6 +479,7 @@ fn native<R: Rules<Error = crate::engine::Error> + 'static>(
     encode: fn(&R::Pos) -> Vec<i64>,
     show: fn(&str, &[i64]) -> String,
     sketch: Option<fn(&[i64]) -> Sketch>,
+    small: Option<Box<cg::outcome::Small<'static, R::Pos>>>,
 ) -> Value
 where
     R::Pos: 'static,
@@ -471,6 +492,7 @@ where
         encode,
         show,
         sketch,
+        small,
     };
     let rs = Rc::new(Ruleset::new(name, Partizan(Box::new(fam))));
     Value::Position(Rc::new(Position::single(rs, state.into())))
@@ -538,6 +560,7 @@ fn domineering(_: &mut Interp, a: &mut Args) -> Result<Value> {
                 .map(|i| (s[2] >> i & 1 == 0) as u8)
                 .collect(),
         }),
+        Some(Box::new(cg::outcome::domineering_small(8))),
     ))
 }
 
@@ -584,6 +607,7 @@ fn clobber(_: &mut Interp, a: &mut Args) -> Result<Value> {
             marks: sketch::CLOBBER,
             cells: s[2..].iter().map(|&c| c as u8).collect(),
         }),
+        Some(Box::new(cg::outcome::clobber_small(5))),
     ))
 }
 
@@ -677,6 +701,7 @@ fn hackenbush(it: &mut Interp, a: &mut Args) -> Result<Value> {
                     .collect(),
             )
         }),
+        None,
     ))
 }
 
@@ -706,6 +731,7 @@ fn toads_frogs(_: &mut Interp, a: &mut Args) -> Result<Value> {
                 })
                 .collect(),
         }),
+        None,
     ))
 }
 
@@ -731,6 +757,7 @@ fn cake(_: &mut Interp, a: &mut Args, maundy: bool) -> Result<Value> {
         decode,
         encode,
         show,
+        None,
         None,
     ))
 }
@@ -845,6 +872,7 @@ fn placement_value(
         |s| (s[0] as u64, s[1] as u64),
         |&(l, r)| vec![l as i64, r as i64],
         show,
+        None,
         None,
     )
 }

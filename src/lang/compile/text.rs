@@ -7,8 +7,8 @@
 use super::{Code, Ints, Run};
 use crate::lang::error::Result;
 use crate::lang::run::eval::{check_string, slice};
-use crate::lang::syntax::ast::{BinOp, Span};
 use crate::lang::run::value::Value;
+use crate::lang::syntax::ast::{BinOp, Span};
 use std::rc::Rc;
 
 /// Strings up to this many bytes are written on the stack first, then copied once to the heap.

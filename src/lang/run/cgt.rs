@@ -449,10 +449,26 @@ pub fn outcome(it: &mut Interp, v: &Value) -> Result<Option<Value>> {
         let x = as_sided(it, v)?.expect("a loopy game");
         return Ok(Some(Value::str(x.outcome(&ctl)?)));
     }
-    let Some(g) = as_game(it, v)? else {
-        return Ok(None);
+    // one component whose family searches outcomes alone: no canonical value is needed
+    let searched = match v {
+        Value::Position(p) if !p.misere => match p.the_one() {
+            Some(c) => match c.rs.family::<Partizan>() {
+                Some(f) => f.0.outcome(it, &c.args)?,
+                None => None,
+            },
+            None => None,
+        },
+        _ => None,
     };
-    let o = store(it)?.outcome(g)?;
+    let o = match searched {
+        Some(o) => o,
+        None => {
+            let Some(g) = as_game(it, v)? else {
+                return Ok(None);
+            };
+            store(it)?.outcome(g)?
+        }
+    };
     Ok(Some(Value::str(match o {
         Outcome::L => "L",
         Outcome::R => "R",
@@ -600,6 +616,11 @@ pub trait Sides: std::any::Any {
     /// A text drawing for `show`; by default the sketch's.
     fn show(&self, state: &[i64]) -> Option<String> {
         self.sketch(state).map(|s| s.text())
+    }
+    /// The outcome class of a position by a search that decides who wins without its
+    /// canonical value (`engine::partizan::outcome`); `None` leaves it to the value.
+    fn outcome(&self, _it: &mut Interp, _state: &[i64]) -> Result<Option<Outcome>> {
+        Ok(None)
     }
     /// What `show` and `export` draw of a position.
     fn sketch(&self, _state: &[i64]) -> Option<Sketch> {
