@@ -471,12 +471,14 @@ where
     }
 }
 
+/// How a ruleset's positions are read from and written as state integers.
+type Codec<P> = (fn(&[i64]) -> P, fn(&P) -> Vec<i64>);
+
 fn native<R: Rules<Error = crate::engine::Error> + 'static>(
     name: String,
     rules: R,
     start: &R::Pos,
-    decode: fn(&[i64]) -> R::Pos,
-    encode: fn(&R::Pos) -> Vec<i64>,
+    (decode, encode): Codec<R::Pos>,
     show: fn(&str, &[i64]) -> String,
     sketch: Option<fn(&[i64]) -> Sketch>,
     small: Option<Box<cg::outcome::Small<'static, R::Pos>>>,
@@ -542,8 +544,7 @@ fn domineering(_: &mut Interp, a: &mut Args) -> Result<Value> {
         "domineering".into(),
         Domineering,
         &b,
-        board_of,
-        board_state,
+        (board_of, board_state),
         |_, s| {
             let b = board_of(s);
             if b.bits.count_ones() as i64 == s[0] * s[1] {
@@ -591,8 +592,7 @@ fn clobber(_: &mut Interp, a: &mut Args) -> Result<Value> {
         "clobber".into(),
         Clobber,
         &b,
-        decode,
-        encode,
+        (decode, encode),
         |_, s| {
             let cols = s[1].max(1) as usize;
             let rows: Vec<String> = s[2..]
@@ -675,8 +675,7 @@ fn hackenbush(it: &mut Interp, a: &mut Args) -> Result<Value> {
         "hackenbush".into(),
         Hackenbush,
         &pic,
-        decode,
-        encode,
+        (decode, encode),
         |_, s| {
             let stalk = s
                 .chunks(3)
@@ -712,8 +711,10 @@ fn toads_frogs(_: &mut Interp, a: &mut Args) -> Result<Value> {
         "toads_frogs".into(),
         ToadsAndFrogs,
         &strip,
-        |s| s.iter().map(|&c| c as u8).collect(),
-        |p| p.iter().map(|&c| c as i64).collect(),
+        (
+            |s| s.iter().map(|&c| c as u8).collect(),
+            |p| p.iter().map(|&c| c as i64).collect(),
+        ),
         |_, s| {
             let t: String = s.iter().map(|&c| c as u8 as char).collect();
             format!("toads_frogs({t:?})")
@@ -754,8 +755,7 @@ fn cake(_: &mut Interp, a: &mut Args, maundy: bool) -> Result<Value> {
         name.into(),
         Cake { maundy },
         &c,
-        decode,
-        encode,
+        (decode, encode),
         show,
         None,
         None,
@@ -870,8 +870,10 @@ fn placement_value(
         name,
         rules,
         &start,
-        |s| (s[0] as u64, s[1] as u64),
-        |&(l, r)| vec![l as i64, r as i64],
+        (
+            |s| (s[0] as u64, s[1] as u64),
+            |&(l, r)| vec![l as i64, r as i64],
+        ),
         show,
         None,
         None,

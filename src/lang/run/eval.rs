@@ -253,6 +253,9 @@ pub type Sink = Box<dyn FnMut(usize, &Value)>;
 /// Receives a warning's text.
 pub type WarnSink = Box<dyn FnMut(&str)>;
 
+/// Compiles a board game's rules (`game NAME on board { ... }`) to a ruleset.
+pub type BoardDefiner = fn(&mut Interp, &BoardGameDef, &Env) -> Result<Ruleset>;
+
 pub struct Interp {
     pub sources: Vec<Source>,
     pub globals: Env,
@@ -280,7 +283,7 @@ pub struct Interp {
     /// compiles a `game` block to a ruleset (registered by the family of games by rules)
     pub define_game: Option<fn(Rc<GameDef>, Env) -> Ruleset>,
     /// compiles a board game's rules to a ruleset (registered by the board-rules family)
-    pub define_board: Option<fn(&mut Interp, &BoardGameDef, &Env) -> Result<Ruleset>>,
+    pub define_board: Option<BoardDefiner>,
     /// elements held by lists being built by comprehensions that are still running
     pub building: u64,
     /// values are printed as JSON (`--json`): `print(a, b)` prints the list `[a, b]`
