@@ -2,17 +2,8 @@
 //! against brute forces in this file, jump chains against Konane written one line per jump
 //! count, and start positions on graph boards read back from `show`.
 mod common;
-use common::{Rng, run_e, values};
+use common::{Rng, example_rule as rule, run_e, values};
 use std::collections::{HashMap, HashSet};
-
-/// The `game NAME ... { ... }` block of an example, so the test checks the rule users read.
-fn rule(example: &str, name: &str) -> String {
-    let path = format!("{}/examples/{example}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(path).unwrap();
-    let start = text.find(&format!("game {name}")).unwrap();
-    let end = start + text[start..].find("\n}").unwrap() + 2;
-    text[start..end].to_string()
-}
 
 /// A board of `rows` × `cols` cells, row by row, wrapping when `torus`.
 struct Grid {

@@ -2,21 +2,12 @@
 //! rules-elephants-rhinos.game, rules-toppling-dominoes.game, rules-toads-strings.game): each
 //! rule as the example writes it, against the built-in engine or a brute force in this file.
 mod common;
-use common::{Rng, values};
+use common::{Rng, example_rule as rule, values};
 use std::collections::HashMap;
 use std::fmt::Write;
 
 /// A position's Left and Right options, as strings.
 type Moves = dyn Fn(&str) -> (Vec<String>, Vec<String>);
-
-/// The `game NAME ... { ... }` block of an example, so the test checks the rule users read.
-fn rule(example: &str, name: &str) -> String {
-    let path = format!("{}/examples/{example}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(path).unwrap();
-    let start = text.find(&format!("game {name}")).unwrap();
-    let end = start + text[start..].find("\n}").unwrap() + 2;
-    text[start..end].to_string()
-}
 
 /// Every string of length `lo..=hi` over `alphabet`.
 fn strings(alphabet: &[char], lo: usize, hi: usize) -> Vec<String> {

@@ -269,7 +269,7 @@ fn mistakes_are_explained() {
     let cases = [
         (
             format!("{RULES}dom(graph {{ a - b }})"),
-            "up, down, left and right need a grid or torus board",
+            "the paths ray, slide and jumps need a grid",
         ),
         (format!("{RULES}dom(grid(2, 2), \"f..|..\")"), "has 3 cells, not 2"),
         (format!("{RULES}dom(grid(2, 2), \"f.\")"), "has 1 row, not 2"),

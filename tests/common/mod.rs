@@ -119,3 +119,13 @@ impl gamut::engine::control::Progress for CancelOnProgress {
     }
     fn end(&self) {}
 }
+
+/// The `game NAME ... { ... }` block of an example, so a test checks the rule users read.
+#[allow(dead_code)]
+pub fn example_rule(example: &str, name: &str) -> String {
+    let path = format!("{}/examples/{example}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(path).unwrap();
+    let start = text.find(&format!("game {name}")).unwrap();
+    let end = start + text[start..].find("\n}").unwrap() + 2;
+    text[start..end].to_string()
+}
