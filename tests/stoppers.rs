@@ -547,3 +547,39 @@ fn bad_input_is_an_error_with_exit_1() {
         assert!(err.contains(says), "{src}: {err}");
     }
 }
+
+/// What `show` prints of a loopy game reads back through `game("...")` to the same value and
+/// the same text: CGSuite's shorthands (`5over`, `^[on]*`, `v<on>`, `±over`) and sides (`G & H`).
+#[test]
+fn printed_values_read_back() {
+    let xs = "[over + 5, over - 5, {pass | 3/2}, under + 1/2, upon, upon + *, 3 - upon, \
+              {0 || 0 | 0, pass}, -{0 || 0 | 0, pass} + *2, ±{0 | pass}, ±upon, on + off, \
+              game(\"a{{|a}|}\"), over + upon, {0 | pass} + {pass | 0} + 1, {pass | 0} - 2 + ^, \
+              {0 | pass, ^} + *, game(\"a{0||||0|||a|*||*}\")]";
+    let v = common::values(&format!(
+        "let xs = {xs}\n[game(str(x)) == x for x in xs]\n[str(game(str(x))) == str(x) for x in xs]\n[str(x) for x in xs]"
+    ));
+    let texts = v[2].as_array().unwrap();
+    for (i, (same, text)) in v[0].as_array().unwrap().iter().zip(texts).enumerate() {
+        assert_eq!(same, &serde_json::json!(true), "value {i}: {text}");
+        assert_eq!(v[1][i], serde_json::json!(true), "text {i}: {text}");
+    }
+    // the shorthands and sides were met
+    let all = texts
+        .iter()
+        .map(|t| t.as_str().unwrap())
+        .collect::<Vec<_>>()
+        .join(" ");
+    for shape in ["5over", "under", "^[on]", "v[on]", "<on>", "±", " & ", "dud"] {
+        assert!(all.contains(shape), "{shape} not in {all}");
+    }
+    // sides must be stoppers, the onside at least the offside
+    for (src, want) in [
+        ("game(\"under & over\")", "is at least the offside"),
+        ("game(\"dud & 0\")", "is a stopper; dud is not"),
+    ] {
+        let (code, _, err) = common::run_e(src);
+        assert_eq!(code, 1, "{src}");
+        assert!(err.contains(want), "{src}: {err}");
+    }
+}

@@ -869,6 +869,41 @@ impl Sided {
         self.on == self.off
     }
 
+    /// CGSuite's `G & H`: the value with onside G and offside H, two stoppers with G ≥ H;
+    /// text without a top-level `&` is one game's value.
+    pub fn parse(text: &str, st: &mut Store, ctl: &Ctl) -> Result<Sided> {
+        let mut depth = 0i32;
+        let amp = text.char_indices().find(|&(_, c)| {
+            depth += i32::from(c == '{') - i32::from(c == '}');
+            c == '&' && depth == 0
+        });
+        let Some((i, _)) = amp else {
+            return Sided::of(&parse(text, st, ctl)?, st, ctl);
+        };
+        let mut stopper = |t: &str, side: &str| -> Result<Loopy> {
+            let g = parse(t, st, ctl)?;
+            if !g.is_stopper() {
+                return Err(Error::invalid(format!(
+                    "the {side} of `G & H` is a stopper; {} is not",
+                    t.trim()
+                ))
+                .hint("write onside & offside, each a stopper, e.g. over & under"));
+            }
+            canonical(&g, st, ctl)
+        };
+        let on = stopper(&text[..i], "onside")?;
+        let off = stopper(&text[i + 1..], "offside")?;
+        if !leq(&off, &on, ctl)? {
+            return Err(Error::invalid(format!(
+                "in `G & H` the onside G is at least the offside H; {} is not at least {}",
+                text[..i].trim(),
+                text[i + 1..].trim()
+            ))
+            .hint("a game's onside is never below its offside: swap them"));
+        }
+        Ok(Sided { on, off })
+    }
+
     pub fn neg(&self, st: &mut Store, ctl: &Ctl) -> Result<Sided> {
         Ok(Sided {
             on: order(&self.off.neg(), st, ctl)?,
@@ -1409,6 +1444,9 @@ impl Parser<'_> {
             }
         }
         let t = self.text(a, b);
+        if let Some(l) = self.shorthand(&t)? {
+            return Ok(Item::Node(self.g.graft(&l)));
+        }
         if t.contains(['{', '}']) || t.contains("pass") {
             return Err(bad(&t));
         }
@@ -1424,6 +1462,53 @@ impl Parser<'_> {
             .g
             .graft_short(self.st, x, &mut HashMap::new(), self.ctl)?;
         Ok(Item::Node(v))
+    }
+
+    /// CGSuite's shorthands as `show` prints them: `±G` = {G | -G}, `x over`, `x under`, and
+    /// `x^[on]*k` = x + upon + *k, `x^<on>` = x + {0||0|0,pass} (`v` for their negatives).
+    fn shorthand(&mut self, t: &str) -> Result<Option<Loopy>> {
+        if let Some(g) = t.strip_prefix('±') {
+            let g = parse(g, self.st, self.ctl)?;
+            let n = g.neg();
+            return Ok(Some(Loopy::from_options(
+                &[Opt::Game(&g)],
+                &[Opt::Game(&n)],
+            )));
+        }
+        let (x, side, nim) = if let Some(x) = t.strip_suffix("over") {
+            (x, Loopy::named("over"), "")
+        } else if let Some(x) = t.strip_suffix("under") {
+            (x, Loopy::named("under"), "")
+        } else if let Some((i, tag)) = ["[on]", "<on>"]
+            .iter()
+            .find_map(|&tag| Some((t.find(tag)?, tag)))
+        {
+            let side = if tag == "[on]" {
+                Loopy::named("upon")
+            } else {
+                Some(parse("{0||0|0,pass}", self.st, self.ctl)?)
+            };
+            let (head, nim) = (&t[..i], &t[i + tag.len()..]);
+            match (head.strip_suffix('^'), head.strip_suffix('v')) {
+                (Some(x), _) => (x, side, nim),
+                (None, Some(x)) => (x, side.map(|g| g.neg()), nim),
+                _ => return Ok(None),
+            }
+        } else {
+            return Ok(None);
+        };
+        let (Some(side), false) = (side, x.contains(['{', '}'])) else {
+            return Ok(None);
+        };
+        let mut short = self.st.zero();
+        for part in [x, nim] {
+            if !part.is_empty() {
+                let g = self.st.parse(part)?;
+                short = self.st.add(short, g)?;
+            }
+        }
+        let short = Loopy::short(self.st, short, self.ctl)?;
+        Ok(Some(add(&short, &side, self.ctl)?))
     }
 
     /// Fills node `v` from the text between its braces.

@@ -30,10 +30,15 @@ pub fn register(it: &mut Interp) {
     it.add_builtin(
         "game",
         "game(x)",
-        "a partizan game from CGSuite notation (\"{2|1/2||-1}\", \"^*\", \"±1\"; loopy: \"{pass|*}\", \"a{0||||0|||a|*||*}\"), an integer or a position",
+        "a partizan game from CGSuite notation (\"{2|1/2||-1}\", \"^*\", \"±1\"; loopy: \"{pass|*}\", \"a{0||||0|||a|*||*}\", sides \"over & under\"), an integer or a position",
         |it, a| {
             a.count(1, 1)?;
             let g = match a.get(0) {
+                Value::Str(s) if s.contains('&') => {
+                    let ctl = it.ctl.clone();
+                    let x = Sided::parse(s, store(it)?, &ctl).map_err(|e| Error::from(e).at(a.span_of(0)))?;
+                    return sided_value(it, x);
+                }
                 Value::Str(s) => {
                     let s = s.clone();
                     match store(it)?.parse(&s) {
