@@ -830,6 +830,7 @@ fn partizan_subtraction(it: &mut Interp, a: &mut Args) -> Result<Value> {
         encode: |&n| vec![n as i64],
         show: crate::lang::run::game::plain,
         sketch: None,
+        small: None,
     });
     Ok(Value::Ruleset(Rc::new(Ruleset::new(
         name,
