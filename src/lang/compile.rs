@@ -800,6 +800,12 @@ impl Run<'_> {
                 .hint("write a component as (a, b) with one entry per parameter"));
             }
             for x in comp {
+                if let Code::Join(j) = &x.code
+                    && let Some(c) = self.join_code(j, codes)
+                {
+                    out.data.push(c);
+                    continue;
+                }
                 let code = match self.value(x)? {
                     Value::Int(i) if i >= 0 => i,
                     v => arg_code(self.it, &v, x.span, rule.span, codes)?,

@@ -418,6 +418,23 @@ impl Run<'_> {
         })
     }
 
+    /// The code of the chain `j`'s string where every part is a string, the whole fits on the
+    /// stack and `codes` holds it already: the string is not made. `None` otherwise (an error
+    /// included: the general way meets it again).
+    pub(super) fn join_code(&mut self, j: &Join, codes: &Interned) -> Option<i64> {
+        let mut buf = [0u8; SHORT];
+        let mut at = 0;
+        for part in &j.parts {
+            let Ok(Piece::Str(s, a, b)) = self.piece(part) else {
+                return None;
+            };
+            buf.get_mut(at..at + b - a)?
+                .copy_from_slice(&s.as_bytes()[a..b]);
+            at += b - a;
+        }
+        codes.str_code(std::str::from_utf8(&buf[..at]).ok()?)
+    }
+
     /// The chain `j`: its strings written once; past the first part that is not a string, the
     /// interpreter's `+` from there on.
     pub(super) fn join(&mut self, j: &Join) -> Result<Value> {
