@@ -561,3 +561,54 @@ fn string_tests_and_chains_keep_the_interpreters_errors() {
         assert!(err.contains(&message), "{rule}: {err}\nwant {message}");
     }
 }
+
+/// A loop whose whole condition is one slice of a fixed string compared with a string runs as a
+/// byte scan: its ends (negative, past the end, overflowing 64 bits, of any slope), empty and
+/// negative ranges, strings that are not ASCII and a string read from the defining scope, against
+/// the interpreter.
+#[test]
+fn slice_scans_agree_with_the_interpreter() {
+    let mut rng = Rng(0x5ca9_0b17);
+    let end = |rng: &mut Rng| match rng.below(7) {
+        0 => String::new(),
+        1 => "9223372036854775806 + 2 * i".into(),
+        2 => "-3 * i + 1".into(),
+        3 => "i - 9223372036854775807".into(),
+        _ => random_end(rng),
+    };
+    for case in 0..80 {
+        let (a, b) = (end(&mut rng), end(&mut rng));
+        let base = ["s", "s", "t"][rng.below(3)];
+        let lit = format!("{:?}", random_str(&mut rng, 3, &["T", ".", "F", "é"]));
+        let op = ["==", "!="][rng.below(2)];
+        let test = match rng.below(2) {
+            0 => format!("{base}[{a}:{b}] {op} {lit}"),
+            _ => format!("{lit} {op} {base}[{a}:{b}]"),
+        };
+        let chain = random_chain(&mut rng);
+        let from = rng.below(6) as i64 - 3;
+        let to = ["len(s)", "len(s) - 2", "len(s) + 2", "-1", "1"][rng.below(5)];
+        let strings: Vec<String> = (0..6)
+            .map(|_| {
+                let alphabet: &[&str] = match rng.below(4) {
+                    0 => &["T", ".", "F", "é"],
+                    _ => &["T", ".", "F"],
+                };
+                format!("{:?}", random_str(&mut rng, 7, alphabet))
+            })
+            .collect();
+        let t = format!("{:?}", random_str(&mut rng, 6, &["T", ".", "F", "é"]));
+        let strings = strings.join(", ");
+        let src = format!(
+            "let t = {t}\n\
+             game g(s) {{ move {chain} for i in {from}..{to} if {test} }}\n\
+             [set(options(g(s))) for s in [{strings}]]\n\
+             [set([g(x) for x in [{chain} for i in {from}..{to} if {test}]]) for s in [{strings}]]"
+        );
+        let (code, out, err) = run_e(&src);
+        assert_eq!(code, 0, "case {case}: {src}\n{err}");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 2, "case {case}: {src}\n{out}");
+        assert_eq!(lines[0], lines[1], "case {case}: {src}");
+    }
+}

@@ -101,6 +101,9 @@ struct Rule {
     /// the innermost `for` runs over a range, and the condition and every argument have
     /// machine code: the loop runs on registers alone, see `Run::tight`
     tight: Option<Tight>,
+    /// the innermost `for` (when it runs over a range) has for condition a slice compared with a
+    /// string: the loop is a byte scan, see `Run::scan`
+    scan: Option<text::Scan>,
     span: Span,
 }
 
@@ -496,10 +499,16 @@ impl Rules {
                         .map(|comp| comp.into_iter().map(compiled).collect())
                         .collect(),
                     tight: None,
+                    scan: None,
                     span: rule.span,
                 };
                 if r.components.iter().all(|comp| comp.len() == arity) {
                     r.tight = Tight::new(&r, &ints);
+                }
+                if r.tight.is_none()
+                    && let (Some((x, _, _)), Some(c)) = (r.loops.last(), &r.cond)
+                {
+                    r.scan = text::Scan::new(&c.code, *x, &ints);
                 }
                 r
             })
@@ -620,6 +629,11 @@ impl Run<'_> {
             {
                 self.tight(rule, t, *slot, (a, b), how, out)?;
             }
+            Value::Range(a, b)
+                if a <= b
+                    && depth + 1 == rule.loops.len()
+                    && let Some(sc) = &rule.scan
+                    && self.scan(rule, sc, *slot, (a, b), how, out)? => {}
             Value::Range(a, b) => {
                 for x in a..=b {
                     if x & 1023 == 0 {
@@ -786,6 +800,12 @@ impl Run<'_> {
                 .hint("write a component as (a, b) with one entry per parameter"));
             }
             for x in comp {
+                if let Code::Join(j) = &x.code
+                    && let Some(c) = self.join_code(j, codes)
+                {
+                    out.data.push(c);
+                    continue;
+                }
                 let code = match self.value(x)? {
                     Value::Int(i) if i >= 0 => i,
                     v => arg_code(self.it, &v, x.span, rule.span, codes)?,

@@ -4,9 +4,10 @@
 //! What the short cuts do not cover (a string that is not ASCII, an end that is not a machine
 //! integer, operands of other types) goes the interpreter's way with the values already
 //! computed, so results and errors are the interpreter's.
-use super::{Code, Ints, Run};
+use super::{Code, Flat, Ints, Rule, Run, affine};
 use crate::lang::error::Result;
 use crate::lang::run::eval::{check_string, slice};
+use crate::lang::run::rules::Interned;
 use crate::lang::run::value::Value;
 use crate::lang::syntax::ast::{BinOp, Span};
 use std::rc::Rc;
@@ -209,6 +210,44 @@ pub(super) fn lower(code: Code, ints: &dyn Fn(&Code) -> Option<Ints>) -> Code {
     }
 }
 
+/// `for x in a..b if s[e0:e1] == "lit"` (or `!=`): each end `k * x + r` with `r` free of `x`,
+/// so the loop compares bytes on machine integers and makes no value for an element that fails.
+pub(super) struct Scan {
+    base: Code,
+    ends: [Option<(i64, Ints)>; 2],
+    konst: Rc<str>,
+    eq: bool,
+}
+
+impl Scan {
+    /// The scan of a loop over slot `x` with condition `cond`, where it has that form.
+    pub(super) fn new(cond: &Code, x: usize, ints: &dyn Fn(&Code) -> Option<Ints>) -> Option<Scan> {
+        let Code::Test(t) = cond else {
+            return None;
+        };
+        let (At::Slice(ends), Value::Str(konst)) = (&t.at, &t.konst) else {
+            return None;
+        };
+        // the string must stay the same along the loop
+        if !matches!(t.base, Code::Slot(s) if s != x) && !matches!(t.base, Code::Global(_)) {
+            return None;
+        }
+        let end = |e: &Option<Int>| match e {
+            None => Some(None),
+            Some(i) => {
+                let (k, r) = affine(&i.code, x)?;
+                Some(Some((k, ints(&r)?)))
+            }
+        };
+        Some(Scan {
+            base: t.base.clone(),
+            ends: [end(&ends[0])?, end(&ends[1])?],
+            konst: konst.clone(),
+            eq: t.op == BinOp::Eq,
+        })
+    }
+}
+
 /// `i` as a place in a sequence of `n`, as slices clamp it.
 fn clamp(i: i64, n: usize) -> usize {
     let k = if i < 0 {
@@ -258,6 +297,60 @@ impl Run<'_> {
         };
         let i = end(&ends[0], 0)?;
         Some((i, end(&ends[1], n)?.max(i)))
+    }
+
+    /// The innermost loop of `rule` over `a..=b` in slot `slot` by the scan `sc`: an option
+    /// for each element whose slice matches. `false` (nothing done) where the string is not
+    /// ASCII or an end's rest is not a machine integer; an element whose end overflows goes
+    /// the general way.
+    pub(super) fn scan(
+        &mut self,
+        rule: &Rule,
+        sc: &Scan,
+        slot: usize,
+        (a, b): (i64, i64),
+        how: (usize, &Interned),
+        out: &mut Flat,
+    ) -> Result<bool> {
+        // an error here is the general loop's, at its first element
+        let Ok(Value::Str(s)) = self.run(&sc.base) else {
+            return Ok(false);
+        };
+        if !s.is_ascii() {
+            return Ok(false);
+        }
+        let mut ends = [None, None];
+        for (e, sce) in ends.iter_mut().zip(&sc.ends) {
+            if let Some((k, r)) = sce {
+                let Some(r) = r.run(self) else {
+                    return Ok(false);
+                };
+                *e = Some((*k, r));
+            }
+        }
+        let (bytes, n, k) = (s.as_bytes(), s.len(), sc.konst.as_bytes());
+        let end = |e: Option<(i64, i64)>, x: i64, default: usize| match e {
+            None => Some(default),
+            Some((k, r)) => Some(clamp(k.checked_mul(x)?.checked_add(r)?, n)),
+        };
+        for x in a..=b {
+            if x & 1023 == 0 {
+                self.it.ctl.check()?;
+            }
+            match (end(ends[0], x, 0), end(ends[1], x, n)) {
+                (Some(i), Some(j)) => {
+                    if same(&bytes[i..j.max(i)], k) == sc.eq {
+                        self.set_int(slot, x);
+                        self.emit_option(rule, how, out)?;
+                    }
+                }
+                _ => {
+                    self.set_int(slot, x);
+                    self.emit(rule, how, out)?;
+                }
+            }
+        }
+        Ok(true)
     }
 
     pub(super) fn test(&mut self, t: &Test) -> Result<Value> {
@@ -323,6 +416,23 @@ impl Run<'_> {
             }
             v => Piece::Value(v),
         })
+    }
+
+    /// The code of the chain `j`'s string where every part is a string, the whole fits on the
+    /// stack and `codes` holds it already: the string is not made. `None` otherwise (an error
+    /// included: the general way meets it again).
+    pub(super) fn join_code(&mut self, j: &Join, codes: &Interned) -> Option<i64> {
+        let mut buf = [0u8; SHORT];
+        let mut at = 0;
+        for part in &j.parts {
+            let Ok(Piece::Str(s, a, b)) = self.piece(part) else {
+                return None;
+            };
+            buf.get_mut(at..at + b - a)?
+                .copy_from_slice(&s.as_bytes()[a..b]);
+            at += b - a;
+        }
+        codes.str_code(std::str::from_utf8(&buf[..at]).ok()?)
     }
 
     /// The chain `j`: its strings written once; past the first part that is not a string, the

@@ -57,6 +57,11 @@ impl Interned {
         Ok(c)
     }
 
+    /// The code of the string `s` where it is interned already.
+    pub fn str_code(&self, s: &str) -> Option<i64> {
+        self.strs.borrow().get(s).copied()
+    }
+
     /// The value of a code.
     pub fn value(&self, code: i64) -> Value {
         if code >= 0 {
