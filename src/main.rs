@@ -208,6 +208,8 @@ fn run(cli: Cli, memory: Option<u64>) -> i32 {
             e.exit_code()
         }
     };
+    // the process ends here: its tables go back to the system with it, not entry by entry
+    std::mem::forget(it);
     finish_output(code)
 }
 

@@ -57,10 +57,10 @@ pub trait Rules {
 }
 
 /// The canonical value of `root`; every component met is memoized in `memo`.
-pub fn value<R: Rules>(
+pub fn value<R: Rules, S: std::hash::BuildHasher>(
     rules: &mut R,
     store: &mut Store,
-    memo: &mut HashMap<R::Pos, Game>,
+    memo: &mut HashMap<R::Pos, Game, S>,
     root: &R::Pos,
     ctl: &Ctl,
 ) -> std::result::Result<Game, R::Error> {

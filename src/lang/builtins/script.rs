@@ -405,7 +405,8 @@ impl Script {
 /// per position; values are memoised per ruleset.
 struct PartizanScript {
     rules: Scripted,
-    memo: RefCell<HashMap<Vec<Box<[i64]>>, Game>>,
+    /// values by position; a fast hash, as positions are the rules' own (not adversarial)
+    memo: RefCell<HashMap<Vec<Box<[i64]>>, Game, foldhash::fast::FixedState>>,
 }
 
 fn partizan(def: Rc<GameDef>, env: Env) -> Ruleset {
@@ -512,7 +513,7 @@ impl Sides for PartizanScript {
     }
     fn forget(&self) {
         if let Ok(mut m) = self.memo.try_borrow_mut() {
-            *m = HashMap::new();
+            *m = HashMap::default();
         }
     }
 }
