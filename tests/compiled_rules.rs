@@ -481,11 +481,7 @@ fn random_string_rules_agree_with_the_interpreter() {
              [set(options(g(s))) for s in [{strings}]]\n\
              [set([g(x) for x in [{chain} for i in {from}..{to} if {test}]]) for s in [{strings}]]"
         );
-        let (code, out, err) = run_e(&src);
-        assert_eq!(code, 0, "case {case}: {src}\n{err}");
-        let lines: Vec<&str> = out.lines().collect();
-        assert_eq!(lines.len(), 2, "case {case}: {src}\n{out}");
-        assert_eq!(lines[0], lines[1], "case {case}: {src}");
+        lines_agree(case, &src);
     }
 }
 
@@ -518,11 +514,7 @@ fn random_list_rules_agree_with_the_interpreter() {
              [set(options(g(s))) for s in [{lists}]]\n\
              [set([g(x) for x in [{chain} for i in 0..len(s) if {test}]]) for s in [{lists}]]"
         );
-        let (code, out, err) = run_e(&src);
-        assert_eq!(code, 0, "case {case}: {src}\n{err}");
-        let lines: Vec<&str> = out.lines().collect();
-        assert_eq!(lines.len(), 2, "case {case}: {src}\n{out}");
-        assert_eq!(lines[0], lines[1], "case {case}: {src}");
+        lines_agree(case, &src);
     }
 }
 
@@ -605,10 +597,16 @@ fn slice_scans_agree_with_the_interpreter() {
              [set(options(g(s))) for s in [{strings}]]\n\
              [set([g(x) for x in [{chain} for i in {from}..{to} if {test}]]) for s in [{strings}]]"
         );
-        let (code, out, err) = run_e(&src);
-        assert_eq!(code, 0, "case {case}: {src}\n{err}");
-        let lines: Vec<&str> = out.lines().collect();
-        assert_eq!(lines.len(), 2, "case {case}: {src}\n{out}");
-        assert_eq!(lines[0], lines[1], "case {case}: {src}");
+        lines_agree(case, &src);
     }
+}
+
+/// Runs `src`, whose two printed lines (the compiled rules' options, then the interpreter's
+/// evaluation of the same expressions) must agree.
+fn lines_agree(case: usize, src: &str) {
+    let (code, out, err) = run_e(src);
+    assert_eq!(code, 0, "case {case}: {src}\n{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "case {case}: {src}\n{out}");
+    assert_eq!(lines[0], lines[1], "case {case}: {src}");
 }

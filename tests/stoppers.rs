@@ -570,7 +570,9 @@ fn printed_values_read_back() {
         .map(|t| t.as_str().unwrap())
         .collect::<Vec<_>>()
         .join(" ");
-    for shape in ["5over", "under", "^[on]", "v[on]", "<on>", "±", " & ", "dud"] {
+    for shape in [
+        "5over", "under", "^[on]", "v[on]", "<on>", "±", " & ", "dud",
+    ] {
         assert!(all.contains(shape), "{shape} not in {all}");
     }
     // sides must be stoppers, the onside at least the offside
