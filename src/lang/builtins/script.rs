@@ -401,12 +401,14 @@ impl Script {
     }
 }
 
+/// Values by position (a sum of states); a fast hash, as positions are the rules' own.
+type Memo = HashMap<Vec<Box<[i64]>>, Game, foldhash::fast::FixedState>;
+
 /// `game name(params) { left move ...; right move ...; move ... }`: the rules, compiled, run
 /// per position; values are memoised per ruleset.
 struct PartizanScript {
     rules: Scripted,
-    /// values by position; a fast hash, as positions are the rules' own (not adversarial)
-    memo: RefCell<HashMap<Vec<Box<[i64]>>, Game, foldhash::fast::FixedState>>,
+    memo: RefCell<Memo>,
 }
 
 fn partizan(def: Rc<GameDef>, env: Env) -> Ruleset {
