@@ -575,8 +575,16 @@ fn printed_values_read_back() {
     ] {
         assert!(all.contains(shape), "{shape} not in {all}");
     }
+    // `G & H` builds the value its text reads as
+    let v = common::values(
+        "[1 & 0 == game(\"1 & 0\"), over & under == {0 | pass} + {pass | 0}, str(on & off), 2 & 2 == 2]",
+    );
+    assert_eq!(v[0], serde_json::json!([true, true, "dud", true]));
     // sides must be stoppers, the onside at least the offside
     for (src, want) in [
+        ("under & over", "is at least the offside"),
+        ("dud & 0", "is a stopper; dud is not"),
+        ("\"a\" & 0", "`&` joins two games, not a string"),
         ("game(\"under & over\")", "is at least the offside"),
         ("game(\"dud & 0\")", "is a stopper; dud is not"),
     ] {

@@ -9,6 +9,7 @@
 //! on the product of two graphs by retrograde analysis; the sides of a non-stopper use the
 //! side-relative comparison of Siegel's thesis (the "good states" refinement) to drop the edges
 //! a side can ignore until a stopper is left.
+use super::notation::MAX_NESTING;
 use super::{Dyadic, Game, Store};
 use crate::engine::{Ctl, Error, Result};
 use std::collections::HashMap;
@@ -880,24 +881,36 @@ impl Sided {
         let Some((i, _)) = amp else {
             return Sided::of(&parse(text, st, ctl)?, st, ctl);
         };
-        let mut stopper = |t: &str, side: &str| -> Result<Loopy> {
-            let g = parse(t, st, ctl)?;
+        let (g, h) = (text[..i].trim(), text[i + 1..].trim());
+        let (on, off) = (parse(g, st, ctl)?, parse(h, st, ctl)?);
+        Sided::from_sides(&on, &off, (g, h), st, ctl)
+    }
+
+    /// The error for a side of `G & H` that is not a stopper.
+    pub fn not_a_side(side: &str, name: &str) -> Error {
+        Error::invalid(format!("the {side} of `G & H` is a stopper; {name} is not"))
+            .hint("write onside & offside, each a stopper, e.g. over & under")
+    }
+
+    /// `G & H` of two games named `names` in messages: onside G and offside H, each a
+    /// stopper, G ≥ H.
+    pub fn from_sides(
+        on: &Loopy,
+        off: &Loopy,
+        names: (&str, &str),
+        st: &mut Store,
+        ctl: &Ctl,
+    ) -> Result<Sided> {
+        for (g, name, side) in [(on, names.0, "onside"), (off, names.1, "offside")] {
             if !g.is_stopper() {
-                return Err(Error::invalid(format!(
-                    "the {side} of `G & H` is a stopper; {} is not",
-                    t.trim()
-                ))
-                .hint("write onside & offside, each a stopper, e.g. over & under"));
+                return Err(Sided::not_a_side(side, name));
             }
-            canonical(&g, st, ctl)
-        };
-        let on = stopper(&text[..i], "onside")?;
-        let off = stopper(&text[i + 1..], "offside")?;
+        }
+        let (on, off) = (canonical(on, st, ctl)?, canonical(off, st, ctl)?);
         if !leq(&off, &on, ctl)? {
             return Err(Error::invalid(format!(
                 "in `G & H` the onside G is at least the offside H; {} is not at least {}",
-                text[..i].trim(),
-                text[i + 1..].trim()
+                names.0, names.1
             ))
             .hint("a game's onside is never below its offside: swap them"));
         }
@@ -1339,6 +1352,11 @@ impl Printer<'_> {
 /// node its braces make, for options further in), `on`, `off`, `over`, `under`, `upon`, `dud`,
 /// and short games in the store's notation.
 pub fn parse(text: &str, st: &mut Store, ctl: &Ctl) -> Result<Loopy> {
+    parse_nested(text, st, ctl, 0)
+}
+
+/// [`parse`] of a part `depth` deep in the text being read.
+fn parse_nested(text: &str, st: &mut Store, ctl: &Ctl, depth: usize) -> Result<Loopy> {
     let s: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
     let mut p = Parser {
         s,
@@ -1346,6 +1364,7 @@ pub fn parse(text: &str, st: &mut Store, ctl: &Ctl) -> Result<Loopy> {
         labels: HashMap::new(),
         st,
         ctl,
+        depth,
     };
     let n = p.s.len();
     match p.item(0, n)? {
@@ -1364,6 +1383,8 @@ struct Parser<'a> {
     labels: HashMap<String, u32>,
     st: &'a mut Store,
     ctl: &'a Ctl,
+    /// how deep the reading is nested (braces, `±`), bounded as the short games' reading is
+    depth: usize,
 }
 
 enum Item {
@@ -1400,6 +1421,19 @@ impl Parser<'_> {
     }
 
     fn item(&mut self, a: usize, b: usize) -> Result<Item> {
+        if self.depth >= MAX_NESTING {
+            return Err(Error::limit(format!(
+                "cannot read the game: it nests more than {MAX_NESTING} deep"
+            ))
+            .hint("write a deep game in steps, naming the parts with `let`"));
+        }
+        self.depth += 1;
+        let r = self.item_at(a, b);
+        self.depth -= 1;
+        r
+    }
+
+    fn item_at(&mut self, a: usize, b: usize) -> Result<Item> {
         self.ctl.check()?;
         if a >= b {
             return Err(Error::invalid("an option is missing in a game")
@@ -1468,7 +1502,7 @@ impl Parser<'_> {
     /// `x^[on]*k` = x + upon + *k, `x^<on>` = x + {0||0|0,pass} (`v` for their negatives).
     fn shorthand(&mut self, t: &str) -> Result<Option<Loopy>> {
         if let Some(g) = t.strip_prefix('±') {
-            let g = parse(g, self.st, self.ctl)?;
+            let g = parse_nested(g, self.st, self.ctl, self.depth + 1)?;
             let n = g.neg();
             return Ok(Some(Loopy::from_options(
                 &[Opt::Game(&g)],
@@ -1486,7 +1520,12 @@ impl Parser<'_> {
             let side = if tag == "[on]" {
                 Loopy::named("upon")
             } else {
-                Some(parse("{0||0|0,pass}", self.st, self.ctl)?)
+                Some(parse_nested(
+                    "{0||0|0,pass}",
+                    self.st,
+                    self.ctl,
+                    self.depth,
+                )?)
             };
             let (head, nim) = (&t[..i], &t[i + tag.len()..]);
             match (head.strip_suffix('^'), head.strip_suffix('v')) {

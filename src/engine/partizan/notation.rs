@@ -430,7 +430,7 @@ struct Parser {
 
 /// Nesting deeper than this is refused, as the language's own brackets are: the reader
 /// recurses, and `{{{...}}}` a million deep would overflow the stack.
-const MAX_NESTING: usize = 200;
+pub(super) const MAX_NESTING: usize = 200;
 
 /// Inside braces: option lists separated by runs of bars.
 enum Piece {

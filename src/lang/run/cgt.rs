@@ -206,6 +206,9 @@ pub fn binary(
     b: &Value,
     span: Span,
 ) -> Result<Option<Value>> {
+    if op == BinOp::Amp {
+        return sides(it, a, b).map(Some).map_err(|e| e.at(span));
+    }
     if !(is_partizan(a) || is_partizan(b)) {
         return Ok(None);
     }
@@ -285,6 +288,31 @@ pub(crate) fn loopy_binary(
             })))
         }
     }
+}
+
+/// `G & H`: the game with onside G and offside H (stoppers, G ≥ H).
+fn sides(it: &mut Interp, a: &Value, b: &Value) -> Result<Value> {
+    let mut graphs = vec![];
+    for (v, side) in [(a, "onside"), (b, "offside")] {
+        let x = as_sided(it, v)?.ok_or_else(|| {
+            Error::plain(format!("`&` joins two games, not {}", v.a_type()))
+                .hint("onside & offside, each a stopper, e.g. over & under")
+        })?;
+        if !x.is_stopper() {
+            return Err(Sided::not_a_side(side, &v.to_text()).into());
+        }
+        graphs.push(x.on);
+    }
+    let ctl = it.ctl.clone();
+    let names = (a.to_text(), b.to_text());
+    let x = Sided::from_sides(
+        &graphs[0],
+        &graphs[1],
+        (&names.0, &names.1),
+        store(it)?,
+        &ctl,
+    )?;
+    sided_value(it, x)
 }
 
 /// `-G` and `±G` of a game (or a number or position, as a game).

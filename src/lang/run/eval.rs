@@ -1338,7 +1338,7 @@ impl Interp {
                 _ => "see docs/language.md for what each operator takes",
             })
         };
-        if !matches!((&a, &b), (Int(_), Int(_)))
+        if (op == BinOp::Amp || !matches!((&a, &b), (Int(_), Int(_))))
             && let Some(v) = crate::lang::run::cgt::binary(self, op, &a, &b, span)?
         {
             return Ok(v);
@@ -1558,7 +1558,7 @@ impl Interp {
                 (Piece(p), Piece(q)) => Piece(Rc::new(p.union(q))),
                 _ => return Err(bad(&a, &b)),
             },
-            BinOp::And | BinOp::Or => return Err(bad(&a, &b)),
+            BinOp::And | BinOp::Or | BinOp::Amp => return Err(bad(&a, &b)),
         })
         .map_err(|e: Error| e.at(aspan))
     }
@@ -1793,6 +1793,7 @@ fn op_text(op: BinOp) -> &'static str {
         BinOp::Rem => "%",
         BinOp::Pow => "^",
         BinOp::Bar => "|",
+        BinOp::Amp => "&",
     }
 }
 

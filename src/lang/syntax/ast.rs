@@ -159,6 +159,8 @@ pub enum BinOp {
     Rem,
     Pow,
     Bar,
+    /// `G & H`: the loopy game with onside G and offside H
+    Amp,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

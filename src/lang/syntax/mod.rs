@@ -34,6 +34,7 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
             | Op::infix(Rule::gt, Assoc::Left)
             | Op::infix(Rule::ge, Assoc::Left)
             | Op::infix(Rule::in_op, Assoc::Left))
+        .op(Op::infix(Rule::amp, Assoc::Left))
         .op(Op::infix(Rule::bar, Assoc::Left))
         .op(Op::infix(Rule::range_op, Assoc::Left))
         .op(Op::infix(Rule::add, Assoc::Left) | Op::infix(Rule::sub, Assoc::Left))
@@ -530,7 +531,7 @@ fn convert_error(e: pest::error::Error<Rule>, src: &str, src_id: u32) -> ParseEr
     } else if found.is_some_and(|c| c.is_ascii_digit()) && prev_char == Some('.') {
         message = "gamut has no decimal numbers: numbers are exact integers and fractions".into();
         "write a fraction: `3/2` is exact; `//` is floor division and `%` the remainder, e.g. 7 // 2 is 3".into()
-    } else if rest.starts_with("&&") {
+    } else if rest.starts_with("&&") || (rest.starts_with('&') && prev_char == Some('&')) {
         "write `and` to combine conditions: `a > 0 and b > 0`".into()
     } else if rest.starts_with("||") || (rest.starts_with('|') && before.ends_with('|')) {
         "write `or` for either condition: `a > 0 or b > 0` (`|` is the union of sets)".into()
@@ -1039,6 +1040,7 @@ impl Builder {
                     Rule::rem => BinOp::Rem,
                     Rule::pow => BinOp::Pow,
                     Rule::bar => BinOp::Bar,
+                    Rule::amp => BinOp::Amp,
                     r => unreachable!("infix {r:?}"),
                 };
                 let span = lhs.span.to(rhs.span);
