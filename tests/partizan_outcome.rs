@@ -231,3 +231,38 @@ fn small_size(default: u32) -> u32 {
         .and_then(|s| s.parse().ok())
         .unwrap_or(default)
 }
+
+/// What a search added to its memo and store must fit its budget: the answer, or an error
+/// that names the budget. (The memo was not charged, and the store's budget grew with every
+/// value it was asked for.)
+#[test]
+fn values_met_keep_to_the_budget() {
+    let board = Stones::parse("xoxoxoxoxo|oxoxoxoxox").unwrap();
+    let entry = (std::mem::size_of::<Stones>()
+        + std::mem::size_of::<gamut::engine::partizan::Game>()
+        + 16) as u64;
+    for budget in [1u64 << 20, 4 << 20] {
+        for small in [5, 8] {
+            let ctl = Ctl::default().with_memory(budget);
+            let mut store = Store::new(&ctl);
+            let mut memo = HashMap::new();
+            let r = outcome::outcome(
+                &mut Clobber,
+                &mut store,
+                &mut memo,
+                &board,
+                &outcome::clobber_small(small),
+                &ctl,
+            );
+            let used = memo.len() as u64 * entry + store.bytes();
+            match r {
+                Ok(o) => assert_eq!(o, Outcome::N),
+                Err(e) => assert!(e.to_string().contains("memory"), "{e}"),
+            }
+            assert!(
+                used <= budget + budget / 2,
+                "{used} bytes for a budget of {budget}"
+            );
+        }
+    }
+}

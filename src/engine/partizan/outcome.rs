@@ -19,9 +19,9 @@
 //! assert_eq!(o.unwrap(), Outcome::P);
 //! ```
 use super::games::{Board, Stones};
-use super::search::{Rules, value};
+use super::search::{Rules, grown, value};
 use super::store::{Game, Map, Outcome, Store};
-use crate::engine::control::{Task, num};
+use crate::engine::control::{Task, num, over_budget};
 use crate::engine::impartial::MAX_LINE;
 use crate::engine::{Ctl, Error};
 use std::collections::HashMap;
@@ -98,6 +98,9 @@ struct Search<'a, R: Rules> {
     /// Whether the player to move wins, by state and side (`true`: Left to move).
     table: Map<(State<R::Pos>, bool), bool>,
     table_bytes: u64,
+    /// The memo's size and the store's bytes at the start: their growth is charged.
+    memo0: usize,
+    store0: u64,
     hasher: foldhash::fast::FixedState,
     nodes: u64,
 }
@@ -111,6 +114,7 @@ impl<'a, R: Rules> Search<'a, R> {
         ctl: &'a Ctl,
     ) -> Self {
         store.set_ctl(ctl);
+        let (memo0, store0) = (memo.len(), store.bytes());
         Search {
             rules,
             store,
@@ -120,6 +124,8 @@ impl<'a, R: Rules> Search<'a, R> {
             task: ctl.task("partizan outcome search (positions)", None),
             table: Map::default(),
             table_bytes: 0,
+            memo0,
+            store0,
             hasher: foldhash::fast::FixedState::default(),
             nodes: 0,
         }
@@ -157,13 +163,24 @@ impl<'a, R: Rules> Search<'a, R> {
         Ok(())
     }
 
-    /// Counts a node: progress, cancellation, and the table kept within half the budget (it
-    /// is a cache: emptied when full, the search goes on).
+    /// Counts a node: progress, cancellation, and memory. The values of components must fit
+    /// the budget; the table is a cache, kept within half of what they leave (emptied when
+    /// full, the search goes on).
     fn visit(&mut self) -> Result<(), Error> {
         self.nodes += 1;
         if self.nodes.is_multiple_of(1024) {
             self.task.set(self.nodes)?;
-            if self.table_bytes > self.ctl.memory() / 2 {
+            let budget = self.ctl.memory();
+            let values = grown::<R::Pos>(
+                self.memo.len() - self.memo0,
+                self.store.bytes(),
+                self.store0,
+            );
+            if values > budget {
+                let what = "the values of the components the outcome search met";
+                return Err(over_budget(values, budget, what));
+            }
+            if self.table_bytes > (budget - values) / 2 {
                 self.table = Map::default();
                 self.table_bytes = 0;
             }

@@ -57,6 +57,15 @@ pub trait Rules {
 }
 
 /// The canonical value of `root`; every component met is memoized in `memo`.
+/// Bytes a search added: `new` memo entries (key, value and the table's share) and the
+/// store's growth from `store0`.
+pub(super) fn grown<P>(new: usize, store: u64, store0: u64) -> u64 {
+    let entry = (std::mem::size_of::<P>() + std::mem::size_of::<Game>() + 16) as u64;
+    (new as u64)
+        .saturating_mul(entry)
+        .saturating_add(store.saturating_sub(store0))
+}
+
 pub fn value<R: Rules, S: std::hash::BuildHasher>(
     rules: &mut R,
     store: &mut Store,
@@ -94,6 +103,8 @@ pub fn value<R: Rules, S: std::hash::BuildHasher>(
     let per_item = 2 * std::mem::size_of::<R::Pos>() as u64 + 112;
     let items = |f: &Frame<R::Pos>| f.opts.iter().map(|o| o.len() as u64).sum::<u64>();
     let mut held = 0u64;
+    // the memo and the store grow with the search: charged with the stack
+    let (memo0, store0) = (memo.len(), store.bytes());
     for part in parts {
         if !memo.contains_key(&part)
             && let Some(g) = rules.shortcut(&part, store, ctl)?
@@ -110,6 +121,16 @@ pub fn value<R: Rules, S: std::hash::BuildHasher>(
                 steps += 1;
                 if steps.is_multiple_of(1024) {
                     task.set(memo.len() as u64)?;
+                    let used = grown::<R::Pos>(memo.len() - memo0, store.bytes(), store0)
+                        .saturating_add(held.saturating_mul(per_item));
+                    if used > budget {
+                        return Err(crate::engine::control::over_budget(
+                            used,
+                            budget,
+                            "the values of the positions searched",
+                        )
+                        .into());
+                    }
                     if memo.len() > MEMO_LIMIT {
                         return Err(Error::limit(format!(
                             "more than {} positions searched; the game is too large for this search",

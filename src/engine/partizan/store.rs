@@ -90,6 +90,8 @@ pub struct Store {
     pub(super) heated: Map<(Game, Dyadic), Game>,
     ctl: Ctl,
     budget: u64,
+    /// Bytes of this store that the session already counts among what it keeps.
+    counted: u64,
     steps: u64,
 }
 
@@ -114,6 +116,7 @@ impl Store {
             heated: Map::default(),
             ctl: ctl.clone(),
             budget: ctl.memory(),
+            counted: 0,
             steps: 0,
         };
         s.number(Dyadic::ZERO).expect("zero fits");
@@ -123,8 +126,14 @@ impl Store {
     /// Polls cancellation of new operations against `ctl` from now on.
     pub fn set_ctl(&mut self, ctl: &Ctl) {
         self.ctl = ctl.clone();
-        // what the store holds already is among what the session keeps
-        self.budget = ctl.memory().saturating_add(self.bytes());
+        // `ctl.memory()` leaves out what the session keeps, this store's counted bytes among
+        // them; its growth since then is not kept yet, so it is not added
+        self.budget = ctl.memory().saturating_add(self.counted);
+    }
+
+    /// Tells the store how many of its bytes the session counts as kept (after each query).
+    pub fn set_counted(&mut self, bytes: u64) {
+        self.counted = bytes;
     }
 
     /// How many canonical forms the store holds.

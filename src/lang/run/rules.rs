@@ -383,6 +383,7 @@ impl Cache {
                 self.forget(item);
             }
         }
+        self.count_store();
         ctl.set_kept(self.total);
     }
 
@@ -393,8 +394,17 @@ impl Cache {
         for item in items {
             self.forget(item);
         }
+        self.count_store();
         ctl.set_kept(self.total);
         had
+    }
+
+    /// Tells the store what of it is now kept, so that a query's store keeps to the budget.
+    fn count_store(&mut self) {
+        if !self.partizan_busy {
+            let bytes = self.kept.get(&Item::Store).map_or(0, |k| k.bytes);
+            self.partizan.set_counted(bytes);
+        }
     }
 }
 
