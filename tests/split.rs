@@ -91,6 +91,13 @@ fn parts_run_one_by_one_merge_to_the_single_process_answer() {
         // Dots-and-Boxes: AE completes a box and keeps the turn
         ("value(D)", 5),
         ("value(dots(2, 2))", 3),
+        // partizan: each side's moves; P, N, L and R
+        ("outcome(clobber(\"xoxoxo|oxoxox\"))", 3),
+        ("outcome(clobber(\"xoxox|oxoxo\"))", 4),
+        ("outcome(clobber(\"xxo|xox\"))", 2),
+        ("outcome(domineering(3, 4))", 3),
+        ("outcome(domineering(2, 5))", 2),
+        ("outcome(toads_frogs(\"TT..F\"))", 2),
     ]
     .into_iter()
     .enumerate()

@@ -1,7 +1,7 @@
 //! A query split over many processes: `grundy(P)`, `outcome(P)` or a scoring game's `value(P)`
 //! is answered from the values of P's options, which are independent, so each of N parts
-//! computes every N-th option and a merge takes the mex (looks for an option that is a loss;
-//! takes the best score). A batch system runs the parts: a Slurm job array or GNU parallel;
+//! computes every N-th option and a merge takes the mex (looks for an option that is a loss,
+//! for each side of a partizan position; takes the best score). A batch system runs the parts: a Slurm job array or GNU parallel;
 //! gamut only writes the parts and merges their results.
 //!
 //! The folder holds `plan.json` (an id drawn anew by every split, the query, the script's text,
@@ -13,9 +13,11 @@
 //! using it. A plan or part is a file anyone can edit: its counts are bounded before any use.
 use crate::engine::Ctl;
 use crate::lang::error::{Error, Result};
+use crate::lang::run::cgt;
 use crate::lang::run::eval::{Interp, MAX_ELEMENTS};
 use crate::lang::run::rules::Position;
 use crate::lang::run::value::Value;
+use crate::lang::syntax::ast::Side;
 use crate::lang::syntax::ast::{Expr, ExprKind, Stmt};
 use serde_json::{Value as Json, json};
 use std::path::{Path, PathBuf};
@@ -35,7 +37,7 @@ struct Query {
 fn parse_query(it: &mut Interp, text: &str) -> Result<Query> {
     let bad = || {
         Error::plain(format!("cannot split `{text}`"))
-            .hint("a split query is `grundy(P)` or `outcome(P)` for an impartial position P, e.g. `grundy(placement(grid(13, 13), [queen]))`, or `value(P)` for a scoring game, e.g. `value(dots(4, 5))`")
+            .hint("a split query is `grundy(P)` or `outcome(P)` for an impartial position P, e.g. `grundy(placement(grid(13, 13), [queen]))`, `outcome(P)` for a partizan one, e.g. `outcome(clobber(\"xoxo|oxox\"))`, or `value(P)` for a scoring game, e.g. `value(dots(4, 5))`")
     };
     let prog = it.parse("<query>", text)?;
     let [Stmt::Expr(e)] = prog.as_slice() else {
@@ -78,6 +80,8 @@ struct Listed {
     fingerprint: u64,
     /// misère play: a position without options is then won by the player to move
     misere: bool,
+    /// a partizan position: its first `lefts` options are Left's, the others Right's
+    lefts: Option<usize>,
 }
 
 fn options(it: &mut Interp, script: &str, query: &str, q: &Query) -> Result<Listed> {
@@ -93,6 +97,7 @@ fn options(it: &mut Interp, script: &str, query: &str, q: &Query) -> Result<List
         )
         .hint("split `outcome(P)` for a misère position"));
     }
+    let mut lefts = None;
     let opts: Vec<(Value, i64)> = if q.name == "value" {
         let scored = match &p {
             Value::Position(pos) => match pos.the_one() {
@@ -120,6 +125,10 @@ fn options(it: &mut Interp, script: &str, query: &str, q: &Query) -> Result<List
                 )
             })
             .collect()
+    } else if let Some(l) = cgt::option_positions(it, &p, Side::Left)? {
+        let r = cgt::option_positions(it, &p, Side::Right)?.unwrap_or_default();
+        lefts = Some(l.len());
+        l.into_iter().chain(r).map(|o| (o, 0)).collect()
     } else {
         match it.call_values(&Value::Builtin("options"), vec![p], span)? {
             Value::List(xs) => xs.iter().map(|o| (o.clone(), 0)).collect(),
@@ -136,7 +145,7 @@ fn options(it: &mut Interp, script: &str, query: &str, q: &Query) -> Result<List
     // never merge with the new plan
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let texts = opts.iter().map(|(o, _)| o.to_text());
-    let head = [query.to_string(), script.to_string()];
+    let head = [query.to_string(), script.to_string(), format!("{lefts:?}")];
     for text in head.into_iter().chain(texts) {
         for b in text.bytes().chain([b'\n']) {
             h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
@@ -147,6 +156,7 @@ fn options(it: &mut Interp, script: &str, query: &str, q: &Query) -> Result<List
         all,
         fingerprint: h,
         misere,
+        lefts,
     })
 }
 
@@ -211,6 +221,7 @@ pub fn plan(
         all,
         fingerprint,
         misere,
+        lefts,
     } = options(it, script, query, &q)?;
     std::fs::create_dir_all(dir).map_err(|e| io_error("create", dir, e))?;
     let dir = dir.canonicalize().map_err(|e| io_error("find", dir, e))?;
@@ -233,6 +244,7 @@ pub fn plan(
         "parts": parts,
         "options": opts.len(),
         "misere": misere,
+        "lefts": lefts,
         "fingerprint": fingerprint.to_string(),
     });
     write(&dir.join("plan.json"), &format!("{plan:#}\n"))?;
@@ -350,7 +362,10 @@ pub fn part(it: &mut Interp, dir: &Path, index: usize) -> Result<()> {
     let query = plan["query"].as_str().unwrap_or("");
     let q = parse_query(it, query)?;
     let Listed {
-        opts, fingerprint, ..
+        opts,
+        fingerprint,
+        lefts,
+        ..
     } = options(it, &script, query, &q)?;
     if plan["fingerprint"].as_str() != Some(fingerprint.to_string().as_str()) {
         return Err(Error::plain(
@@ -361,6 +376,19 @@ pub fn part(it: &mut Interp, dir: &Path, index: usize) -> Result<()> {
     let mut answers = vec![];
     for (i, (o, taken)) in opts.into_iter().enumerate().skip(index).step_by(parts) {
         it.ctl.check()?;
+        if let Some(n) = lefts {
+            // whether the move to this option wins: the opponent, moving first there, loses
+            let opponent_left = i >= n;
+            let w = cgt::wins(it, &o, opponent_left)?.ok_or_else(|| {
+                Error::runtime(
+                    format!("outcome({}) does not split", o.to_text()),
+                    q.position.span,
+                )
+                .hint("the options of a partizan position split when each is a short game")
+            })?;
+            answers.push(json!([i, !w]));
+            continue;
+        }
         // an error is reported at the query's position
         let v = it.call_values(&Value::Builtin(q.name), vec![o], q.position.span)?;
         let answer = match (q.name, &v) {
@@ -398,6 +426,15 @@ pub fn merge(ctl: &Ctl, dir: &Path) -> Result<Value> {
         ))
         .hint("write the split again with `gamut split`"));
     };
+    let lefts = match &plan["lefts"] {
+        Json::Null => None,
+        l => Some(l.as_u64().filter(|&l| l <= n).ok_or_else(|| {
+            Error::plain(format!(
+                "{}/plan.json is not a plan of a split: `lefts` is not a count of options",
+                dir.display()
+            ))
+        })?),
+    };
     // by option; filled from what the parts hold, so a forged count allocates nothing
     let mut answers: std::collections::BTreeMap<u64, Json> = Default::default();
     let mut missing = vec![];
@@ -433,6 +470,7 @@ pub fn merge(ctl: &Ctl, dir: &Path) -> Result<Value> {
                 return Err(foreign("an answer names no option"));
             };
             let fits = match kind {
+                "outcome" if lefts.is_some() => v.is_boolean(),
                 "outcome" => v == "N" || v == "P",
                 "value" => v.is_i64(),
                 _ => v.is_u64(),
@@ -459,6 +497,17 @@ pub fn merge(ctl: &Ctl, dir: &Path) -> Result<Value> {
     if answers.len() as u64 != n {
         return Err(Error::plain("the parts do not answer every option")
             .hint("write the split again with `gamut split`"));
+    }
+    if let Some(l) = lefts {
+        // a side wins moving first when one of its moves wins
+        let wins = |a: &[Json]| a.iter().any(|a| a == &Json::Bool(true));
+        let (l, r) = answers.split_at(l as usize);
+        return Ok(Value::str(match (wins(l), wins(r)) {
+            (true, true) => "N",
+            (true, false) => "L",
+            (false, true) => "R",
+            (false, false) => "P",
+        }));
     }
     Ok(match kind {
         // N when some option is a P, or when there is none in misère play

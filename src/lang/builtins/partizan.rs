@@ -457,22 +457,47 @@ where
     fn sketch(&self, state: &[i64]) -> Option<Sketch> {
         self.sketch.map(|f| f(state))
     }
+    fn wins(&self, it: &mut Interp, state: &[i64], left: bool) -> Result<Option<bool>> {
+        self.search(it, state, |r, s, m, p, small, ctl| {
+            cg::outcome::wins(r, s, m, p, left, small, ctl)
+        })
+    }
     fn outcome(&self, it: &mut Interp, state: &[i64]) -> Result<Option<Outcome>> {
+        self.search(it, state, cg::outcome::outcome)
+    }
+}
+
+impl<R: Rules<Error = crate::engine::Error>> Native<R> {
+    /// Runs `f` on a position (components it values are kept in the ruleset's memo for later
+    /// queries); `None` when the ruleset has no outcome search.
+    fn search<T>(
+        &self,
+        it: &mut Interp,
+        state: &[i64],
+        f: impl FnOnce(
+            &mut R,
+            &mut cg::Store,
+            &mut HashMap<R::Pos, Game>,
+            &R::Pos,
+            &cg::outcome::Small<R::Pos>,
+            &crate::engine::Ctl,
+        ) -> crate::engine::Result<T>,
+    ) -> Result<Option<T>> {
         let Some(small) = &self.small else {
             return Ok(None);
         };
         let ctl = it.ctl.clone();
         let pos = (self.decode)(state);
         let s = store(it)?;
-        // the ruleset's memo: components valued by the search are kept for later queries
-        Ok(Some(cg::outcome::outcome(
-            &mut *self.rules.borrow_mut(),
+        let r = f(
+            &mut self.rules.borrow_mut(),
             s,
             &mut self.memo.borrow_mut(),
             &pos,
             &**small,
             &ctl,
-        )?))
+        )?;
+        Ok(Some(r))
     }
 }
 

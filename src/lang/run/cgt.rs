@@ -505,6 +505,63 @@ pub fn outcome(it: &mut Interp, v: &Value) -> Result<Option<Value>> {
     })))
 }
 
+/// Whether the player to move (Left when `left`) wins the partizan position `v`: by the
+/// outcome search of one side where its family has one, else from its outcome class. `None`
+/// when `v` is no short partizan game.
+pub fn wins(it: &mut Interp, v: &Value, left: bool) -> Result<Option<bool>> {
+    if let Value::Position(p) = v
+        && !p.misere
+        && let Some(c) = p.the_one()
+        && let Some(f) = c.rs.family::<Partizan>()
+        && let Some(w) = f.0.wins(it, &c.args, left)?
+    {
+        return Ok(Some(w));
+    }
+    if is_loopy(v) {
+        return Ok(None);
+    }
+    let Some(o) = outcome(it, v)? else {
+        return Ok(None);
+    };
+    let o = o.to_text();
+    Ok(Some(o == "N" || o == if left { "L" } else { "R" }))
+}
+
+/// One side's options of a partizan position of one component, as positions (without their
+/// values); `None` when `v` is not such a position.
+pub(crate) fn option_positions(
+    it: &mut Interp,
+    v: &Value,
+    side: Side,
+) -> Result<Option<Vec<Value>>> {
+    let Value::Position(p) = v else {
+        return Ok(None);
+    };
+    let (Some(c), false) = (p.the_one(), p.misere) else {
+        return Ok(None);
+    };
+    let Some(f) = c.rs.family::<Partizan>() else {
+        return Ok(None);
+    };
+    let opts = f.0.options(it, &c.args, side)?;
+    Ok(Some(opts.into_iter().map(|o| sum_of(&c.rs, o)).collect()))
+}
+
+/// The position of the components `o` of ruleset `rs`.
+fn sum_of(rs: &Rc<Ruleset>, o: Vec<Box<[i64]>>) -> Value {
+    let comps = o
+        .into_iter()
+        .map(|args| Component {
+            rs: rs.clone(),
+            args,
+        })
+        .collect();
+    Value::Position(Rc::new(Position {
+        comps,
+        misere: false,
+    }))
+}
+
 /// One side's options of a partizan position of one component: each option as a position
 /// (`named`: by its move when the ruleset names moves, as board games by rules do), with its
 /// value. `None` when `v` is not such a position.
@@ -537,18 +594,7 @@ pub(crate) fn position_options(
             out.push((Value::str(&label), g));
             continue;
         }
-        let comps = o
-            .into_iter()
-            .map(|args| Component {
-                rs: c.rs.clone(),
-                args,
-            })
-            .collect();
-        let pos = Position {
-            comps,
-            misere: false,
-        };
-        out.push((Value::Position(Rc::new(pos)), g));
+        out.push((sum_of(&c.rs, o), g));
     }
     Ok(Some(out))
 }
@@ -648,6 +694,10 @@ pub trait Sides: std::any::Any {
     /// The outcome class of a position by a search that decides who wins without its
     /// canonical value (`engine::partizan::outcome`); `None` leaves it to the value.
     fn outcome(&self, _it: &mut Interp, _state: &[i64]) -> Result<Option<Outcome>> {
+        Ok(None)
+    }
+    /// Whether the player to move (Left when `left`) wins, by that search; `None` as above.
+    fn wins(&self, _it: &mut Interp, _state: &[i64], _left: bool) -> Result<Option<bool>> {
         Ok(None)
     }
     /// What `show` and `export` draw of a position.
