@@ -41,9 +41,16 @@ fn pieces_rules(left: &str, right: &str) -> String {
 
 /// Runs `rules` and then `[value(a), value(b)]` for each pair, and checks the two agree.
 fn agree(rules: &str, pairs: &[(String, String)]) {
+    agree_by(rules, ["value", "value"], pairs)
+}
+
+/// As [`agree`], with the queries `[qa(a), qb(b)]` (`qb` may wrap: "outcome(value" closes
+/// with two brackets).
+fn agree_by(rules: &str, [qa, qb]: [&str; 2], pairs: &[(String, String)]) {
+    let close = ")".repeat(qb.matches('(').count() + 1);
     let mut src = rules.to_string();
     for (a, b) in pairs {
-        src.push_str(&format!("[value({a}), value({b})]\n"));
+        src.push_str(&format!("[{qa}({a}), {qb}({b}{close}]\n"));
     }
     let got = values(&src);
     assert_eq!(got.len(), pairs.len());
@@ -61,11 +68,13 @@ fn every_board(f: impl Fn(usize, usize) -> Option<(String, String)>) -> Vec<(Str
     out
 }
 
-/// `count` random drawings on boards up to 4 x 4, each cell a pair of `marks` (the rules
-/// game's letter, the built-in's), as pairs (`ours(grid(m, n), drawing)`, `theirs(drawing)`).
+/// `count` random drawings on boards up to `side` x `side`, each cell a pair of `marks` (the
+/// rules game's letter, the built-in's), as pairs (`ours(grid(m, n), drawing)`,
+/// `theirs(drawing)`).
 fn drawings(
     seed: u64,
     count: usize,
+    side: usize,
     marks: &[(char, char)],
     ours: &str,
     theirs: &str,
@@ -73,7 +82,7 @@ fn drawings(
     let mut rng = Rng(seed);
     (0..count)
         .map(|_| {
-            let (m, n) = (1 + rng.below(4), 1 + rng.below(4));
+            let (m, n) = (1 + rng.below(side), 1 + rng.below(side));
             let (mut a, mut b) = (vec![], vec![]);
             for _ in 0..m {
                 let row: Vec<(char, char)> =
@@ -117,7 +126,7 @@ fn domineering_every_board_to_4x4() {
         ))
     });
     let marks = [('.', '.'), ('.', '.'), ('f', '#')];
-    pairs.extend(drawings(0x5eed_d0e1, 60, &marks, "dom", "domineering"));
+    pairs.extend(drawings(0x5eed_d0e1, 60, 4, &marks, "dom", "domineering"));
     agree(RULES, &pairs);
 }
 
@@ -175,8 +184,26 @@ fn clobber_boards() {
         })
     });
     let marks = [('.', '.'), ('x', 'x'), ('o', 'o')];
-    pairs.extend(drawings(0xc10b, 40, &marks, "clob", "clobber"));
+    pairs.extend(drawings(0xc10b, 40, 4, &marks, "clob", "clobber"));
     agree(RULES, &pairs);
+}
+
+/// The outcome search over rules positions (components of more than 8 cells searched, not
+/// valued) against the outcome of the built-in engines' canonical values, on boards up to
+/// 6 x 6 with a third of the cells filled or stones.
+#[test]
+fn outcomes_by_search_match_values() {
+    let dom = drawings(
+        0x0dd5,
+        40,
+        6,
+        &[('.', '.'), ('.', '.'), ('f', '#')],
+        "dom",
+        "domineering",
+    );
+    let marks = [('x', 'x'), ('o', 'o'), ('.', '.')];
+    let clob = drawings(0xc10b5, 40, 5, &marks, "clob", "clobber");
+    agree_by(RULES, ["outcome", "outcome(value"], &[dom, clob].concat());
 }
 
 /// A random graph on `n` vertices `v0`, ..., each edge with probability 3/10.

@@ -12,6 +12,7 @@
 //! and the merge checks each of its answers (the option it answers, the kind of answer) before
 //! using it. A plan or part is a file anyone can edit: its counts are bounded before any use.
 use crate::engine::Ctl;
+use crate::engine::partizan::Outcome;
 use crate::lang::error::{Error, Result};
 use crate::lang::run::cgt;
 use crate::lang::run::eval::{Interp, MAX_ELEMENTS};
@@ -502,12 +503,7 @@ pub fn merge(ctl: &Ctl, dir: &Path) -> Result<Value> {
         // a side wins moving first when one of its moves wins
         let wins = |a: &[Json]| a.iter().any(|a| a == &Json::Bool(true));
         let (l, r) = answers.split_at(l as usize);
-        return Ok(Value::str(match (wins(l), wins(r)) {
-            (true, true) => "N",
-            (true, false) => "L",
-            (false, true) => "R",
-            (false, false) => "P",
-        }));
+        return Ok(Value::str(cgt::outcome_text(Outcome::of(wins(l), wins(r)))));
     }
     Ok(match kind {
         // N when some option is a P, or when there is none in misère play

@@ -16,6 +16,9 @@ pub const RIGHT: u8 = 2;
 /// A move for both players.
 pub const BOTH: u8 = LEFT | RIGHT;
 
+/// Components of at most this many cells are valued, not searched, by the outcome search.
+const SMALL: u32 = 8;
+
 /// Bytes a memo entry takes, with the hash map's overhead.
 fn entry_bytes<B>() -> u64 {
     2 * (std::mem::size_of::<Pos<B>>() as u64 + 8)
@@ -116,6 +119,23 @@ impl BoardGame {
             if let Ok(mut v) = e.nimbers.try_lock() {
                 *v = Default::default();
             }
+        })
+    }
+
+    /// Whether the player to move (Left when `left`) wins `p`, by the outcome search without
+    /// canonical values (`engine::partizan::outcome`), sharing the values of components with
+    /// [`value`](Self::value); `None` when the rules are not shown to end (the value decides).
+    pub fn wins(&self, p: &[u8], left: bool, store: &mut Store, ctl: &Ctl) -> Result<Option<bool>> {
+        self.check(p)?;
+        if !self.monotone {
+            return Ok(None);
+        }
+        with_wide!(&self.engine, e => {
+            let mut memo = e.values.lock().unwrap();
+            let mut rules = e.sided(&self.sides, ctl, memo.len());
+            // components of few cells are valued (as Domineering's regions of 8 cells are)
+            let small = |q: &Pos<_>| e.game.present(q).count() <= SMALL;
+            cg::outcome::wins(&mut rules, store, &mut memo, &e.pos(p), left, &small, ctl).map(Some)
         })
     }
 

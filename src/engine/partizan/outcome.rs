@@ -53,12 +53,7 @@ pub fn outcome<R: Rules>(
     let start = s.start(root)?;
     let left = s.wins(&start, true, 0)?;
     let right = s.wins(&start, false, 0)?;
-    Ok(match (left, right) {
-        (true, true) => Outcome::N,
-        (true, false) => Outcome::L,
-        (false, true) => Outcome::R,
-        (false, false) => Outcome::P,
-    })
+    Ok(Outcome::of(left, right))
 }
 
 /// Whether the player to move (Left when `left`) wins `root`.

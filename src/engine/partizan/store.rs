@@ -45,6 +45,18 @@ pub enum Outcome {
     P,
 }
 
+impl Outcome {
+    /// The class from whether Left wins moving first and whether Right does.
+    pub fn of(left_wins: bool, right_wins: bool) -> Outcome {
+        match (left_wins, right_wins) {
+            (true, true) => Outcome::N,
+            (true, false) => Outcome::L,
+            (false, true) => Outcome::R,
+            (false, false) => Outcome::P,
+        }
+    }
+}
+
 /// The order between two games: short games are partially ordered.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Relation {

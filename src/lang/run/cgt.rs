@@ -481,7 +481,14 @@ pub fn outcome(it: &mut Interp, v: &Value) -> Result<Option<Value>> {
     let searched = match v {
         Value::Position(p) if !p.misere => match p.the_one() {
             Some(c) => match c.rs.family::<Partizan>() {
-                Some(f) => f.0.outcome(it, &c.args)?,
+                Some(f) => match f.0.outcome(it, &c.args)? {
+                    Some(o) => Some(o),
+                    // or the one-sided search, once for each side
+                    None => match f.0.wins(it, &c.args, true)? {
+                        Some(l) => f.0.wins(it, &c.args, false)?.map(|r| Outcome::of(l, r)),
+                        None => None,
+                    },
+                },
                 None => None,
             },
             None => None,
@@ -497,12 +504,16 @@ pub fn outcome(it: &mut Interp, v: &Value) -> Result<Option<Value>> {
             store(it)?.outcome(g)?
         }
     };
-    Ok(Some(Value::str(match o {
+    Ok(Some(Value::str(outcome_text(o))))
+}
+
+pub(crate) fn outcome_text(o: Outcome) -> &'static str {
+    match o {
         Outcome::L => "L",
         Outcome::R => "R",
         Outcome::N => "N",
         Outcome::P => "P",
-    })))
+    }
 }
 
 /// Whether the player to move (Left when `left`) wins the partizan position `v`: by the
