@@ -41,10 +41,10 @@ pub fn domineering_small(cells: u32) -> impl Fn(&Board) -> bool {
 }
 
 /// The outcome class of `root`: both searches, Left first and Right first.
-pub fn outcome<R: Rules>(
+pub fn outcome<R: Rules, S: BuildHasher>(
     rules: &mut R,
     store: &mut Store,
-    memo: &mut HashMap<R::Pos, Game>,
+    memo: &mut HashMap<R::Pos, Game, S>,
     root: &R::Pos,
     small: &Small<R::Pos>,
     ctl: &Ctl,
@@ -57,10 +57,10 @@ pub fn outcome<R: Rules>(
 }
 
 /// Whether the player to move (Left when `left`) wins `root`.
-pub fn wins<R: Rules>(
+pub fn wins<R: Rules, S: BuildHasher>(
     rules: &mut R,
     store: &mut Store,
-    memo: &mut HashMap<R::Pos, Game>,
+    memo: &mut HashMap<R::Pos, Game, S>,
     root: &R::Pos,
     left: bool,
     small: &Small<R::Pos>,
@@ -83,10 +83,10 @@ struct State<P> {
 /// table's own slot and control byte, rounded up.
 const ENTRY: u64 = 64;
 
-struct Search<'a, R: Rules> {
+struct Search<'a, R: Rules, S> {
     rules: &'a mut R,
     store: &'a mut Store,
-    memo: &'a mut HashMap<R::Pos, Game>,
+    memo: &'a mut HashMap<R::Pos, Game, S>,
     small: &'a Small<'a, R::Pos>,
     ctl: &'a Ctl,
     task: Task<'a>,
@@ -100,11 +100,11 @@ struct Search<'a, R: Rules> {
     nodes: u64,
 }
 
-impl<'a, R: Rules> Search<'a, R> {
+impl<'a, R: Rules, S: BuildHasher> Search<'a, R, S> {
     fn new(
         rules: &'a mut R,
         store: &'a mut Store,
-        memo: &'a mut HashMap<R::Pos, Game>,
+        memo: &'a mut HashMap<R::Pos, Game, S>,
         small: &'a Small<'a, R::Pos>,
         ctl: &'a Ctl,
     ) -> Self {

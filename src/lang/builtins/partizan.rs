@@ -407,7 +407,7 @@ fn thermograph(it: &mut Interp, a: &mut Args) -> Result<Value> {
 /// A built-in ruleset of the engine, with a state encoding and a memo of values.
 struct Native<R: Rules<Error = crate::engine::Error>> {
     rules: RefCell<R>,
-    memo: RefCell<HashMap<R::Pos, Game>>,
+    memo: RefCell<HashMap<R::Pos, Game, foldhash::fast::FixedState>>,
     decode: fn(&[i64]) -> R::Pos,
     encode: fn(&R::Pos) -> Vec<i64>,
     show: fn(&str, &[i64]) -> String,
@@ -451,7 +451,7 @@ where
     }
     fn forget(&self) {
         if let Ok(mut m) = self.memo.try_borrow_mut() {
-            *m = HashMap::new();
+            *m = HashMap::default();
         }
     }
     fn sketch(&self, state: &[i64]) -> Option<Sketch> {
@@ -477,7 +477,7 @@ impl<R: Rules<Error = crate::engine::Error>> Native<R> {
         f: impl FnOnce(
             &mut R,
             &mut cg::Store,
-            &mut HashMap<R::Pos, Game>,
+            &mut HashMap<R::Pos, Game, foldhash::fast::FixedState>,
             &R::Pos,
             &cg::outcome::Small<R::Pos>,
             &crate::engine::Ctl,
