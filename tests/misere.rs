@@ -177,22 +177,26 @@ fn quotient_of_0_3102_stops_at_heap_12_with_a_certified_lower_bound() {
     // heaps up to 11: 74 elements, as MisereSolver finds them
     assert_eq!(sizes("0.3102", 11).size(), 74);
     // from heap 12 on every candidate fails on a longer sum ([7^k, 10, 12^m]) and the next is
-    // larger: past max_size the error says so, with the elements the failing candidate tells
-    // apart by sums it predicts rightly, and never a quotient
+    // larger (98, 98, 90, 106, ... 250, 226, 322 elements, as in MisereSolver): past max_size
+    // the error says so, with the elements the failing candidate (226) tells apart by sums it
+    // predicts rightly (190, MisereSolver's certified lower bound for it), and no quotient
     let e = quotient::quotient_within(&opts_of("0.3102", 14), 300, &Ctl::default()).unwrap_err();
+    assert!(e.message.contains("has 322 elements"), "{}", e.message);
+    assert!(e.message.contains("at least 190 elements"), "{}", e.message);
     assert!(e.message.contains("may be infinite"), "{}", e.message);
-    let at_least: usize = e
-        .message
-        .split("at least ")
-        .nth(1)
-        .unwrap()
-        .split(' ')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
-    assert!(at_least >= 74 && at_least <= 300, "{}", e.message);
     assert!(e.hint.unwrap().contains("max_size"));
+}
+
+#[test]
+#[ignore = "heavy: about 25 s"]
+fn quotient_of_dawsons_kayles_past_heap_30() {
+    // 31: 520, 32: 552 elements, as MisereSolver finds them; 33: 638
+    let q = sizes("0.07", 33);
+    let steps: Vec<(u64, usize)> = q.steps.iter().map(|s| (s.heap, s.size)).collect();
+    assert_eq!(
+        &steps[steps.len() - 4..],
+        [(30, 360), (31, 520), (32, 552), (33, 638)]
+    );
 }
 
 #[test]

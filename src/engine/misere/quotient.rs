@@ -20,10 +20,11 @@
 //! A checked candidate is then reduced (elements no sum tells apart are merged, Moore's
 //! minimisation): the result is the quotient. Heap n is first tried as each element x of the
 //! quotient of heaps below n (it *pretends* to be x); when none passes, the candidate is that
-//! quotient times a cyclic monoid ⟨a | a^(k+2) = a^k⟩ for the new heap, its P-portion read
-//! from the least sum (in the order where a heap's options come first) of each element; a
-//! candidate that fails makes room for the sum that failed (a larger k, or a heap of the sum
-//! given a generator of its own) and is tried again.
+//! quotient times a cyclic monoid for the new heap, its P-portion read from the least sum (in
+//! the order where a heap's options come first) of each element; a candidate that fails is
+//! recalibrated on the least sum it predicts wrongly, as Siegel's MisereSolver does (arXiv
+//! 0705.2404, Appendix C). A quotient may be infinite: candidates past a size limit stop the
+//! computation with a lower bound on the size that the failing candidate proves.
 use crate::engine::{Ctl, Error, ErrorKind, Result};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
