@@ -688,7 +688,17 @@ impl<'a> Solver<'a> {
     /// least failure does not move on, the cycles of the next candidates are made longer.
     fn expand(&mut self, h: u64) -> Result<()> {
         let (old_m, old_heaps) = (self.m.clone(), self.heaps.clone());
-        self.candidate(&old_m, &old_heaps, h, &[(h, 2, 2)])?;
+        if let Err(e) = self.candidate(&old_m, &old_heaps, h, &[(h, 2, 2)]) {
+            if !matches!(e.kind, ErrorKind::Limit | ErrorKind::Memory) {
+                return Err(e);
+            }
+            // the quotient below h is a quotient of part of the one up to h
+            return Err(Error::limit(format!(
+                "{e}; the misère quotient of the heaps up to {h} has at least {} elements",
+                old_m.len()
+            ))
+            .hint("ask for fewer heaps, or raise max_size: or the memory budget (--memory)"));
+        }
         let width = self.opts.len();
         let mut last: Option<Key> = None;
         let mut bonus = 0;
