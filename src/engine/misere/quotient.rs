@@ -288,8 +288,8 @@ fn lower_bound(m: &Monoid, heaps: &[HeapInfo], w: &[u64], ctl: &Ctl) -> Result<O
         ctl.check()?;
         let col = m.column(a as u32);
         let (mut row, mut mask) = (bits(n), bits(n));
-        for x in 0..n {
-            if m.p[col[x] as usize] {
+        for (x, &ax) in col.iter().enumerate() {
+            if m.p[ax as usize] {
                 set(&mut row, x as u32);
             }
             if below(a, x) {
