@@ -141,28 +141,62 @@ fn every_quotient_has_even_order() {
     }
 }
 
+/// The outcome of random sums of up to three heaps of `code` up to heap n, read from the
+/// quotient, against the misère search.
+fn check_random_sums(code: &str, n: u64, q: &quotient::Quotient, seed: &mut u64) {
+    let mut c = Code::parse(code).unwrap();
+    for _ in 0..60 {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        let k = 1 + *seed % 3;
+        let sum: Vec<u64> = (0..k).map(|i| (*seed >> (8 + 8 * i)) % (n + 1)).collect();
+        let wins = misere_wins(&mut c, sum.clone(), &Ctl::default()).unwrap();
+        assert_eq!(!wins, q.is_p(&sum), "{code}: {sum:?}");
+    }
+}
+
 #[test]
 fn quotient_predicts_the_misere_search_on_random_sums() {
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    // the last ones are games whose candidates the recalibration used to give up on
     for (code, n) in [
         ("0.77", 20),
         ("0.07", 18),
         ("0.75", 16),
         ("0.137", 14),
         ("4.0", 12),
+        ("0.3102", 11),
     ] {
-        let q = sizes(code, n);
-        let mut c = Code::parse(code).unwrap();
-        for _ in 0..60 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let k = 1 + seed % 3;
-            let sum: Vec<u64> = (0..k).map(|i| (seed >> (8 + 8 * i)) % (n + 1)).collect();
-            let wins = misere_wins(&mut c, sum.clone(), &Ctl::default()).unwrap();
-            assert_eq!(!wins, q.is_p(&sum), "{code}: {sum:?}");
-        }
+        check_random_sums(code, n, &sizes(code, n), &mut seed);
     }
+}
+
+#[test]
+fn quotient_of_0_3102_stops_at_heap_12_with_a_certified_lower_bound() {
+    // heaps up to 11: 74 elements, as MisereSolver finds them
+    assert_eq!(sizes("0.3102", 11).size(), 74);
+    // from heap 12 on every candidate fails on a longer sum ([7^k, 10, 12^m]) and the next is
+    // larger (98, 98, 90, 106, ... 250, 226, 322 elements, as in MisereSolver): past max_size
+    // the error says so, with the elements the failing candidate (226) tells apart by sums it
+    // predicts rightly (190, MisereSolver's certified lower bound for it), and no quotient
+    let e = quotient::quotient_within(&opts_of("0.3102", 14), 300, &Ctl::default()).unwrap_err();
+    assert!(e.message.contains("has 322 elements"), "{}", e.message);
+    assert!(e.message.contains("at least 190 elements"), "{}", e.message);
+    assert!(e.message.contains("may be infinite"), "{}", e.message);
+    assert!(e.hint.unwrap().contains("max_size"));
+}
+
+#[test]
+#[ignore = "heavy: about 25 s"]
+fn quotient_of_dawsons_kayles_past_heap_30() {
+    // 31: 520, 32: 552 elements, as MisereSolver finds them; 33: 638
+    let q = sizes("0.07", 33);
+    let steps: Vec<(u64, usize)> = q.steps.iter().map(|s| (s.heap, s.size)).collect();
+    assert_eq!(
+        &steps[steps.len() - 4..],
+        [(30, 360), (31, 520), (32, 552), (33, 638)]
+    );
 }
 
 #[test]

@@ -20,11 +20,12 @@
 //! A checked candidate is then reduced (elements no sum tells apart are merged, Moore's
 //! minimisation): the result is the quotient. Heap n is first tried as each element x of the
 //! quotient of heaps below n (it *pretends* to be x); when none passes, the candidate is that
-//! quotient times a cyclic monoid ⟨a | a^(k+2) = a^k⟩ for the new heap, its P-portion read
-//! from the least sum (in the order where a heap's options come first) of each element; a
-//! candidate that fails makes room for the sum that failed (a larger k, or a heap of the sum
-//! given a generator of its own) and is tried again.
-use crate::engine::{Ctl, Error, Result};
+//! quotient times a cyclic monoid for the new heap, its P-portion read from the least sum (in
+//! the order where a heap's options come first) of each element; a candidate that fails is
+//! recalibrated on the least sum it predicts wrongly, as Siegel's MisereSolver does (arXiv
+//! 0705.2404, Appendix C). A quotient may be infinite: candidates past a size limit stop the
+//! computation with a lower bound on the size that the failing candidate proves.
+use crate::engine::{Ctl, Error, ErrorKind, Result};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
@@ -219,6 +220,7 @@ pub struct Quotient {
 
 struct Solver<'a> {
     ctl: &'a Ctl,
+    max_size: usize,
     opts: &'a [Vec<Vec<u64>>],
     m: Monoid,
     heaps: Vec<HeapInfo>,
@@ -231,8 +233,88 @@ struct Solver<'a> {
 /// A sum that shows a candidate wrong, as its heaps.
 type Failure = Vec<u64>;
 
-/// Recalibrations tried at one heap before giving up.
-const MAX_RECALIBRATIONS: usize = 64;
+/// The most elements a candidate quotient may have unless the caller says otherwise.
+pub const MAX_SIZE: usize = 4096;
+
+/// The largest failing candidate whose elements are told apart for the lower bound of an
+/// error (the work grows as the cube of its size).
+const BOUND_SIZE: usize = 8192;
+
+/// The index of x: the least i with x^i = x^(i+p) for some p ≥ 1.
+fn index_of(m: &Monoid, x: u32) -> u32 {
+    let mut seen = HashMap::new();
+    let mut y = 0u32;
+    let mut i = 0u32;
+    while let std::collections::hash_map::Entry::Vacant(e) = seen.entry(y) {
+        e.insert(i);
+        y = m.mul(y, x);
+        i += 1;
+    }
+    seen[&y]
+}
+
+/// A lower bound on the size of the true quotient from a candidate whose least failure is
+/// `w`: every sum less than `w` is predicted rightly, so two elements are surely distinct when
+/// a sum less than `w` tells their least sums apart. Counts the elements (in the order of
+/// their least sums) told apart so from all before them (Siegel's certified lower bound).
+fn lower_bound(m: &Monoid, heaps: &[HeapInfo], w: &[u64], ctl: &Ctl) -> Result<Option<usize>> {
+    let n = m.len();
+    if n > BOUND_SIZE {
+        return Ok(None);
+    }
+    let words = (n as u64).div_ceil(64);
+    ctl.reserve(
+        2 * n as u64 * words * 8,
+        "the lower bound of a misère quotient",
+    )?;
+    let width = heaps.len();
+    let least = least_sums(m, heaps);
+    let keys: Vec<Key> = least.iter().map(|l| key_of(l, width)).collect();
+    let limit = key_of(w, width);
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| keys[a].cmp(&keys[b]));
+    // below(a, x): the least sums of a and x together are less than w
+    let below = |a: usize, x: usize| {
+        let sum: Key = keys[a]
+            .iter()
+            .zip(&keys[x])
+            .map(|(&u, &v)| u.saturating_add(v))
+            .collect();
+        sum < limit
+    };
+    let mut rows: Vec<Bits> = Vec::with_capacity(n);
+    let mut masks: Vec<Bits> = Vec::with_capacity(n);
+    for &a in &order {
+        ctl.check()?;
+        let col = m.column(a as u32);
+        let (mut row, mut mask) = (bits(n), bits(n));
+        for (x, &ax) in col.iter().enumerate() {
+            if m.p[ax as usize] {
+                set(&mut row, x as u32);
+            }
+            if below(a, x) {
+                set(&mut mask, x as u32);
+            }
+        }
+        rows.push(row);
+        masks.push(mask);
+    }
+    let mut count = 0;
+    for i in 0..n {
+        ctl.check()?;
+        let apart = |j: usize| {
+            rows[i]
+                .iter()
+                .zip(rows[j].iter())
+                .zip(masks[i].iter())
+                .any(|((a, b), k)| (a ^ b) & k != 0)
+        };
+        if (0..i).all(apart) {
+            count += 1;
+        }
+    }
+    Ok(Some(count))
+}
 
 /// The subsets of `xs` of `size` elements.
 fn combinations(xs: &[u64], size: usize) -> Vec<Vec<u64>> {
@@ -599,62 +681,114 @@ impl<'a> Solver<'a> {
         Ok(true)
     }
 
-    /// Finds the quotient with heap h as a new generator. The first candidate is the quotient
-    /// of the heaps below h times a cyclic monoid for h. While the check finds a sum W whose
-    /// outcome the candidate predicts wrongly (its true outcome found by search), heaps of W are
-    /// given generators of their own (fewest first): the candidate generated by the other
-    /// heaps' images, times a cyclic monoid for each of them; the first that predicts W rightly
-    /// is the next candidate (MisereSolver's recalibration).
+    /// Finds the quotient with heap h as a new generator (MisereSolver's loop). The first
+    /// candidate is the quotient of the heaps below h times ⟨a | a⁴ = a²⟩ for h. While the check
+    /// finds a least sum W the candidate predicts wrongly, the candidate is recalibrated on W.
+    /// Every candidate's failure is a sum predicted rightly by none before it fails; when the
+    /// least failure does not move on, the cycles of the next candidates are made longer.
     fn expand(&mut self, h: u64) -> Result<()> {
         let (old_m, old_heaps) = (self.m.clone(), self.heaps.clone());
-        self.candidate(&old_m, &old_heaps, h, &[(h, 2)])?;
-        for _ in 0..MAX_RECALIBRATIONS {
-            let v = self.verify()?;
-            let Some(w) = v else {
+        if let Err(e) = self.candidate(&old_m, &old_heaps, h, &[(h, 2, 2)]) {
+            if !matches!(e.kind, ErrorKind::Limit | ErrorKind::Memory) {
+                return Err(e);
+            }
+            // the quotient below h is a quotient of part of the one up to h
+            return Err(Error::limit(format!(
+                "{e}; the misère quotient of the heaps up to {h} has at least {} elements",
+                old_m.len()
+            ))
+            .hint("ask for fewer heaps, or raise max_size: or the memory budget (--memory)"));
+        }
+        let width = self.opts.len();
+        let mut last: Option<Key> = None;
+        let mut bonus = 0;
+        loop {
+            let Some(w) = self.verify()? else {
                 return Ok(());
             };
-            let truth_p = !self.m.p[Self::image(&self.m, &self.heaps, &w) as usize];
-            let (base_m, base_heaps) = (self.m.clone(), self.heaps.clone());
-            let mut involved: Vec<u64> = w
-                .iter()
-                .copied()
-                .filter(|&x| base_heaps[x as usize].letter.is_some())
-                .collect();
-            involved.sort_unstable();
-            involved.dedup();
-            let mut fixed = false;
-            'search: for size in 1..=involved.len() {
-                for subset in combinations(&involved, size) {
-                    let gens: Vec<(u64, u32)> = subset
+            let k = key_of(&w, width);
+            if last.as_ref().is_some_and(|l| k <= *l) {
+                bonus += 1;
+            }
+            last = Some(k);
+            self.recalibrate(h, &w, &mut bonus)?;
+        }
+    }
+
+    /// MisereSolver's recalibration: for the heaps of the failure W, fewest first, the
+    /// candidate generated by the other heaps' images times a cyclic monoid for each of them,
+    /// ⟨g | g^(i+p) = g^i⟩ with i at least g's index in the failing candidate and at least its
+    /// exponent in W less one, p = max(2, 2⌊(i−4)/2⌋); the first that predicts W rightly is
+    /// the next candidate. When none does, every index grows by one (`bonus`) and all are
+    /// tried again, until a candidate passes the size limit.
+    fn recalibrate(&mut self, h: u64, w: &[u64], bonus: &mut u32) -> Result<()> {
+        let truth_p = !self.m.p[Self::image(&self.m, &self.heaps, w) as usize];
+        let (base_m, base_heaps) = (self.m.clone(), self.heaps.clone());
+        let mut involved: Vec<u64> = w
+            .iter()
+            .copied()
+            .filter(|&x| base_heaps[x as usize].letter.is_some())
+            .collect();
+        involved.sort_unstable();
+        involved.dedup();
+        let index: Vec<u32> = involved
+            .iter()
+            .map(|&x| {
+                let img = Self::image(&base_m, &base_heaps, &[x]);
+                let exp = w.iter().filter(|&&y| y == x).count() as u32;
+                index_of(&base_m, img).max(exp.saturating_sub(1))
+            })
+            .collect();
+        loop {
+            for size in 1..=involved.len() {
+                for subset in combinations(&(0..involved.len() as u64).collect::<Vec<_>>(), size) {
+                    self.ctl.check()?;
+                    let gens: Vec<(u64, u32, u32)> = subset
                         .iter()
-                        .map(|&x| (x, (w.iter().filter(|&&y| y == x).count() as u32).max(2)))
+                        .map(|&i| {
+                            let i = i as usize;
+                            let idx = index[i] + *bonus;
+                            (involved[i], idx, 2.max(2 * (idx.saturating_sub(4) / 2)))
+                        })
                         .collect();
-                    self.candidate(&base_m, &base_heaps, h, &gens)?;
-                    if self.m.p[Self::image(&self.m, &self.heaps, &w) as usize] == truth_p {
-                        fixed = true;
-                        break 'search;
+                    if let Err(e) = self.candidate(&base_m, &base_heaps, h, &gens) {
+                        return Err(self.too_large(e, h, &base_m, &base_heaps, w));
+                    }
+                    if self.m.p[Self::image(&self.m, &self.heaps, w) as usize] == truth_p {
+                        return Ok(());
                     }
                 }
             }
-            if !fixed {
-                break;
-            }
+            *bonus += 1;
         }
-        Err(Error::limit(format!(
-            "no misère quotient was found for the heaps up to {h}: the candidates tried failed"
+    }
+
+    /// A size or memory error of a recalibration, with what the failing candidate proves of the
+    /// quotient's size.
+    fn too_large(&self, e: Error, h: u64, m: &Monoid, heaps: &[HeapInfo], w: &[u64]) -> Error {
+        if !matches!(e.kind, ErrorKind::Limit | ErrorKind::Memory) {
+            return e;
+        }
+        let known = match lower_bound(m, heaps, w, self.ctl) {
+            Ok(Some(n)) => format!("at least {n} elements"),
+            _ => format!("more elements than could be told apart ({BOUND_SIZE} at most)"),
+        };
+        Error::limit(format!(
+            "{e}; the misère quotient of the heaps up to {h} has {known} (distinct by sums its \
+             candidates predict rightly), and the candidates keep growing: it may be infinite"
         ))
-        .hint("ask for fewer heaps"))
+        .hint("ask for fewer heaps, or raise max_size: or the memory budget (--memory)")
     }
 
     /// The candidate: the monoid generated by the images of the heaps up to h not in `gens`
-    /// (in `base`), times a cyclic monoid ⟨g | g^(k+2) = g^k⟩ for each heap of `gens`, its
-    /// P-portion from the least sums, reduced.
+    /// (in `base`), times a cyclic monoid ⟨g | g^(i+p) = g^i⟩ for each (heap, i, p) of `gens`,
+    /// its P-portion from the least sums, reduced. `Err` when it would be too large.
     fn candidate(
         &mut self,
         base: &Monoid,
         base_heaps: &[HeapInfo],
         h: u64,
-        gens: &[(u64, u32)],
+        gens: &[(u64, u32, u32)],
     ) -> Result<()> {
         let is_gen = |x: u64| gens.iter().position(|g| g.0 == x);
         let mut used: Vec<u32> = (1..=h as usize)
@@ -663,7 +797,7 @@ impl<'a> Solver<'a> {
             .collect();
         used.sort_unstable();
         used.dedup();
-        let radix: Vec<u64> = gens.iter().map(|g| g.1 as u64 + 2).collect();
+        let radix: Vec<u64> = gens.iter().map(|g| g.1 as u64 + g.2 as u64).collect();
         let cells = radix
             .iter()
             .try_fold(base.len() as u64, |acc, &r| acc.checked_mul(r))
@@ -733,6 +867,13 @@ impl<'a> Solver<'a> {
         }
         m.p = self.mark(&m, &heaps)?;
         let red = m.reduce(self.ctl)?;
+        if red.len() > self.max_size {
+            return Err(Error::limit(format!(
+                "a candidate misère quotient at heap {h} has {} elements, more than max_size ({})",
+                red.len(),
+                self.max_size
+            )));
+        }
         self.install(red, heaps, h);
         Ok(())
     }
@@ -841,12 +982,19 @@ impl<'a> Solver<'a> {
 /// The misère quotient of heaps 0..=n, from the options of each heap (`opts[h]`: the options of
 /// heap h, each the list of heaps it leaves, all smaller than h).
 pub fn quotient(opts: &[Vec<Vec<u64>>], ctl: &Ctl) -> Result<Quotient> {
+    quotient_within(opts, MAX_SIZE, ctl)
+}
+
+/// `quotient`, with candidates of at most `max_size` elements: past it, an error says what is
+/// known of the quotient's size.
+pub fn quotient_within(opts: &[Vec<Vec<u64>>], max_size: usize, ctl: &Ctl) -> Result<Quotient> {
     let n = opts.len().saturating_sub(1) as u64;
     for (h, o) in opts.iter().enumerate() {
         super::check_smaller(h as u64, o)?;
     }
     let mut s = Solver {
         ctl,
+        max_size,
         opts,
         m: Monoid {
             act: vec![],

@@ -31,8 +31,8 @@ pub fn register(it: &mut Interp) {
     );
     it.add_builtin(
         "quotient",
-        "quotient(R, heaps: n)",
-        "Plambeck and Siegel's misère quotient of heaps 1..n of R: {size, p_portion, presentation, elements, pretending, changes, stable_from}",
+        "quotient(R, heaps: n, max_size: m)",
+        "Plambeck and Siegel's misère quotient of heaps 1..n of R (candidates of at most m elements, 4096 unless given): {size, p_portion, presentation, elements, pretending, changes, stable_from}",
         quotient_of,
     );
 }
@@ -147,6 +147,9 @@ fn heap_ruleset(a: &Args) -> Result<Rc<Ruleset>> {
 /// The most heaps a quotient is computed for.
 const MAX_HEAPS: i64 = 100_000;
 
+/// The largest `max_size:` (a candidate's action table must fit in u32 indices).
+const MAX_SIZE: i64 = 1 << 28;
+
 fn quotient_of(it: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(1, 1)?;
     let rs = heap_ruleset(a)?;
@@ -156,6 +159,13 @@ fn quotient_of(it: &mut Interp, a: &mut Args) -> Result<Value> {
             Error::runtime("quotient needs `heaps:`, the largest heap", a.span)
                 .hint(format!("e.g. quotient({}, heaps: 30)", rs.name))
         })? as u64;
+    let max_size = a
+        .kw_int_in(
+            "max_size",
+            2..=MAX_SIZE,
+            "the most elements of a candidate quotient",
+        )?
+        .map_or(quotient::MAX_SIZE, |m| m as usize);
     // the options of every heap, as the heaps they leave
     let mut opts: Vec<Vec<Vec<u64>>> = Vec::with_capacity(n as usize + 1);
     let task = it.ctl.clone();
@@ -189,7 +199,7 @@ fn quotient_of(it: &mut Interp, a: &mut Args) -> Result<Value> {
         opts.push(heaps);
     }
     drop(task);
-    let q = quotient::quotient(&opts, &it.ctl)?;
+    let q = quotient::quotient_within(&opts, max_size, &it.ctl)?;
     let words = |xs: Vec<String>| Value::list(xs.iter().map(|s| Value::str(s)).collect());
     let pretending: Vec<(Value, Value)> = (0..=n)
         .map(|h| (Value::Int(h as i64), Value::str(&q.pretending(h))))
