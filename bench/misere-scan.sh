@@ -3,7 +3,8 @@
 # of the misère quotient of heaps 1..40 and the heap from which it no longer changed
 # (docs/misere-results.md, "Scan of two- and three-digit octal games"). Each game gets
 # $TIME seconds (default 20), $MEM of memory (default 1G) and candidates of at most $MAX
-# elements (default 4096); DIGITS=2 or DIGITS=3 scans only the two- or three-digit games.
+# elements (default 4096); DIGITS=2 or DIGITS=3 scans only the two- or three-digit games, and
+# FROM=0.024 (say) starts at that code (a scan resumed).
 # Prints a Markdown table row per game.
 set -e
 cd "$(dirname "$0")/.."
@@ -23,7 +24,7 @@ codes() {
 }
 echo "| code | size | stable_from |"
 echo "|---|---|---|"
-for code in $(codes); do
+for code in $(codes | sed -n "/^${FROM:-0\.}/,\$p"); do
     out=$(timeout "$TIME" target/release/gamut --memory "$MEM" -e \
         "let q = quotient(octal(\"$code\"), heaps: 40, max_size: $MAX)
 print(q.size)
