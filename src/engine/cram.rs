@@ -51,6 +51,8 @@ pub struct Cram {
     not_last: u64,
     /// all ones when there are two rows or more: masks vertical shifts on a single row
     vmask: u64,
+    /// per row of at most `h` cells, that row laid out as a column (bit j to bit j * w)
+    spread: Vec<u64>,
     memo: Mutex<Memo>,
 }
 
@@ -77,6 +79,9 @@ impl Cram {
             full,
             not_last: full & !last_col,
             vmask: if h > 1 { !0 } else { 0 },
+            spread: (0..1u64 << h)
+                .map(|x| (0..h).fold(0, |a, j| a | (x >> j & 1) << (j * w)))
+                .collect(),
             memo: Mutex::new(Memo::default()),
         })
     }
@@ -156,7 +161,9 @@ impl Cram {
             nodes: 0,
             base,
         };
-        f(&mut s)
+        let r = f(&mut s);
+        if std::env::var_os("CRAM_STATS").is_some() { eprintln!("nodes {} memo {}", s.nodes, s.memo.len()); }
+        r
     }
 
     /// The cells next to a cell of `x`.
@@ -179,6 +186,7 @@ impl Cram {
     }
 
     /// `p` reduced as the module says, until neither reduction applies.
+    #[inline(never)]
     fn reduce(&self, mut p: u64) -> u64 {
         let w = self.w & 63;
         loop {
@@ -263,7 +271,9 @@ struct Opt {
     first: u32,
     len: u32,
     x: u8,
-    cost: u32,
+    /// the sum of the squares of the sizes of its components to search, then how far the
+    /// move is from the middle: easy options first
+    cost: (u32, u32),
 }
 
 impl Search<'_> {
@@ -309,7 +319,10 @@ impl Search<'_> {
                 x ^= 1;
                 continue;
             }
-            let k = self.b.key(c);
+            let (k, m) = self.b.key(c);
+            if m == Mirror::Zero {
+                continue;
+            }
             if let Some(&v) = self.memo.get(&k) {
                 x ^= v;
             } else if let Some(i) = out[start..].iter().position(|&o| o == k) {
@@ -325,11 +338,24 @@ impl Search<'_> {
     /// order of removal they are applied by the caller), the rest to search, easiest first.
     fn options(&self, p: u64, comps: &mut Vec<u64>, known: &mut Vec<u8>) -> Vec<Opt> {
         let (hm, vm) = self.b.moves(p);
+        let w = self.b.w;
+        // the middle of p, rows and columns doubled
+        let mid_r = p.trailing_zeros() / w + (63 - p.leading_zeros()) / w;
+        let (mut lo, mut hi) = (w, 0);
+        let mut q = p;
+        while q != 0 {
+            let c = q.trailing_zeros() % w;
+            (lo, hi) = (lo.min(c), hi.max(c));
+            q &= q - 1;
+        }
+        let mid_c = lo + hi;
         let mut opts = vec![];
-        for (mut ms, step) in [(vm, self.b.w & 63), (hm, 1)] {
+        for (mut ms, step, dr, dc) in [(vm, w & 63, 1, 0), (hm, 1, 0, 1)] {
             while ms != 0 {
                 let low = ms & ms.wrapping_neg();
                 ms &= ms - 1;
+                let i = low.trailing_zeros();
+                let at = (2 * (i / w) + dr).abs_diff(mid_r) + (2 * (i % w) + dc).abs_diff(mid_c);
                 let first = comps.len();
                 let x = self.split(p & !(low | low << step), comps);
                 let part = &mut comps[first..];
@@ -351,7 +377,7 @@ impl Search<'_> {
                     first: first as u32,
                     len: part.len() as u32,
                     x,
-                    cost,
+                    cost: (cost, at),
                 });
             }
         }
@@ -374,6 +400,10 @@ impl Search<'_> {
             return Ok(Some(v));
         }
         self.tick()?;
+        let want = if self.b.key(p).1 == Mirror::NotZero { want & !1 } else { want };
+        if want == 0 {
+            return Ok(None);
+        }
         let (hm, vm) = self.b.moves(p);
         let mut cand = upto(hm.count_ones() + vm.count_ones());
         let (mut comps, mut known) = (vec![], vec![]);
@@ -414,7 +444,7 @@ impl Search<'_> {
         let (mut comps, mut known) = (vec![], vec![]);
         let mut opts = self.options(p, &mut comps, &mut known);
         let mut hit: Set = known.iter().fold(0, |a, &v| a | 1 << v);
-        let mut k = 0u8;
+        let mut k = u8::from(self.b.key(p).1 == Mirror::NotZero);
         'next: loop {
             if hit >> k & 1 == 1 {
                 k += 1;
@@ -444,8 +474,9 @@ impl Search<'_> {
 
 impl Cram {
     /// The key of a component: its least image under the symmetries that keep it on the
-    /// board, shifted to the corner.
-    fn key(&self, p: u64) -> u64 {
+    /// board, shifted to the corner. One pass over its rows makes the 4 flips and, when it
+    /// fits turned a quarter, the 4 flips of its transpose.
+    fn key(&self, p: u64) -> (u64, Mirror) {
         let w = self.w;
         let p = p >> (p.trailing_zeros() / w * w);
         let h = (63 - p.leading_zeros()) / w + 1;
@@ -458,37 +489,56 @@ impl Cram {
         }
         let left = used.trailing_zeros();
         let wd = 64 - used.leading_zeros() - left;
-        for x in &mut rows[..h as usize] {
-            *x >>= left;
-        }
-        let mut best = least4(&rows[..h as usize], wd, w);
-        if wd <= self.h {
-            // turned a quarter: the columns as rows
-            let mut cols = [0u64; 8];
-            for (j, t) in cols[..wd as usize].iter_mut().enumerate() {
-                for (i, x) in rows[..h as usize].iter().enumerate() {
-                    *t |= (x >> j & 1) << i;
-                }
+        let turn = wd <= self.h;
+        let (mut a, mut b, mut c, mut d) = (0, 0, 0, 0);
+        let (mut e, mut f, mut g, mut k) = (0, 0, 0, 0);
+        for r in 0..h {
+            let x = rows[r as usize] >> left;
+            let y = x.reverse_bits() >> (64 - wd);
+            let (s, t) = (r * w, (h - 1 - r) * w);
+            a |= x << s;
+            b |= x << t;
+            c |= y << s;
+            d |= y << t;
+            if turn {
+                // row r of the shape is column r of its transpose
+                let (sx, sy) = (self.spread[x as usize], self.spread[y as usize]);
+                e |= sx << r;
+                f |= sx << (h - 1 - r);
+                g |= sy << r;
+                k |= sy << (h - 1 - r);
             }
-            best = best.min(least4(&cols[..wd as usize], h, w));
         }
-        best
+        let best = a.min(b).min(c).min(d);
+        let best = if turn { best.min(e.min(f).min(g).min(k)) } else { best };
+        (best, if a == d { mirror(a, h, wd, w) } else { Mirror::No })
     }
 }
 
-/// The least of a shape (rows of `wd` cells) and its flips, laid out with rows `w` apart.
-fn least4(rows: &[u64], wd: u32, w: u32) -> u64 {
-    let h = rows.len() as u32;
-    let (mut a, mut b, mut c, mut d) = (0, 0, 0, 0);
-    for (r, &x) in rows.iter().enumerate() {
-        let y = x.reverse_bits() >> (64 - wd);
-        let (s, t) = (r as u32 * w, (h - 1 - r as u32) * w);
-        a |= x << s;
-        b |= x << t;
-        c |= y << s;
-        d |= y << t;
+/// What the symmetry strategy says of a component.
+#[derive(Clone, Copy, PartialEq)]
+enum Mirror {
+    No,
+    /// a loss for the player to move: each move is answered by its image under the half turn
+    Zero,
+    /// a win: the player to move takes the central domino, then answers as above
+    NotZero,
+}
+
+/// The symmetry strategy on a shape `a` (shifted to the corner, `h` rows of `wd` cells laid
+/// out `w` apart) that a half turn keeps: when no cell and no domino is its own image, the
+/// second player copies every move turned and wins. A central cell spoils that; a central
+/// domino lets the first player take it and then copy.
+fn mirror(a: u64, h: u32, wd: u32, w: u32) -> Mirror {
+    if h % 2 == 0 && wd % 2 == 0 {
+        return Mirror::Zero;
     }
-    a.min(b).min(c).min(d)
+    let centre = a >> ((h - 1) / 2 * w + (wd - 1) / 2) & 1 == 1;
+    match (centre, h % 2 == 1 && wd % 2 == 1) {
+        (false, _) => Mirror::Zero,
+        (true, true) => Mirror::No,
+        (true, false) => Mirror::NotZero,
+    }
 }
 
 /// Whether the compiled moves of an impartial board game on the `rows` x `cols` grid (no
