@@ -110,9 +110,8 @@ impl Cram {
     pub fn grundy(&self, empty: &[bool], ctl: &Ctl) -> Result<u32> {
         let p = self.bits(empty)?;
         self.search(ctl, |s| {
-            let mut comps = vec![];
-            let mut x = s.split(p, &mut comps);
-            for c in comps {
+            let mut x = s.split(p);
+            for c in std::mem::take(&mut s.comps) {
                 x ^= s.nimber(c)?;
             }
             Ok(u32::from(x))
@@ -123,8 +122,8 @@ impl Cram {
     pub fn loses(&self, empty: &[bool], ctl: &Ctl) -> Result<bool> {
         let p = self.bits(empty)?;
         self.search(ctl, |s| {
-            let mut comps = vec![];
-            let mut x = s.split(p, &mut comps);
+            let mut x = s.split(p);
+            let mut comps = std::mem::take(&mut s.comps);
             // all but the largest component valued; the largest asked to equal the rest
             let Some(big) = (0..comps.len()).max_by_key(|&i| comps[i].count_ones()) else {
                 return Ok(x == 0);
@@ -160,6 +159,8 @@ impl Cram {
             task: &task,
             nodes: 0,
             base,
+            opts: vec![],
+            comps: vec![],
         };
         let r = f(&mut s);
         if std::env::var_os("CRAM_STATS").is_some() { eprintln!("nodes {} memo {}", s.nodes, s.memo.len()); }
@@ -229,6 +230,9 @@ struct Search<'a> {
     nodes: u64,
     /// bytes the memo took when the query began (already charged to the session)
     base: u64,
+    /// the options of the positions on the search's path, and their components
+    opts: Vec<Opt>,
+    comps: Vec<u64>,
 }
 
 /// The bit of the largest nimber in a nonempty set.
@@ -267,6 +271,7 @@ fn upto(m: u32) -> Set {
 
 /// An option of a position: its components to search, `comps[first..first + len]` (the
 /// hardest first), and the nimber of the rest.
+#[derive(Clone, Copy)]
 struct Opt {
     first: u32,
     len: u32,
@@ -301,7 +306,8 @@ impl Search<'_> {
 
     /// Splits `p` into its components to search, pushed to `out` as keys, and returns the
     /// nimber of the rest (dominoes, memo hits; equal components cancel).
-    fn split(&self, p: u64, out: &mut Vec<u64>) -> u8 {
+    fn split(&mut self, p: u64) -> u8 {
+        let out = &mut self.comps;
         let start = out.len();
         let mut rest = self.b.reduce(p);
         let mut x = 0;
@@ -334,9 +340,10 @@ impl Search<'_> {
         x
     }
 
-    /// The options of component `p`: their values where known (`known`, as in [`take`]'s
-    /// order of removal they are applied by the caller), the rest to search, easiest first.
-    fn options(&self, p: u64, comps: &mut Vec<u64>, known: &mut Vec<u8>) -> Vec<Opt> {
+    /// The options of component `p`, pushed to `self.opts` (their components to `self.comps`),
+    /// easiest first; the values of those known are passed to `known`, and the options stop
+    /// coming once it returns true.
+    fn options(&mut self, p: u64, mut known: impl FnMut(u8) -> bool) -> bool {
         let (hm, vm) = self.b.moves(p);
         let w = self.b.w;
         // the middle of p, rows and columns doubled
@@ -349,20 +356,22 @@ impl Search<'_> {
             q &= q - 1;
         }
         let mid_c = lo + hi;
-        let mut opts = vec![];
+        let start = self.opts.len();
         for (mut ms, step, dr, dc) in [(vm, w & 63, 1, 0), (hm, 1, 0, 1)] {
             while ms != 0 {
                 let low = ms & ms.wrapping_neg();
                 ms &= ms - 1;
-                let i = low.trailing_zeros();
-                let at = (2 * (i / w) + dr).abs_diff(mid_r) + (2 * (i % w) + dc).abs_diff(mid_c);
-                let first = comps.len();
-                let x = self.split(p & !(low | low << step), comps);
-                let part = &mut comps[first..];
+                let first = self.comps.len();
+                let x = self.split(p & !(low | low << step));
+                let part = &mut self.comps[first..];
                 if part.is_empty() {
-                    known.push(x);
+                    if known(x) {
+                        return true;
+                    }
                     continue;
                 }
+                let i = low.trailing_zeros();
+                let at = (2 * (i / w) + dr).abs_diff(mid_r) + (2 * (i % w) + dc).abs_diff(mid_c);
                 let mut cost = 0;
                 let mut hard = 0;
                 for (i, c) in part.iter().enumerate() {
@@ -373,23 +382,26 @@ impl Search<'_> {
                     }
                 }
                 part.swap(0, hard);
-                opts.push(Opt {
+                let len = part.len() as u32;
+                self.opts.push(Opt {
                     first: first as u32,
-                    len: part.len() as u32,
+                    len,
                     x,
                     cost: (cost, at),
                 });
             }
         }
-        opts.sort_by_key(|o| o.cost);
-        opts
+        self.opts[start..].sort_by_key(|o| o.cost);
+        false
     }
 
-    /// The nimber of the option's components but the first, folded into `o.x`.
-    fn fold(&mut self, o: &mut Opt, comps: &[u64]) -> Result<()> {
-        while o.len > 1 {
+    /// The nimber of option `i`'s components but the first, folded into its `x`.
+    fn fold(&mut self, i: usize) -> Result<()> {
+        while self.opts[i].len > 1 {
+            let o = &mut self.opts[i];
             o.len -= 1;
-            o.x ^= self.nimber(comps[(o.first + o.len) as usize])?;
+            let c = self.comps[(o.first + o.len) as usize];
+            self.opts[i].x ^= self.nimber(c)?;
         }
         Ok(())
     }
@@ -406,28 +418,39 @@ impl Search<'_> {
         }
         let (hm, vm) = self.b.moves(p);
         let mut cand = upto(hm.count_ones() + vm.count_ones());
-        let (mut comps, mut known) = (vec![], vec![]);
-        let opts = self.options(p, &mut comps, &mut known);
-        for v in known {
-            cand = take(cand, v);
+        let (c0, o0) = (self.comps.len(), self.opts.len());
+        let r = self.in_set_from(p, want, &mut cand, o0);
+        self.comps.truncate(c0);
+        self.opts.truncate(o0);
+        r
+    }
+
+    fn in_set_from(&mut self, p: u64, want: Set, cand: &mut Set, o0: usize) -> Result<Option<u8>> {
+        let cut = self.options(p, |v| {
+            *cand = take(*cand, v);
+            *cand & want == 0
+        });
+        if cut {
+            return Ok(None);
         }
         let upto_want = upto(127 - want.leading_zeros());
         let mut exact = true;
-        for mut o in opts {
-            if cand & want == 0 {
+        for i in o0..self.opts.len() {
+            if *cand & want == 0 {
                 return Ok(None);
             }
-            let below = cand & !top(cand);
-            self.fold(&mut o, &comps)?;
-            match self.in_set(comps[o.first as usize], xor_each(below & upto_want, o.x))? {
-                Some(v) => cand = take(cand, v ^ o.x),
+            let below = *cand & !top(*cand);
+            self.fold(i)?;
+            let Opt { first, x, .. } = self.opts[i];
+            match self.in_set(self.comps[first as usize], xor_each(below & upto_want, x))? {
+                Some(v) => *cand = take(*cand, v ^ x),
                 None => {
-                    cand = below;
+                    *cand = below;
                     exact = false;
                 }
             }
         }
-        if exact || cand & upto_want != 0 {
+        if exact || *cand & upto_want != 0 {
             let v = cand.trailing_zeros() as u8;
             self.store(p, v)?;
             return Ok(Some(v));
@@ -441,22 +464,32 @@ impl Search<'_> {
             return Ok(v);
         }
         self.tick()?;
-        let (mut comps, mut known) = (vec![], vec![]);
-        let mut opts = self.options(p, &mut comps, &mut known);
-        let mut hit: Set = known.iter().fold(0, |a, &v| a | 1 << v);
+        let (c0, o0) = (self.comps.len(), self.opts.len());
+        let r = self.nimber_from(p, o0);
+        self.comps.truncate(c0);
+        self.opts.truncate(o0);
+        r
+    }
+
+    fn nimber_from(&mut self, p: u64, o0: usize) -> Result<u8> {
+        let mut hit: Set = 0;
+        self.options(p, |v| {
+            hit |= 1 << v;
+            false
+        });
         let mut k = u8::from(self.b.key(p).1 == Mirror::NotZero);
         'next: loop {
             if hit >> k & 1 == 1 {
                 k += 1;
                 continue;
             }
-            let mut i = 0;
-            while i < opts.len() {
-                self.fold(&mut opts[i], &comps)?;
-                let o = &opts[i];
-                let x = o.x;
-                if let Some(v) = self.in_set(comps[o.first as usize], (1 as Set) << (k ^ x))? {
-                    opts.remove(i);
+            let mut i = o0;
+            while i < self.opts.len() {
+                self.fold(i)?;
+                let Opt { first, x, .. } = self.opts[i];
+                let want = (1 as Set) << (k ^ x);
+                if let Some(v) = self.in_set(self.comps[first as usize], want)? {
+                    self.opts.remove(i);
                     hit |= 1 << (v ^ x);
                     if v ^ x == k {
                         k += 1;
