@@ -107,16 +107,51 @@ const BELING: &[(usize, usize, u32)] = &[
     (6, 6, 0),
 ];
 
-#[test]
-fn published_nimbers_of_small_boards() {
+/// The same table's larger boards (seconds to minutes each).
+const BELING_LARGE: &[(usize, usize, u32)] = &[(5, 8, 1), (4, 11, 1), (6, 7, 5)];
+
+fn check_published(table: &[(usize, usize, u32)]) {
     let ctl = Ctl::default();
-    for &(m, n, g) in BELING {
+    for &(m, n, g) in table {
         let c = Cram::new(m, n).unwrap();
         assert_eq!(c.grundy(&vec![true; m * n], &ctl).unwrap(), g, "{m} x {n}");
         // the board turned is the same game
         let c = Cram::new(n, m).unwrap();
-        assert_eq!(c.grundy(&vec![true; m * n], &ctl).unwrap(), g, "{n} x {m}");
+        assert_eq!(
+            c.loses(&vec![true; m * n], &ctl).unwrap(),
+            g == 0,
+            "{n} x {m}"
+        );
     }
+}
+
+#[test]
+fn published_nimbers_of_small_boards() {
+    check_published(BELING);
+}
+
+#[test]
+#[ignore = "minutes"]
+fn published_nimbers_of_larger_boards() {
+    check_published(BELING_LARGE);
+}
+
+/// Even by even boards need no search: the second player answers each move by its image under
+/// the half turn. So does any component that turn keeps with no cell or domino its own image.
+#[test]
+fn the_symmetry_strategy_values_boards_without_search() {
+    let ctl = Ctl::default();
+    for (m, n) in [(6, 6), (4, 10), (8, 8), (2, 30)] {
+        let c = Cram::new(m, n).unwrap();
+        assert_eq!(c.grundy(&vec![true; m * n], &ctl).unwrap(), 0, "{m} x {n}");
+        assert_eq!(c.kept_bytes(), 0, "{m} x {n} searched");
+    }
+    // 7 x 7 with its middle cell filled
+    let c = Cram::new(7, 7).unwrap();
+    let mut b = vec![true; 49];
+    b[24] = false;
+    assert_eq!(c.grundy(&b, &ctl).unwrap(), 0);
+    assert_eq!(c.kept_bytes(), 0);
 }
 
 /// Boards past 64 cells are not the engine's; bad positions are errors.
@@ -179,8 +214,7 @@ fn pairs(rows: usize, cols: usize, steps: &[(i64, i64)]) -> Vec<(u32, u32)> {
     for r in 0..rows as i64 {
         for c in 0..cols as i64 {
             for &(dr, dc) in steps {
-                if let (Some(a), Some(b)) = (at(rows, cols, r, c), at(rows, cols, r + dr, c + dc))
-                {
+                if let (Some(a), Some(b)) = (at(rows, cols, r, c), at(rows, cols, r + dr, c + dc)) {
                     out.push((a | b, a | b));
                 }
             }
@@ -324,7 +358,8 @@ fn near_cram_rules_are_not_handed_to_the_cram_engine() {
         assert!(help.contains("generic board engine"), "{rules}\n{help}");
     }
     // Cram's own rules on a torus or a graph are not Cram on a grid
-    let cram = "game cram on board { move c, d to filled for c in empty, d in adjacent(c) if d is empty }";
+    let cram =
+        "game cram on board { move c, d to filled for c in empty, d in adjacent(c) if d is empty }";
     let help = help_after(
         &format!("{cram}\nlet p = cram(torus(3, 4))\nlet q = cram(graph {{ a - b - c }})"),
         "cram",

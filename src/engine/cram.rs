@@ -8,14 +8,17 @@
 //! moves they make give equal positions); and a cell each of whose neighbours has a neighbour
 //! of its own of degree one can go (a move through it is answered by that neighbour's domino,
 //! which leaves the same position). Isolated cells go, dominoes are `*1`, equal components
-//! cancel. A component's key is its image under the board symmetries that fit (8 on a square,
-//! 4 on a rectangle, or 8 where a component fits turned), shifted to the corner, least.
+//! cancel. A component a half turn keeps is valued by the symmetry strategy where that decides
+//! ([`mirror`]). A component's key is its image under the board symmetries that fit (8 on a
+//! square, 4 on a rectangle, or 8 where a component fits turned), shifted to the corner, least.
 //!
 //! A component's nimber is found by Beling and Rogalski's search with cutoffs ("On pruning
 //! search trees of impartial games", 2020): asking whether the nimber is in a set `S` needs
 //! only its options' values while they can still decide it; the nimber itself is found by
 //! asking, for k = 0, 1, ..., whether some option has value k. Easy options (small
-//! components) go first. Exact nimbers are kept in a memo charged to the memory budget.
+//! components) go first, then those nearest the middle. Exact nimbers are kept in a memo
+//! charged to the memory budget; past it the memo starts again, so answers never depend on
+//! the budget, only the time. The search is one thread's, so nor do they on threads.
 //!
 //! The nimber of Cram on the 3 x 4 board:
 //! ```
@@ -162,9 +165,7 @@ impl Cram {
             opts: vec![],
             comps: vec![],
         };
-        let r = f(&mut s);
-        if std::env::var_os("CRAM_STATS").is_some() { eprintln!("nodes {} memo {}", s.nodes, s.memo.len()); }
-        r
+        f(&mut s)
     }
 
     /// The cells next to a cell of `x`.
@@ -187,7 +188,6 @@ impl Cram {
     }
 
     /// `p` reduced as the module says, until neither reduction applies.
-    #[inline(never)]
     fn reduce(&self, mut p: u64) -> u64 {
         let w = self.w & 63;
         loop {
@@ -246,7 +246,11 @@ fn top(s: Set) -> Set {
 #[inline]
 fn take(cand: Set, v: u8) -> Set {
     let b = 1 << v;
-    if cand & b != 0 { cand & !b } else { cand & !top(cand) }
+    if cand & b != 0 {
+        cand & !b
+    } else {
+        cand & !top(cand)
+    }
 }
 
 /// `{v ^ x : v in s}`.
@@ -290,7 +294,7 @@ impl Search<'_> {
         Ok(())
     }
 
-    fn store(&mut self, p: u64, v: u8) -> Result<()> {
+    fn store(&mut self, p: u64, v: u8) {
         if self.memo.len() == self.memo.capacity() {
             // the table doubles: both tables are held while it moves
             let now = self.memo.allocation_size() as u64;
@@ -301,7 +305,6 @@ impl Search<'_> {
             }
         }
         self.memo.insert(p, v);
-        Ok(())
     }
 
     /// Splits `p` into its components to search, pushed to `out` as keys, and returns the
@@ -412,7 +415,11 @@ impl Search<'_> {
             return Ok(Some(v));
         }
         self.tick()?;
-        let want = if self.b.key(p).1 == Mirror::NotZero { want & !1 } else { want };
+        let want = if self.b.key(p).1 == Mirror::NotZero {
+            want & !1
+        } else {
+            want
+        };
         if want == 0 {
             return Ok(None);
         }
@@ -452,7 +459,7 @@ impl Search<'_> {
         }
         if exact || *cand & upto_want != 0 {
             let v = cand.trailing_zeros() as u8;
-            self.store(p, v)?;
+            self.store(p, v);
             return Ok(Some(v));
         }
         Ok(None)
@@ -499,7 +506,7 @@ impl Search<'_> {
                     i += 1;
                 }
             }
-            self.store(p, k)?;
+            self.store(p, k);
             return Ok(k);
         }
     }
@@ -543,8 +550,19 @@ impl Cram {
             }
         }
         let best = a.min(b).min(c).min(d);
-        let best = if turn { best.min(e.min(f).min(g).min(k)) } else { best };
-        (best, if a == d { mirror(a, h, wd, w) } else { Mirror::No })
+        let best = if turn {
+            best.min(e.min(f).min(g).min(k))
+        } else {
+            best
+        };
+        (
+            best,
+            if a == d {
+                mirror(a, h, wd, w)
+            } else {
+                Mirror::No
+            },
+        )
     }
 }
 

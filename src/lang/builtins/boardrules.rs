@@ -15,8 +15,8 @@
 //! e's edge pointing the way e goes; `e is marked` asks that it point so.
 use crate::engine::Ctl;
 use crate::engine::board::{self, AnyOf, BoardGame, End, Move, Rules, Sym};
-use crate::engine::cram;
 use crate::engine::control::{Task, human_bytes};
+use crate::engine::cram;
 use crate::engine::graph::{Graph, automorphisms, rect_symmetries};
 use crate::engine::partizan::Game;
 use crate::engine::placement::{self, Piece};
