@@ -10,8 +10,8 @@ use gamut::engine::cram::Cram;
 fn generic(rows: usize, cols: usize) -> BoardGame {
     let adj = grid_adjacency(rows, cols, false);
     let mut moves = vec![];
-    for c in 0..rows * cols {
-        for &d in adj[c].iter().filter(|&&d| d > c) {
+    for (c, near) in adj.iter().enumerate() {
+        for &d in near.iter().filter(|&&d| d > c) {
             moves.push(Move {
                 need: vec![(vec![c, d], 1)],
                 some: vec![],
@@ -80,7 +80,7 @@ fn answers_do_not_depend_on_what_the_memo_holds() {
     let (kept, generic) = (Cram::new(4, 5).unwrap(), generic(4, 5));
     let mut rng = Rng(0x5eed);
     for _ in 0..60 {
-        let b: Vec<bool> = (0..20).map(|_| rng.next() % 4 != 0).collect();
+        let b: Vec<bool> = (0..20).map(|_| !rng.next().is_multiple_of(4)).collect();
         let want = generic.grundy(&states(&b), &ctl).unwrap();
         assert_eq!(kept.grundy(&b, &ctl).unwrap(), want);
         let fresh = Cram::new(4, 5).unwrap();

@@ -62,7 +62,7 @@ pub struct Cram {
 impl Cram {
     /// Cram on the `rows` x `cols` grid.
     pub fn new(rows: usize, cols: usize) -> Result<Cram> {
-        let n = rows.checked_mul(cols).unwrap_or(usize::MAX);
+        let n = rows.saturating_mul(cols);
         if n == 0 || n > MAX_CELLS {
             return Err(Error::invalid(format!(
                 "the Cram engine takes boards of 1 to {MAX_CELLS} cells, not {rows} x {cols}"
@@ -157,7 +157,7 @@ impl Cram {
         let base = memo.allocation_size() as u64;
         let mut s = Search {
             b: self,
-            memo: &mut *memo,
+            memo: &mut memo,
             ctl,
             task: &task,
             nodes: 0,
@@ -581,7 +581,7 @@ enum Mirror {
 /// second player copies every move turned and wins. A central cell spoils that; a central
 /// domino lets the first player take it and then copy.
 fn mirror(a: u64, h: u32, wd: u32, w: u32) -> Mirror {
-    if h % 2 == 0 && wd % 2 == 0 {
+    if h.is_multiple_of(2) && wd.is_multiple_of(2) {
         return Mirror::Zero;
     }
     let centre = a >> ((h - 1) / 2 * w + (wd - 1) / 2) & 1 == 1;
@@ -633,7 +633,7 @@ pub fn is_cram(moves: &[Move], rows: usize, cols: usize, states: usize) -> bool 
             }
         }
         let (a, b) = (a.min(b), a.max(b));
-        let adjacent = (b == a + 1 && b % cols != 0) || b == a + cols;
+        let adjacent = (b == a + 1 && !b.is_multiple_of(cols)) || b == a + cols;
         if at.contains(&0) || b >= n || !adjacent {
             return false;
         }
