@@ -1,7 +1,8 @@
 #!/bin/sh
-# gamut's generic board engine on Cram (bench/rules-cram-RxC.game) beside Beling's igs, the
-# Rust impartial games solver of beling/impartial-games (its `igsolve cram ROWS COLS`, default
-# settings: its pruning method br-asp-set, its Cram transposition table and end database).
+# gamut on Cram by its rules (bench/rules-cram-RxC.game, which the rules compiler hands to the
+# Cram engine) beside Beling's igs, the Rust impartial games solver of beling/impartial-games
+# (its `igsolve cram ROWS COLS`, default settings: its pruning method br-asp-set and a hash map
+# transposition table; its end database is off unless --edb_segments is given).
 #
 # Usage: bench/igs-cram.sh SCRATCH [RUNS]
 # SCRATCH is a folder outside the repository holding a build of igsolve, made by hand
@@ -22,7 +23,7 @@ IGS=${IGSOLVE:-$SCRATCH/igs/target/release/igsolve}
 (cd "$REPO" && cargo build -q --release)
 G=${CARGO_TARGET_DIR:-$REPO/target}/release/gamut
 median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
-for b in "5 5" "4 7"; do
+for b in "5 5" "4 7" "5 6" "5 7" "6 6"; do
   set -- $b
   for i in $(seq "$RUNS"); do
     /usr/bin/time -f '%e %U %S %M' -a -o "$SCRATCH/gamut-$1x$2.log" "$G" "$REPO/bench/rules-cram-$1x$2.game" >/dev/null

@@ -21,6 +21,7 @@
 //! ```
 pub mod board;
 pub mod control;
+pub mod cram;
 pub mod cycles;
 pub mod dots;
 pub mod graph;

@@ -16,6 +16,7 @@
 use crate::engine::Ctl;
 use crate::engine::board::{self, AnyOf, BoardGame, End, Move, Rules, Sym};
 use crate::engine::control::{Task, human_bytes};
+use crate::engine::cram;
 use crate::engine::graph::{Graph, automorphisms, rect_symmetries};
 use crate::engine::partizan::Game;
 use crate::engine::placement::{self, Piece};
@@ -1165,6 +1166,17 @@ impl BoardRules {
                 }
                 drop(task);
                 let sides: Vec<u8> = moves.iter().map(|m| self.lines[m.label[0]].side).collect();
+                // rules that are Cram on a grid go to its own engine
+                let cram = match (l.grid, l.cols) {
+                    (Some((rows, cols)), Some(_))
+                        if ends.is_empty()
+                            && sides.iter().all(|&s| s == board::BOTH)
+                            && cram::is_cram(&moves, rows, cols, self.states.len()) =>
+                    {
+                        Some(cram::Cram::new(rows, cols).map_err(|e| Error::from(e).at(span))?)
+                    }
+                    _ => None,
+                };
                 let game = BoardGame::with_sides(
                     Rules {
                         cells: l.names.len(),
@@ -1185,6 +1197,7 @@ impl BoardRules {
                     faces: self.lines.iter().map(Line::faces).collect(),
                     layout: l,
                     game,
+                    cram,
                 };
                 let rs = if b.game.is_partizan() {
                     Ruleset::new(text.clone(), Partizan(Box::new(PartizanOnBoard(b))))
@@ -1468,6 +1481,24 @@ impl Family for BoardRules {
             b.retain(|_, rs| Rc::strong_count(rs) > 1);
         }
     }
+    /// What `:help` says of a board ruleset: the boards it was compiled for, and the engine
+    /// of each.
+    fn help(&self, _: &Interp, name: &str) -> Option<String> {
+        let bound = self.bound.try_borrow().ok()?;
+        let mut boards: Vec<(&String, &Rc<Ruleset>)> = bound.iter().collect();
+        boards.sort_by_key(|b| b.0);
+        let mut out = format!("`{name}` is a board game defined in this session");
+        for (text, rs) in boards {
+            let how = match on_board(rs) {
+                Some(b) if b.cram.is_some() => {
+                    "its rules are Cram (a move fills two orthogonally adjacent empty cells), valued by the Cram engine"
+                }
+                _ => "valued by the generic board engine",
+            };
+            out += &format!("\n  {text}: {how}");
+        }
+        Some(out)
+    }
     fn options(&self, _: &mut Interp, rs: &Ruleset, _: &[i64]) -> Result<Options> {
         Err(Error::runtime(
             format!("`{}` is played on a board", rs.name),
@@ -1514,6 +1545,8 @@ pub struct OnBoard {
     faces: Vec<Vec<bool>>,
     layout: Layout,
     game: BoardGame,
+    /// the Cram engine, when the rules are Cram on a grid
+    cram: Option<cram::Cram>,
 }
 
 /// The compiled board game of a ruleset, impartial or partizan.
@@ -1572,6 +1605,10 @@ fn picture(v: &Value) -> Option<Picture> {
 
 fn cells_of(state: &[i64]) -> Vec<u8> {
     state.iter().map(|&s| s as u8).collect()
+}
+
+fn empty_cells(state: &[i64]) -> Vec<bool> {
+    state.iter().map(|&s| s == 0).collect()
 }
 
 impl OnBoard {
@@ -1671,10 +1708,13 @@ impl OnBoard {
 
 impl Family for OnBoard {
     fn kept_bytes(&self) -> u64 {
-        self.game.kept_bytes()
+        self.game.kept_bytes() + self.cram.as_ref().map_or(0, cram::Cram::kept_bytes)
     }
     fn forget(&self) {
         self.game.forget();
+        if let Some(c) = &self.cram {
+            c.forget();
+        }
     }
     fn describe(&self, name: &str, state: &[i64]) -> String {
         let mut parts = vec![];
@@ -1703,11 +1743,17 @@ impl Family for OnBoard {
             .collect())
     }
     fn grundy(&self, it: &mut Interp, _: &Ruleset, state: &[i64]) -> Result<Option<u32>> {
+        if let Some(c) = &self.cram {
+            return Ok(Some(c.grundy(&empty_cells(state), &it.ctl)?));
+        }
         let g = self.game.grundy(&cells_of(state), &it.ctl);
         Ok(Some(g.map_err(|e| self.loopy(e))?))
     }
     /// A win/loss search, cheaper than the nimber.
     fn next_wins(&self, it: &mut Interp, state: &[i64]) -> Result<Option<bool>> {
+        if let Some(c) = &self.cram {
+            return Ok(Some(!c.loses(&empty_cells(state), &it.ctl)?));
+        }
         let l = self.game.loses(&cells_of(state), &it.ctl);
         Ok(Some(!l.map_err(|e| self.loopy(e))?))
     }
