@@ -593,3 +593,73 @@ fn printed_values_read_back() {
         assert!(err.contains(want), "{src}: {err}");
     }
 }
+
+/// CGSuite's labelled nodes typed as literals (`a{0|a}`, not inside `game("...")`): the same
+/// values and texts as `game("...")` gives, and CGSuite's strings (EvalTest,
+/// CanonicalStopperTestCase).
+#[test]
+fn labelled_literals() {
+    let cases = [
+        ("x{0|x}", "over"),
+        ("x{x|0}", "under"),
+        ("x{0||||0|||x|*||*}", "a{0||||0|||a|*||*}"),
+        ("a{0||||0|||a|*||*}", "a{0||||0|||a|*||*}"),
+        (
+            "a{0|{0||||0,*2|||a|0||0}||0}",
+            "a{0|{0||||0,*2|||a|0||0}||0}",
+        ),
+        ("a{1||a|0}", "2 & ±1"),
+        ("a{{|a}|}", "1 & 0"),
+        ("a {0 | a}", "over"),
+        ("a{pass|a}", "dud"),
+        ("a{0|1}", "1/2"),
+        ("a{0 | b{a | b}}", "1 & {0|off}"),
+        ("a{0, {1 | a} | *}", "{2|*} & ^"),
+    ];
+    let lits: Vec<&str> = cases.iter().map(|c| c.0).collect();
+    let quoted: Vec<String> = lits.iter().map(|x| format!("game(\"{x}\")")).collect();
+    let src = format!(
+        "let xs = [{}]\nlet ys = [{}]\n[str(x) for x in xs]\n[xs[i] == ys[i] for i in 0..{}]\n\
+         [str(x) for x in ys]",
+        lits.join(", "),
+        quoted.join(", "),
+        lits.len() - 1
+    );
+    let v = common::values(&src);
+    for (i, (x, want)) in cases.iter().enumerate() {
+        assert_eq!(v[0][i], serde_json::json!(want), "{x}");
+        assert_eq!(v[1][i], serde_json::json!(true), "{x} == game(\"{x}\")");
+        assert_eq!(v[2][i], serde_json::json!(want), "game(\"{x}\")");
+    }
+    // a label shadows a name bound outside; options are games as in any literal; labels nest
+    let v = common::values(
+        "let a = 5\n[a{0|a}, a, a{0, a | *}, a{0 | b{a | pass}} == game(\"a{0|b{a|pass}}\")]",
+    );
+    assert_eq!(v[0], serde_json::json!(["over", 5, "^[on]", true]));
+}
+
+/// A name before a block is the name, not a label: `if c{ ... }`, `for x in xs{ ... }` keep
+/// reading as before, bars in the block included.
+#[test]
+fn labels_leave_blocks_alone() {
+    let v = common::values(
+        "use \"chess\"\nlet t = true\nlet xs = [1, 2]\n(if t{ rook | bishop } else { king }) == queen\n\
+         [y for y in xs]\nfor x in xs{ print(x) }\nlet g = graph { a - b }",
+    );
+    assert_eq!(v[0], serde_json::json!(true));
+    assert_eq!(v[1], serde_json::json!([1, 2]));
+    // bad options are errors, as in any game literal
+    for (src, says) in [
+        ("a{0|b}", "unknown name `b`"),
+        ("a{0|a|1}", "the longest bar appears twice"),
+        (
+            "a{0|\"s\"}",
+            "an option of a game is a game or a number, not a string",
+        ),
+        ("a{0|dud}", "an option of a game must be a stopper"),
+    ] {
+        let (code, _, err) = common::run_e(src);
+        assert_eq!(code, 1, "{src}: {err}");
+        assert!(err.contains(says), "{src}: {err}");
+    }
+}

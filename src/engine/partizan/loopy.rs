@@ -41,13 +41,15 @@ impl Loopy {
         self.left.len()
     }
 
-    fn node(&mut self) -> u32 {
+    /// Adds a node without options; returns it.
+    pub fn node(&mut self) -> u32 {
         self.left.push(vec![]);
         self.right.push(vec![]);
         (self.left.len() - 1) as u32
     }
 
-    fn edge(&mut self, from: u32, left: bool, to: u32) {
+    /// Adds the option `to` of node `from`, Left's when `left`.
+    pub fn edge(&mut self, from: u32, left: bool, to: u32) {
         let opts = if left {
             &mut self.left[from as usize]
         } else {
@@ -59,7 +61,7 @@ impl Loopy {
     }
 
     /// Copies `g` in; returns where its start went.
-    fn graft(&mut self, g: &Loopy) -> u32 {
+    pub fn graft(&mut self, g: &Loopy) -> u32 {
         let base = self.len() as u32;
         for v in 0..g.len() {
             self.left.push(g.left[v].iter().map(|w| w + base).collect());
@@ -67,6 +69,14 @@ impl Loopy {
                 .push(g.right[v].iter().map(|w| w + base).collect());
         }
         base + g.start
+    }
+
+    /// [`Loopy::graft`], the larger graph first checked against the memory budget.
+    pub fn graft_checked(&mut self, g: &Loopy, ctl: &Ctl) -> Result<u32> {
+        ctl.check()?;
+        let n = (self.len() as u64).saturating_add(g.len() as u64);
+        ctl.reserve(n.saturating_mul(NODE_BYTES), "a loopy game's graph")?;
+        Ok(self.graft(g))
     }
 
     fn graft_short(
@@ -219,7 +229,7 @@ impl Loopy {
     }
 
     /// The game as it is from node `v`.
-    fn at(&self, v: u32) -> Loopy {
+    pub fn at(&self, v: u32) -> Loopy {
         self.pack_from(v)
     }
 

@@ -11,7 +11,7 @@ use crate::lang::run::game::{Family, Options};
 use crate::lang::run::positions::position_grundy;
 use crate::lang::run::rules::{Component, Interned, Position, Ruleset};
 use crate::lang::run::value::{DRAWN_FORMATS, Picture, Value};
-use crate::lang::syntax::ast::{BinOp, Expr, ExprKind, Side, Span};
+use crate::lang::syntax::ast::{BinOp, Expr, ExprKind, Ident, Side, Span};
 use std::rc::Rc;
 
 /// A game value: its form and its CGSuite text (values print without the store).
@@ -383,20 +383,50 @@ pub fn atom(it: &mut Interp, text: &str) -> Result<Value> {
     game_value(it, g)
 }
 
-/// `{L1, L2 | R1}`: each option a game; `a/b` with b a power of two is the dyadic number.
-pub fn literal(
-    it: &mut Interp,
-    left: &[Expr],
-    right: &[Expr],
-    ambiguous: bool,
+/// The parts of a game literal `{L1, L2 | R1}` (a `GameLit`).
+struct Lit<'e> {
+    left: &'e [Expr],
+    right: &'e [Expr],
+    label: Option<&'e Ident>,
     span: Span,
-    env: &Env,
-) -> Result<Value> {
-    if ambiguous {
-        return Err(
-            Error::runtime("the longest bar appears twice in this game literal", span)
-                .hint("nest with longer bars, e.g. {a || b | c} is {a | {b | c}}"),
-        );
+}
+
+impl<'e> Lit<'e> {
+    fn of(e: &'e Expr) -> Result<Option<Lit<'e>>> {
+        let ExprKind::GameLit {
+            left,
+            right,
+            ambiguous,
+            label,
+        } = &e.kind
+        else {
+            return Ok(None);
+        };
+        if *ambiguous {
+            return Err(Error::runtime(
+                "the longest bar appears twice in this game literal",
+                e.span,
+            )
+            .hint("nest with longer bars, e.g. {a || b | c} is {a | {b | c}}"));
+        }
+        Ok(Some(Lit {
+            left,
+            right,
+            label: label.as_ref(),
+            span: e.span,
+        }))
+    }
+}
+
+/// `{L1, L2 | R1}`: each option a game; `a/b` with b a power of two is the dyadic number.
+/// `a{0 | {a | *}}` (labelled) is a game graph.
+pub fn literal(it: &mut Interp, e: &Expr, env: &Env) -> Result<Value> {
+    let lit = Lit::of(e)?.expect("a game literal");
+    let (left, right, span) = (lit.left, lit.right, lit.span);
+    if lit.label.is_some() {
+        let mut g = Loopy::default();
+        let v = node(it, &mut g, &mut vec![], &lit, env)?;
+        return loopy_value(it, &g.at(v)).map_err(|e| e.at(span));
     }
     // an option may be `pass` or a loopy game: then the game is loopy
     let mut vals = [vec![], vec![]];
@@ -450,6 +480,48 @@ pub fn literal(
         .canonical(l, r)
         .map_err(|e| Error::from(e).at(span))?;
     game_value(it, g)
+}
+
+/// A node of a labelled literal's graph (CGSuite's `LoopyGameSpecNode`): a label in scope,
+/// `pass` and every brace literal inside are nodes of the graph; other options are stoppers.
+fn node(
+    it: &mut Interp,
+    g: &mut Loopy,
+    labels: &mut Vec<(Rc<str>, u32)>,
+    lit: &Lit,
+    env: &Env,
+) -> Result<u32> {
+    it.ctl.check()?;
+    let v = g.node();
+    if let Some(l) = lit.label {
+        labels.push((l.name.clone(), v));
+    }
+    for (left, exprs) in [(true, lit.left), (false, lit.right)] {
+        for e in exprs {
+            let label = match &e.kind {
+                ExprKind::Ident(n) => labels.iter().rev().find(|(m, _)| m == n),
+                _ => None,
+            };
+            let w = if let Some(&(_, w)) = label {
+                w
+            } else if is_pass(e, env) {
+                v
+            } else if let Some(inner) = Lit::of(e)? {
+                node(it, g, labels, &inner, env)?
+            } else {
+                let x = it.eval(e, env)?;
+                let s = as_stopper(it, &x)
+                    .map_err(|er| er.at(e.span))?
+                    .ok_or_else(|| option_error(&x, e.span))?;
+                g.graft_checked(&s, &it.ctl)?
+            };
+            g.edge(v, left, w);
+        }
+    }
+    if lit.label.is_some() {
+        labels.pop();
+    }
+    Ok(v)
 }
 
 pub(crate) fn option_error(v: &Value, span: Span) -> Error {
