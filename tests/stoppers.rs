@@ -663,3 +663,49 @@ fn labels_leave_blocks_alone() {
         assert!(err.contains(says), "{src}: {err}");
     }
 }
+
+/// CGSuite's `Degree` of a stopper, G upsum -G: every case of CanonicalStopperTestCase.
+#[test]
+fn degree_of_loopiness() {
+    let ctl = Ctl::default();
+    let mut st = Store::default();
+    for (x, want) in [
+        ("on", "on"),
+        ("off", "on"),
+        ("over", "over"),
+        ("{pass|3/2}", "over"),
+        ("{-1/4+*|pass}", "^<on>"),
+        ("{0|{0||0|0,pass}||{0,pass|0||0}}", "^<on>"),
+        ("{0|||0||0|off}", "{0||||0|||Miny(on)|0||off}"),
+        ("{on|0||0}", "Tiny(on)"),
+        ("{0||0|under}", "Tiny(over)"),
+        ("±{0|pass}", "over"),
+        ("±{5|pass}", "over"),
+        ("a{0||||0|||a|*||*}", "{0|a{0|0,{0|||a|0||0}}}"),
+        (
+            "{0|{0||||-1|||-1+*,a{0||0|a|||-1+*||||-1+*}||-2|b{-2,{-1,-1+*||-1+*|b|||-2}|-2}}}",
+            "{0|{0||||-1|||-1*,a{0||0|a|||-1*||||-1*}||-2|b{-2,{-1,-1*||-1*|b|||-2}|-2}}}",
+        ),
+        (
+            "a{0|{0||||0,*2|||a|0||0}||0}",
+            "a{0||0|{0|a||0,*2|||0||||0}}",
+        ),
+        ("{3|1||*}", "0"),
+    ] {
+        let d = value(&mut st, x).degree(&mut st, &ctl).unwrap();
+        assert_eq!(d.show(&mut st, &ctl).unwrap(), want, "{x}");
+    }
+    // the language's `degree` takes a game as well as a group
+    let v = common::values(
+        "group G = <(1,2,3), (4,5)>\n[degree(G), degree(upon), degree(a{0|a}), degree(5), degree(^)]",
+    );
+    assert_eq!(v[0], serde_json::json!([5, "^<on>", "over", "0", "0"]));
+    for (src, says) in [
+        ("degree(a{1||a|0})", "defined for stoppers"),
+        ("degree(\"x\")", "must be a group or a game"),
+    ] {
+        let (code, _, err) = common::run_e(src);
+        assert_eq!(code, 1, "{src}: {err}");
+        assert!(err.contains(says), "{src}: {err}");
+    }
+}

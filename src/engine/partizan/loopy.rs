@@ -951,6 +951,36 @@ impl Sided {
         Ok(Sided { on, off })
     }
 
+    /// CGSuite's `Degree`, the degree of loopiness of a stopper (*CGT* VI.5): G upsum -G, the
+    /// onside of G - G; 0 when G is loopfree.
+    pub fn degree(&self, st: &mut Store, ctl: &Ctl) -> Result<Sided> {
+        if !self.is_stopper() {
+            return Err(Error::invalid(
+                "the degree of loopiness is defined for stoppers, and this game is not one",
+            )
+            .hint("ask for the degree of onside(G) or offside(G)"));
+        }
+        let g = &self.on;
+        let d = if g.loopfree()[g.start as usize] {
+            Loopy {
+                left: vec![vec![]],
+                right: vec![vec![]],
+                start: 0,
+            }
+        } else {
+            let sum = add(g, &g.neg(), ctl)?;
+            if sum.is_stopper() {
+                canonical(&sum, st, ctl)?
+            } else {
+                onside(&sum, st, ctl)?
+            }
+        };
+        Ok(Sided {
+            on: d.clone(),
+            off: d,
+        })
+    }
+
     /// self ≤ o: side by side.
     pub fn leq(&self, o: &Sided, ctl: &Ctl) -> Result<bool> {
         Ok(leq(&self.on, &o.on, ctl)? && leq(&self.off, &o.off, ctl)?)

@@ -15,7 +15,7 @@ use crate::engine::partizan::{self as cg, Dyadic, Game, Outcome, Relation, Rules
 use crate::lang::error::{Error, Result};
 use crate::lang::run::cgt::{
     LOOPY_NAMES, Partizan, Sides, arg_game, arg_number, as_sided, game_options, game_value,
-    loopy_value, number, position_options, sided_value, store,
+    is_partizan, loopy_value, number, position_options, sided_value, store,
 };
 use crate::lang::run::eval::{Args, Interp};
 use crate::lang::run::game::Options;
@@ -258,6 +258,21 @@ pub fn register(it: &mut Interp) {
 fn arg_sided(it: &mut Interp, a: &Args, i: usize) -> Result<Sided> {
     as_sided(it, a.get(i))?
         .ok_or_else(|| a.type_error(i, "a game, an integer or a position (normal play)"))
+}
+
+/// `degree(G)` of a game: CGSuite's `Degree`, its degree of loopiness (a group's degree is
+/// `groups`'). `None` for other values.
+pub(crate) fn degree(it: &mut Interp, a: &Args) -> Result<Option<Value>> {
+    let v = a.get(0);
+    if !(is_partizan(v) || matches!(v, Value::Int(_))) {
+        return Ok(None);
+    }
+    let x = arg_sided(it, a, 0)?;
+    let ctl = it.ctl.clone();
+    let d = x
+        .degree(store(it)?, &ctl)
+        .map_err(|e| Error::from(e).at(a.span_of(0)))?;
+    sided_value(it, d).map(Some)
 }
 
 /// `onside(G)`, `offside(G)`.
