@@ -14,8 +14,8 @@ use crate::engine::partizan::picture::{self as sketch, Sketch};
 use crate::engine::partizan::{self as cg, Dyadic, Game, Outcome, Relation, Rules, Store};
 use crate::lang::error::{Error, Result};
 use crate::lang::run::cgt::{
-    LOOPY_NAMES, Partizan, Sides, arg_game, arg_number, as_sided, game_options, game_value,
-    is_partizan, loopy_value, number, position_options, sided_value, store,
+    LOOPY_NAMES, Partizan, Sides, arg_game, arg_number, as_graph, as_sided, game_options,
+    game_value, is_partizan, loopy_value, number, position_options, sided_value, store,
 };
 use crate::lang::run::eval::{Args, Interp};
 use crate::lang::run::game::Options;
@@ -81,6 +81,10 @@ pub fn register(it: &mut Interp) {
         "whether a game is a stopper (no play alternates for ever); short games are",
         |it, a| {
             a.count(1, 1)?;
+            // a game known by its graph has no stopper sides, so it is no stopper
+            if as_graph(a.get(0)).is_some() {
+                return Ok(Value::Bool(false));
+            }
             let x = arg_sided(it, a, 0)?;
             Ok(Value::Bool(x.is_stopper()))
         },

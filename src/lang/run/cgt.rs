@@ -2,7 +2,7 @@
 //! for literals and atoms, `+`, `-`, `±` and comparisons of games and partizan positions,
 //! their outcomes, options and winning moves, and the interface every partizan family
 //! implements ([`Sides`], wrapped as a [`Family`] by [`Partizan`]).
-use crate::engine::partizan::loopy::{Loopy, Opt, Sided};
+use crate::engine::partizan::loopy::{self, Loopy, Opt, Sided};
 use crate::engine::partizan::picture::Sketch;
 use crate::engine::partizan::{self as cg, Dyadic, Game, Outcome, Relation, Store};
 use crate::lang::error::{Error, Result};
@@ -20,10 +20,13 @@ pub struct GameVal {
     pub text: Rc<str>,
 }
 
-/// A short game's id in the store, or a loopy game's sides (canonical stoppers).
+/// A short game's id in the store, a loopy game's sides (canonical stoppers), or the graph of
+/// a loopy game whose sides gamut cannot find (Bach's carousel): its outcome, sums and negative
+/// come from the graph, and nothing that needs a value.
 pub enum Form {
     Short(Game),
     Loopy(Rc<Sided>),
+    Graph(Rc<Loopy>),
 }
 
 /// The loopy games CGSuite predefines (docs/language.md, "Loopy partizan games").
@@ -55,11 +58,45 @@ pub fn game_value(it: &mut Interp, g: Game) -> Result<Value> {
     })))
 }
 
-/// The value of a game graph: a short game when it is one, else its canonical stopper or sides.
+/// The value of a game graph: a short game when it is one, else its canonical stopper or sides,
+/// else (no stopper sides found) the graph itself.
 pub(crate) fn loopy_value(it: &mut Interp, g: &Loopy) -> Result<Value> {
     let ctl = it.ctl.clone();
-    let v = Sided::of(g, store(it)?, &ctl)?;
-    sided_value(it, v)
+    match Sided::find(g, store(it)?, &ctl)? {
+        Some(v) => sided_value(it, v),
+        None => graph_value(it, g),
+    }
+}
+
+/// A game known by its graph. What is built from one (sums, `-G`, literals with it as an
+/// option) is known by its graph too: gamut does not look for sides it found none of in a part.
+pub(crate) fn graph_value(it: &mut Interp, g: &Loopy) -> Result<Value> {
+    let ctl = it.ctl.clone();
+    let text = loopy::show_graph(g, store(it)?, &ctl)?;
+    Ok(Value::Game(Rc::new(GameVal {
+        form: Form::Graph(Rc::new(g.pack())),
+        text: text.into(),
+    })))
+}
+
+/// The graph of a game known only by it.
+pub(crate) fn as_graph(v: &Value) -> Option<&Loopy> {
+    match v {
+        Value::Game(g) => match &g.form {
+            Form::Graph(x) => Some(x),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The graph of a game for an option or a sum: its graph, or its stopper's. `None` for other
+/// values; an error for a game known only by sides that are not one stopper.
+pub(crate) fn game_graph(it: &mut Interp, v: &Value) -> Result<Option<Loopy>> {
+    match as_graph(v) {
+        Some(g) => Ok(Some(g.clone())),
+        None => as_stopper(it, v),
+    }
 }
 
 pub(crate) fn sided_value(it: &mut Interp, v: Sided) -> Result<Value> {
@@ -76,15 +113,24 @@ pub(crate) fn sided_value(it: &mut Interp, v: Sided) -> Result<Value> {
 }
 
 pub(crate) fn is_loopy(v: &Value) -> bool {
-    matches!(v, Value::Game(g) if matches!(g.form, Form::Loopy(_)))
+    matches!(v, Value::Game(g) if matches!(g.form, Form::Loopy(_) | Form::Graph(_)))
 }
 
 /// A value as a loopy game's sides: loopy games, and what [`as_game`] takes. `None` otherwise.
 pub(crate) fn as_sided(it: &mut Interp, v: &Value) -> Result<Option<Sided>> {
-    if let Value::Game(g) = v
-        && let Form::Loopy(x) = &g.form
-    {
-        return Ok(Some((**x).clone()));
+    if let Value::Game(g) = v {
+        match &g.form {
+            Form::Loopy(x) => return Ok(Some((**x).clone())),
+            Form::Graph(_) => {
+                return Err(Error::plain(format!(
+                    "{} has no value gamut can find: its sides are not stoppers as far as \
+                     gamut finds (it may not be stopper-sided)",
+                    g.text
+                ))
+                .hint("outcome(G), is_stopper(G), G + H and -G work on the game's graph"));
+            }
+            Form::Short(_) => {}
+        }
     }
     let Some(g) = as_game(it, v)? else {
         return Ok(None);
@@ -124,7 +170,7 @@ pub fn as_game(it: &mut Interp, v: &Value) -> Result<Option<Game>> {
     Ok(Some(match v {
         Value::Game(g) => match &g.form {
             Form::Short(x) => *x,
-            Form::Loopy(_) => {
+            Form::Loopy(_) | Form::Graph(_) => {
                 return Err(
                     Error::plain(format!("{} is a loopy game, not a short one", g.text))
                         .hint("loopy games take +, -, comparisons, outcome, onside and offside"),
@@ -254,13 +300,22 @@ pub fn binary(
     })))
 }
 
-/// `+`, `-` and comparisons of loopy games, side by side.
+/// `+`, `-` and comparisons of loopy games, side by side; sums of a game known by its graph
+/// on the graphs.
 pub(crate) fn loopy_binary(
     it: &mut Interp,
     op: BinOp,
     a: &Value,
     b: &Value,
 ) -> Result<Option<Value>> {
+    if matches!(op, BinOp::Add | BinOp::Sub) && (as_graph(a).is_some() || as_graph(b).is_some()) {
+        let (Some(g), Some(h)) = (graph_of(it, a)?, graph_of(it, b)?) else {
+            return Ok(None);
+        };
+        let h = if op == BinOp::Sub { h.neg() } else { h };
+        let sum = loopy::add(&g, &h, &it.ctl)?;
+        return graph_value(it, &sum).map(Some);
+    }
     let (Some(x), Some(y)) = (as_sided(it, a)?, as_sided(it, b)?) else {
         return match op {
             BinOp::Eq => Ok(Some(Value::Bool(false))),
@@ -288,6 +343,18 @@ pub(crate) fn loopy_binary(
             })))
         }
     }
+}
+
+/// [`game_graph`], short games and integers included.
+fn graph_of(it: &mut Interp, v: &Value) -> Result<Option<Loopy>> {
+    if let Some(g) = game_graph(it, v)? {
+        return Ok(Some(g));
+    }
+    let Some(g) = as_game(it, v)? else {
+        return Ok(None);
+    };
+    let ctl = it.ctl.clone();
+    Ok(Some(Loopy::short(store(it)?, g, &ctl)?))
 }
 
 /// `G & H`: the game with onside G and offside H (stoppers, G ≥ H).
@@ -319,6 +386,15 @@ fn sides(it: &mut Interp, a: &Value, b: &Value) -> Result<Value> {
 pub fn unary(it: &mut Interp, plus_minus: bool, v: &Value) -> Result<Option<Value>> {
     if !(plus_minus || is_partizan(v)) {
         return Ok(None);
+    }
+    if let Some(g) = as_graph(v) {
+        let n = g.neg();
+        let g = if plus_minus {
+            Loopy::from_options(&[Opt::Game(g)], &[Opt::Game(&n)])
+        } else {
+            n
+        };
+        return graph_value(it, &g).map(Some);
     }
     if is_loopy(v) {
         let ctl = it.ctl.clone();
@@ -423,10 +499,20 @@ impl<'e> Lit<'e> {
 pub fn literal(it: &mut Interp, e: &Expr, env: &Env) -> Result<Value> {
     let lit = Lit::of(e)?.expect("a game literal");
     let (left, right, span) = (lit.left, lit.right, lit.span);
+    // an option known by its graph makes the game one
+    let mut from_graph = false;
+    let value = |it: &mut Interp, g: &Loopy, from_graph: bool| {
+        if from_graph {
+            graph_value(it, g)
+        } else {
+            loopy_value(it, g)
+        }
+        .map_err(|e| e.at(span))
+    };
     if lit.label.is_some() {
         let mut g = Loopy::default();
-        let v = node(it, &mut g, &mut vec![], &lit, env)?;
-        return loopy_value(it, &g.at(v)).map_err(|e| e.at(span));
+        let v = node(it, &mut g, &mut vec![], &mut from_graph, &lit, env)?;
+        return value(it, &g.at(v), from_graph);
     }
     // an option may be `pass` or a loopy game: then the game is loopy
     let mut vals = [vec![], vec![]];
@@ -440,6 +526,7 @@ pub fn literal(it: &mut Interp, e: &Expr, env: &Env) -> Result<Value> {
             }
             let v = it.eval(e, env)?;
             loopy_opts |= is_loopy(&v);
+            from_graph |= as_graph(&v).is_some();
             side.push(Some((v, e.span)));
         }
     }
@@ -450,7 +537,7 @@ pub fn literal(it: &mut Interp, e: &Expr, env: &Env) -> Result<Value> {
                 graphs[k].push(match v {
                     None => None,
                     Some((v, sp)) => Some(
-                        as_stopper(it, v)
+                        game_graph(it, v)
                             .map_err(|e| e.at(*sp))?
                             .ok_or_else(|| option_error(v, *sp))?,
                     ),
@@ -464,7 +551,7 @@ pub fn literal(it: &mut Interp, e: &Expr, env: &Env) -> Result<Value> {
         }
         let (lo, ro) = (opts(&graphs[0]), opts(&graphs[1]));
         let g = Loopy::from_options(&lo, &ro);
-        return loopy_value(it, &g).map_err(|e| e.at(span));
+        return value(it, &g, from_graph);
     }
     let mut sides = [vec![], vec![]];
     for (k, side) in vals.into_iter().enumerate() {
@@ -488,6 +575,7 @@ fn node(
     it: &mut Interp,
     g: &mut Loopy,
     labels: &mut Vec<(Rc<str>, u32)>,
+    from_graph: &mut bool,
     lit: &Lit,
     env: &Env,
 ) -> Result<u32> {
@@ -507,10 +595,11 @@ fn node(
             } else if is_pass(e, env) {
                 v
             } else if let Some(inner) = Lit::of(e)? {
-                node(it, g, labels, &inner, env)?
+                node(it, g, labels, from_graph, &inner, env)?
             } else {
                 let x = it.eval(e, env)?;
-                let s = as_stopper(it, &x)
+                *from_graph |= as_graph(&x).is_some();
+                let s = game_graph(it, &x)
                     .map_err(|er| er.at(e.span))?
                     .ok_or_else(|| option_error(&x, e.span))?;
                 g.graft_checked(&s, &it.ctl)?
@@ -543,6 +632,9 @@ pub(crate) fn is_pass(e: &Expr, env: &Env) -> bool {
 pub fn outcome(it: &mut Interp, v: &Value) -> Result<Option<Value>> {
     if !(is_partizan(v) || matches!(v, Value::Int(_))) {
         return Ok(None);
+    }
+    if let Some(g) = as_graph(v) {
+        return Ok(Some(Value::str(loopy::play_outcome(g, &it.ctl)?)));
     }
     if is_loopy(v) {
         let ctl = it.ctl.clone();
