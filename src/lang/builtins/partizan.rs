@@ -92,7 +92,7 @@ pub fn register(it: &mut Interp) {
     it.add_builtin(
         "loopy_value",
         "loopy_value(P, moves)",
-        "the value of a game whose plays may come back to a position: P the start, moves(Q) = [Left's options, Right's options] of a position Q (any values); a canonical stopper or its sides",
+        "the value of a game whose plays may come back to a position: P the start, moves(Q) = [Left's options, Right's options] of a position Q (any values); a canonical stopper, its sides, or (no stopper sides found) its graph",
         loopy_rules,
     );
     for name in LOOPY_NAMES {
