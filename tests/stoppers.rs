@@ -153,6 +153,7 @@ fn errors_not_panics() {
     // Bach's carousel is not stopper-sided: a clear error
     let g = loopy::parse("a{0,{1|1,{*,{1+*|1+*,a}|*}}|0}", &mut st, &ctl).unwrap();
     assert!(Sided::of(&g, &mut st, &ctl).is_err());
+    assert!(Sided::find(&g, &mut st, &ctl).unwrap().is_none());
     // a tiny memory budget refuses a large sum instead of allocating it
     let small = Ctl::default().with_memory(1 << 10);
     let big = loopy::parse("{0,1,2,3,4,5,6,7|pass,*}", &mut st, &ctl).unwrap();
@@ -532,8 +533,8 @@ fn bad_input_is_an_error_with_exit_1() {
         ),
         (
             &[],
-            "{pass | game(\"a{0,{1|1,{*,{1+*|1+*,a}|*}}|0}\")}",
-            "no stopper onside",
+            "onside(game(\"a{0,{1|1,{*,{1+*|1+*,a}|*}}|0}\"))",
+            "has no value gamut can find",
         ),
         (
             &[],
@@ -592,4 +593,258 @@ fn printed_values_read_back() {
         assert_eq!(code, 1, "{src}");
         assert!(err.contains(want), "{src}: {err}");
     }
+}
+
+/// CGSuite's labelled nodes typed as literals (`a{0|a}`, not inside `game("...")`): the same
+/// values and texts as `game("...")` gives, and CGSuite's strings (EvalTest,
+/// CanonicalStopperTestCase).
+#[test]
+fn labelled_literals() {
+    let cases = [
+        ("x{0|x}", "over"),
+        ("x{x|0}", "under"),
+        ("x{0||||0|||x|*||*}", "a{0||||0|||a|*||*}"),
+        ("a{0||||0|||a|*||*}", "a{0||||0|||a|*||*}"),
+        (
+            "a{0|{0||||0,*2|||a|0||0}||0}",
+            "a{0|{0||||0,*2|||a|0||0}||0}",
+        ),
+        ("a{1||a|0}", "2 & ±1"),
+        ("a{{|a}|}", "1 & 0"),
+        ("a {0 | a}", "over"),
+        ("a{pass|a}", "dud"),
+        ("a{0|1}", "1/2"),
+        ("a{0 | b{a | b}}", "1 & {0|off}"),
+        ("a{0, {1 | a} | *}", "{2|*} & ^"),
+    ];
+    let lits: Vec<&str> = cases.iter().map(|c| c.0).collect();
+    let quoted: Vec<String> = lits.iter().map(|x| format!("game(\"{x}\")")).collect();
+    let src = format!(
+        "let xs = [{}]\nlet ys = [{}]\n[str(x) for x in xs]\n[xs[i] == ys[i] for i in 0..{}]\n\
+         [str(x) for x in ys]",
+        lits.join(", "),
+        quoted.join(", "),
+        lits.len() - 1
+    );
+    let v = common::values(&src);
+    for (i, (x, want)) in cases.iter().enumerate() {
+        assert_eq!(v[0][i], serde_json::json!(want), "{x}");
+        assert_eq!(v[1][i], serde_json::json!(true), "{x} == game(\"{x}\")");
+        assert_eq!(v[2][i], serde_json::json!(want), "game(\"{x}\")");
+    }
+    // a label shadows a name bound outside; options are games as in any literal; labels nest
+    let v = common::values(
+        "let a = 5\n[a{0|a}, a, a{0, a | *}, a{0 | b{a | pass}} == game(\"a{0|b{a|pass}}\")]",
+    );
+    assert_eq!(v[0], serde_json::json!(["over", 5, "^[on]", true]));
+}
+
+/// A name before a block is the name, not a label: `if c{ ... }`, `for x in xs{ ... }` keep
+/// reading as before, bars in the block included.
+#[test]
+fn labels_leave_blocks_alone() {
+    let v = common::values(
+        "use \"chess\"\nlet t = true\nlet xs = [1, 2]\n(if t{ rook | bishop } else { king }) == queen\n\
+         [y for y in xs]\nfor x in xs{ print(x) }\nlet g = graph { a - b }",
+    );
+    assert_eq!(v[0], serde_json::json!(true));
+    assert_eq!(v[1], serde_json::json!([1, 2]));
+    // bad options are errors, as in any game literal
+    for (src, says) in [
+        ("a{0|b}", "unknown name `b`"),
+        ("a{0|a|1}", "the longest bar appears twice"),
+        (
+            "a{0|\"s\"}",
+            "an option of a game is a game or a number, not a string",
+        ),
+        ("a{0|dud}", "an option of a game must be a stopper"),
+    ] {
+        let (code, _, err) = common::run_e(src);
+        assert_eq!(code, 1, "{src}: {err}");
+        assert!(err.contains(says), "{src}: {err}");
+    }
+}
+
+/// CGSuite's `Degree` of a stopper, G upsum -G: every case of CanonicalStopperTestCase.
+#[test]
+fn degree_of_loopiness() {
+    let ctl = Ctl::default();
+    let mut st = Store::default();
+    for (x, want) in [
+        ("on", "on"),
+        ("off", "on"),
+        ("over", "over"),
+        ("{pass|3/2}", "over"),
+        ("{-1/4+*|pass}", "^<on>"),
+        ("{0|{0||0|0,pass}||{0,pass|0||0}}", "^<on>"),
+        ("{0|||0||0|off}", "{0||||0|||Miny(on)|0||off}"),
+        ("{on|0||0}", "Tiny(on)"),
+        ("{0||0|under}", "Tiny(over)"),
+        ("±{0|pass}", "over"),
+        ("±{5|pass}", "over"),
+        ("a{0||||0|||a|*||*}", "{0|a{0|0,{0|||a|0||0}}}"),
+        (
+            "{0|{0||||-1|||-1+*,a{0||0|a|||-1+*||||-1+*}||-2|b{-2,{-1,-1+*||-1+*|b|||-2}|-2}}}",
+            "{0|{0||||-1|||-1*,a{0||0|a|||-1*||||-1*}||-2|b{-2,{-1,-1*||-1*|b|||-2}|-2}}}",
+        ),
+        (
+            "a{0|{0||||0,*2|||a|0||0}||0}",
+            "a{0||0|{0|a||0,*2|||0||||0}}",
+        ),
+        ("{3|1||*}", "0"),
+    ] {
+        let d = value(&mut st, x).degree(&mut st, &ctl).unwrap();
+        assert_eq!(d.show(&mut st, &ctl).unwrap(), want, "{x}");
+    }
+    // the language's `degree` takes a game as well as a group
+    let v = common::values(
+        "group G = <(1,2,3), (4,5)>\n[degree(G), degree(upon), degree(a{0|a}), degree(5), degree(^)]",
+    );
+    assert_eq!(v[0], serde_json::json!([5, "^<on>", "over", "0", "0"]));
+    for (src, says) in [
+        ("degree(a{1||a|0})", "defined for stoppers"),
+        ("degree(\"x\")", "must be a group or a game"),
+    ] {
+        let (code, _, err) = common::run_e(src);
+        assert_eq!(code, 1, "{src}: {err}");
+        assert!(err.contains(says), "{src}: {err}");
+    }
+}
+
+/// The outcome of a game played out on its graph agrees with the one its sides give.
+#[test]
+fn outcome_by_play_agrees_with_sides() {
+    let ctl = Ctl::default();
+    let mut st = Store::default();
+    for x in [
+        "on",
+        "off",
+        "over",
+        "{pass|3/2}",
+        "{-1/4+*|pass}",
+        "{0|||0||0|off}",
+        "{on|0||0}",
+        "dud",
+        "a{{|a}|}",
+        "{0|{dud|},*}",
+        "a{0||||0|||a|*||*}",
+        "a{0|{0||||0,*2|||a|0||0}||0}",
+        "a{1||a|0}",
+        "{pass|*}",
+        "{0||0|0,pass}",
+        "{1|*}",
+        "0",
+    ] {
+        let g = loopy::parse(x, &mut st, &ctl).unwrap();
+        let by_sides = Sided::of(&g, &mut st, &ctl).unwrap().outcome(&ctl).unwrap();
+        assert_eq!(loopy::play_outcome(&g, &ctl).unwrap(), by_sides, "{x}");
+    }
+}
+
+/// Bach's carousel, written here apart from gamut's reader: each node's Left and Right options.
+/// The other games are parts of the sums below (`over` = {0 | over}, `under` = {under | 0}).
+const NODES: [(&str, &[&str], &[&str]); 12] = [
+    ("a", &["0", "b"], &["0"]),
+    ("b", &["1"], &["1", "c"]),
+    ("c", &["*", "d"], &["*"]),
+    ("d", &["1*"], &["1*", "a"]),
+    ("1*", &["1"], &["1"]),
+    ("1", &["0"], &[]),
+    ("*", &["0"], &["0"]),
+    ("0", &[], &[]),
+    ("-1", &[], &["0"]),
+    ("^", &["0"], &["*"]),
+    ("over", &["0"], &["over"]),
+    ("under", &["under"], &["0"]),
+];
+
+/// The moves of a sum of NODES, each component two bytes: its node and 1 when negated.
+fn sum_moves(p: &[u8], left: bool) -> Vec<Vec<u8>> {
+    let at = |name: &str| NODES.iter().position(|n| n.0 == name).unwrap() as u8;
+    let mut out = vec![];
+    for i in (0..p.len()).step_by(2) {
+        let (_, lo, ro) = NODES[p[i] as usize];
+        let opts = if left == (p[i + 1] == 0) { lo } else { ro };
+        for o in opts {
+            let mut q = p.to_vec();
+            q[i] = at(o);
+            out.push(q);
+        }
+    }
+    out
+}
+
+/// Bach's carousel has no stopper sides; its outcome and its sums' come from the graph, as a
+/// retrograde analysis of the sum's positions apart from gamut finds them.
+#[test]
+fn bachs_carousel_outcomes_against_brute_force() {
+    let cases: [(&str, &[(&str, u8)]); 11] = [
+        ("bach", &[("a", 0)]),
+        ("-bach", &[("a", 1)]),
+        ("bach + 1", &[("a", 0), ("1", 0)]),
+        ("bach - 1", &[("a", 0), ("-1", 0)]),
+        ("bach + *", &[("a", 0), ("*", 0)]),
+        ("bach + ^", &[("a", 0), ("^", 0)]),
+        ("bach - ^", &[("a", 0), ("^", 1)]),
+        ("bach + over", &[("a", 0), ("over", 0)]),
+        ("bach + under", &[("a", 0), ("under", 0)]),
+        ("bach + bach", &[("a", 0), ("a", 0)]),
+        ("bach - bach + *", &[("a", 0), ("a", 1), ("*", 0)]),
+    ];
+    let exprs: Vec<&str> = cases.iter().map(|c| c.0).collect();
+    let v = common::values(&format!(
+        "let bach = a{{0, {{1 | 1, {{*, {{1+* | 1+*, a}} | *}}}} | 0}}\n\
+         [{}]\n[is_stopper(bach), str(game(str(bach))) == str(bach)]",
+        exprs
+            .iter()
+            .map(|e| format!("outcome({e})"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
+    let mut classes = std::collections::BTreeSet::new();
+    for (i, (e, parts)) in cases.iter().enumerate() {
+        let class = v[0][i].as_str().unwrap();
+        classes.insert(class);
+        let start: Vec<u8> = parts
+            .iter()
+            .flat_map(|&(n, neg)| [NODES.iter().position(|x| x.0 == n).unwrap() as u8, neg])
+            .collect();
+        assert_eq!(
+            class_results(class),
+            brute(&start, sum_moves),
+            "{e}: {class}"
+        );
+    }
+    // draws and wins both met
+    assert!(
+        classes.contains("N") && classes.contains("L"),
+        "{classes:?}"
+    );
+    assert!(
+        classes.iter().any(|c| c.contains("Check") || *c == "D"),
+        "{classes:?}"
+    );
+    assert_eq!(v[1], serde_json::json!([false, true]));
+    // what needs a value is a clear error, the rest works on the graph
+    for (src, says) in [
+        ("onside(B)", "has no value gamut can find"),
+        ("B == B", "has no value gamut can find"),
+        ("degree(B)", "has no value gamut can find"),
+        ("B & 0", "has no value gamut can find"),
+        ("left_options(B)", "is a loopy game, not a short one"),
+    ] {
+        let src = format!("let B = a{{0,{{1|1,{{*,{{1+*|1+*,a}}|*}}}}|0}}\n{src}");
+        let (code, _, err) = common::run_e(&src);
+        assert_eq!(code, 1, "{src}: {err}");
+        assert!(err.contains(says), "{src}: {err}");
+    }
+    // a large graph prints as its size, and still has an outcome
+    let v = common::values(
+        "let bach = a{0,{1|1,{*,{1+*|1+*,a}|*}}|0}\nlet s = bach + bach + bach\n[str(s), outcome(s)]",
+    );
+    assert!(
+        v[0][0].as_str().unwrap().contains("8_000 positions"),
+        "{}",
+        v[0]
+    );
 }

@@ -268,7 +268,10 @@ pub const EXAMPLES: &[(&str, &str)] = &[
     ),
     ("group", "order(group(R: (1,2,3), Q: (1,2)))   # → 6"),
     ("order", "order(slide4_hard)   # → 1_625_702_400"),
-    ("degree", "degree(slide3_easy)   # → 9"),
+    (
+        "degree",
+        "[degree(slide3_easy), degree({pass | 3/2})]   # → [9, over]",
+    ),
     (
         "generators",
         "generators(slide2)   # → {R: (1,2)(3,4), U: (1,3)(2,4), C: (1,2,4,3)}",

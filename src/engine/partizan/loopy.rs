@@ -41,13 +41,15 @@ impl Loopy {
         self.left.len()
     }
 
-    fn node(&mut self) -> u32 {
+    /// Adds a node without options; returns it.
+    pub fn node(&mut self) -> u32 {
         self.left.push(vec![]);
         self.right.push(vec![]);
         (self.left.len() - 1) as u32
     }
 
-    fn edge(&mut self, from: u32, left: bool, to: u32) {
+    /// Adds the option `to` of node `from`, Left's when `left`.
+    pub fn edge(&mut self, from: u32, left: bool, to: u32) {
         let opts = if left {
             &mut self.left[from as usize]
         } else {
@@ -59,7 +61,7 @@ impl Loopy {
     }
 
     /// Copies `g` in; returns where its start went.
-    fn graft(&mut self, g: &Loopy) -> u32 {
+    pub fn graft(&mut self, g: &Loopy) -> u32 {
         let base = self.len() as u32;
         for v in 0..g.len() {
             self.left.push(g.left[v].iter().map(|w| w + base).collect());
@@ -67,6 +69,14 @@ impl Loopy {
                 .push(g.right[v].iter().map(|w| w + base).collect());
         }
         base + g.start
+    }
+
+    /// [`Loopy::graft`], the larger graph first checked against the memory budget.
+    pub fn graft_checked(&mut self, g: &Loopy, ctl: &Ctl) -> Result<u32> {
+        ctl.check()?;
+        let n = (self.len() as u64).saturating_add(g.len() as u64);
+        ctl.reserve(n.saturating_mul(NODE_BYTES), "a loopy game's graph")?;
+        Ok(self.graft(g))
     }
 
     fn graft_short(
@@ -184,7 +194,7 @@ impl Loopy {
     }
 
     /// The same game on the nodes reachable from the start, numbered from 0 in the order found.
-    fn pack(&self) -> Loopy {
+    pub fn pack(&self) -> Loopy {
         self.pack_from(self.start)
     }
 
@@ -219,7 +229,7 @@ impl Loopy {
     }
 
     /// The game as it is from node `v`.
-    fn at(&self, v: u32) -> Loopy {
+    pub fn at(&self, v: u32) -> Loopy {
         self.pack_from(v)
     }
 
@@ -842,6 +852,105 @@ fn outcome_of(on: (bool, bool), off: (bool, bool)) -> &'static str {
     }
 }
 
+/// CGSuite's name of a loopy outcome class: Left moving first, then Right moving first, each
+/// LEFT, RIGHT or UNKNOWN (a draw).
+fn class_of(left_first: u8, right_first: u8) -> &'static str {
+    match (left_first, right_first) {
+        (LEFT, LEFT) => "L",
+        (RIGHT, RIGHT) => "R",
+        (LEFT, RIGHT) => "N",
+        (RIGHT, LEFT) => "P",
+        (LEFT, _) => "NHat",
+        (RIGHT, _) => "PCheck",
+        (_, LEFT) => "PHat",
+        (_, RIGHT) => "NCheck",
+        _ => "D",
+    }
+}
+
+/// The outcome class of a game played out on its graph, an endless play a draw: retrograde
+/// analysis of every (node, player to move). Needs no sides, so it answers for any game.
+pub fn play_outcome(x: &Loopy, ctl: &Ctl) -> Result<&'static str> {
+    let g = x.pack();
+    let n = (g.len() as u64)
+        .checked_mul(2)
+        .filter(|&s| s < u32::MAX as u64)
+        .ok_or_else(|| too_big("game"))?;
+    let moves: u64 = g.left.iter().chain(&g.right).map(|o| o.len() as u64).sum();
+    // per state: a winner, a counter, two offsets; per move: a predecessor
+    ctl.reserve(
+        n.saturating_mul(13).saturating_add(moves.saturating_mul(4)),
+        "the outcome of a loopy game",
+    )?;
+    let n = n as usize;
+    // state 2v + m: node v, m = 0 when Left is to move; its moves go to 2w + (1 - m)
+    let opts = |s: usize| {
+        if s.is_multiple_of(2) {
+            &g.left[s / 2]
+        } else {
+            &g.right[s / 2]
+        }
+    };
+    let preds = {
+        let mut start = vec![0u32; n + 1];
+        for s in 0..n {
+            for &w in opts(s) {
+                start[2 * w as usize + (1 - s % 2) + 1] += 1;
+            }
+        }
+        for i in 0..n {
+            start[i + 1] += start[i];
+        }
+        let mut fill = start.clone();
+        let mut items = vec![0u32; start[n] as usize];
+        for s in 0..n {
+            if s.is_multiple_of(4096) {
+                ctl.check()?;
+            }
+            for &w in opts(s) {
+                let t = 2 * w as usize + (1 - s % 2);
+                items[fill[t] as usize] = s as u32;
+                fill[t] += 1;
+            }
+        }
+        Csr { start, items }
+    };
+    let mut win = vec![UNKNOWN; n];
+    let mut count: Vec<u32> = (0..n).map(|s| opts(s).len() as u32).collect();
+    // a player with no move loses
+    let mut queue: Vec<usize> = (0..n).filter(|&s| count[s] == 0).collect();
+    for &s in &queue {
+        win[s] = if s.is_multiple_of(2) { RIGHT } else { LEFT };
+    }
+    let mut steps = 0u32;
+    while let Some(s) = queue.pop() {
+        steps = steps.wrapping_add(1);
+        if steps.is_multiple_of(4096) {
+            ctl.check()?;
+        }
+        for &p in preds.at(s) {
+            let p = p as usize;
+            if win[p] != UNKNOWN {
+                continue;
+            }
+            let mover = if p.is_multiple_of(2) { LEFT } else { RIGHT };
+            // the mover wins by moving to a state won for them, loses when every move is lost
+            if mover == win[s] {
+                win[p] = mover;
+                queue.push(p);
+            } else {
+                count[p] -= 1;
+                if count[p] == 0 {
+                    win[p] = win[s];
+                    queue.push(p);
+                }
+            }
+        }
+    }
+    let v = 2 * g.start as usize;
+    Ok(class_of(win[v], win[v + 1]))
+}
+
 /// A game's value: its onside and offside, canonical stoppers (equal for a stopper).
 #[derive(Clone, Debug)]
 pub struct Sided {
@@ -852,18 +961,27 @@ pub struct Sided {
 impl Sided {
     /// The value of a game graph: its canonical form if it is a stopper, else its sides.
     pub fn of(x: &Loopy, st: &mut Store, ctl: &Ctl) -> Result<Sided> {
+        Sided::find(x, st, ctl)?.ok_or_else(no_sides)
+    }
+
+    /// [`Sided::of`], `None` when gamut finds no stopper sides (Bach's carousel has none).
+    pub fn find(x: &Loopy, st: &mut Store, ctl: &Ctl) -> Result<Option<Sided>> {
         let x = x.pack();
         if x.is_stopper() {
             let c = canonical(&x, st, ctl)?;
-            return Ok(Sided {
+            return Ok(Some(Sided {
                 on: c.clone(),
                 off: c,
-            });
+            }));
         }
-        let on = onside(&x, st, ctl)?;
-        let off = onside(&x.neg(), st, ctl)?.neg();
-        let off = order(&off, st, ctl)?;
-        Ok(Sided { on, off })
+        let Some(on) = find_onside(&x, st, ctl)? else {
+            return Ok(None);
+        };
+        let Some(off) = find_onside(&x.neg(), st, ctl)? else {
+            return Ok(None);
+        };
+        let off = order(&off.neg(), st, ctl)?;
+        Ok(Some(Sided { on, off }))
     }
 
     pub fn is_stopper(&self) -> bool {
@@ -941,6 +1059,36 @@ impl Sided {
         Ok(Sided { on, off })
     }
 
+    /// CGSuite's `Degree`, the degree of loopiness of a stopper (*CGT* VI.5): G upsum -G, the
+    /// onside of G - G; 0 when G is loopfree.
+    pub fn degree(&self, st: &mut Store, ctl: &Ctl) -> Result<Sided> {
+        if !self.is_stopper() {
+            return Err(Error::invalid(
+                "the degree of loopiness is defined for stoppers, and this game is not one",
+            )
+            .hint("ask for the degree of onside(G) or offside(G)"));
+        }
+        let g = &self.on;
+        let d = if g.loopfree()[g.start as usize] {
+            Loopy {
+                left: vec![vec![]],
+                right: vec![vec![]],
+                start: 0,
+            }
+        } else {
+            let sum = add(g, &g.neg(), ctl)?;
+            if sum.is_stopper() {
+                canonical(&sum, st, ctl)?
+            } else {
+                onside(&sum, st, ctl)?
+            }
+        };
+        Ok(Sided {
+            on: d.clone(),
+            off: d,
+        })
+    }
+
     /// self ≤ o: side by side.
     pub fn leq(&self, o: &Sided, ctl: &Ctl) -> Result<bool> {
         Ok(leq(&self.on, &o.on, ctl)? && leq(&self.off, &o.off, ctl)?)
@@ -986,6 +1134,17 @@ impl Sided {
 /// The onside of a game that is not a stopper: drops Right's edges the onside can ignore (a
 /// drop is kept when every node keeps its onside value) until the graph is a stopper.
 fn onside(x: &Loopy, st: &mut Store, ctl: &Ctl) -> Result<Loopy> {
+    find_onside(x, st, ctl)?.ok_or_else(no_sides)
+}
+
+fn no_sides() -> Error {
+    Error::limit("gamut finds no stopper onside for this game (it may not be stopper-sided)").hint(
+        "gamut finds the sides of plumtrees and other small graphs; Bach's carousel is beyond it",
+    )
+}
+
+/// [`onside`], `None` when no stopper is left.
+fn find_onside(x: &Loopy, st: &mut Store, ctl: &Ctl) -> Result<Option<Loopy>> {
     let mut g = x.pack();
     let mut dropped = true;
     while dropped && !g.is_stopper() {
@@ -1014,12 +1173,9 @@ fn onside(x: &Loopy, st: &mut Store, ctl: &Ctl) -> Result<Loopy> {
         }
     }
     if !g.is_stopper() {
-        return Err(Error::limit(
-            "gamut finds no stopper onside for this game (it may not be stopper-sided)",
-        )
-        .hint("gamut finds the sides of plumtrees and other small graphs; Bach's carousel is beyond it"));
+        return Ok(None);
     }
-    canonical(&g, st, ctl)
+    canonical(&g, st, ctl).map(Some)
 }
 
 /// Whether every node of `g` has the same onside in `h` (the same nodes, fewer of Right's edges).
@@ -1039,6 +1195,56 @@ pub fn show(g: &Loopy, st: &mut Store, ctl: &Ctl) -> Result<String> {
         sh,
         stack: HashMap::new(),
         names: 0,
+        plain: false,
+    };
+    Ok(p.node(g.start, true, false)?.0)
+}
+
+/// The most nodes, and options written out, of a game graph [`show_graph`] writes in full.
+const SHOWN_NODES: usize = 200;
+const SHOWN_OPTIONS: usize = 2000;
+
+/// The text of a game graph as it is, not simplified (a game whose sides gamut cannot find):
+/// CGSuite's notation with labels, `a{0,{1|1,{*,{1*|1*,a}|*}}|0}`, which reads back to the same
+/// game; a large graph is named by its size.
+pub fn show_graph(x: &Loopy, st: &mut Store, ctl: &Ctl) -> Result<String> {
+    let g = x.pack();
+    let summary = || {
+        format!(
+            "<a loopy game of {} positions, sides not found>",
+            crate::engine::control::grouped(&g.len().to_string())
+        )
+    };
+    if g.len() > SHOWN_NODES {
+        return Ok(summary());
+    }
+    let sh = shorts(&g, st)?;
+    // the text writes a node once for every way to reach it (a label where a cycle closes)
+    fn written(g: &Loopy, v: u32, sh: &[Option<Game>], on: &mut [bool], n: &mut usize) -> bool {
+        *n += 1;
+        if *n > SHOWN_OPTIONS {
+            return false;
+        }
+        if sh[v as usize].is_some() || on[v as usize] {
+            return true;
+        }
+        on[v as usize] = true;
+        let all = g.left[v as usize].iter().chain(&g.right[v as usize]);
+        let fits = all.filter(|&&w| w != v).all(|&w| written(g, w, sh, on, n));
+        on[v as usize] = false;
+        fits
+    }
+    if !written(&g, g.start, &sh, &mut vec![false; g.len()], &mut 0) {
+        return Ok(summary());
+    }
+    let mut p = Printer {
+        st,
+        ctl,
+        g: &g,
+        sh,
+        stack: HashMap::new(),
+        names: 0,
+        plain: true,
     };
     Ok(p.node(g.start, true, false)?.0)
 }
@@ -1050,6 +1256,9 @@ struct Printer<'a> {
     sh: Vec<Option<Game>>,
     stack: HashMap<u32, Option<String>>,
     names: usize,
+    /// the graph as it is: no shorthand that holds only for a canonical stopper (`±G`, `Tiny`,
+    /// upon forms)
+    plain: bool,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -1147,6 +1356,9 @@ impl Printer<'_> {
                 0,
             ));
         }
+        if self.plain {
+            return self.generic(v, brackets);
+        }
         let here = g.at(v);
         if let Some(t) = self.switch(&here, lo.len())? {
             return Ok((t, 0));
@@ -1177,6 +1389,7 @@ impl Printer<'_> {
                 sh,
                 stack: HashMap::new(),
                 names: 0,
+                plain: false,
             };
             parts.push(p.node(0, true, nleft == 1)?.0);
         }

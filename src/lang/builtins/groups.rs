@@ -100,11 +100,17 @@ pub fn register(it: &mut Interp) {
     );
     it.add_builtin(
         "degree",
-        "degree(G)",
-        "number of points the group acts on",
-        |_, a| {
+        "degree(G) or degree(X)",
+        "number of points the group G acts on; of a game X, CGSuite's Degree: its degree of loopiness, X upsum -X (0 when X is loopfree)",
+        |it, a| {
             a.count(1, 1)?;
-            Ok(Value::Int(get_group(a, 0)?.degree as i64))
+            if let Some(d) = crate::lang::builtins::partizan::degree(it, a)? {
+                return Ok(d);
+            }
+            match a.get(0) {
+                Value::Group(g) => Ok(Value::Int(g.degree as i64)),
+                _ => Err(a.type_error(0, "a group or a game")),
+            }
         },
     );
     it.add_builtin(

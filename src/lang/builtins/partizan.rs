@@ -14,8 +14,8 @@ use crate::engine::partizan::picture::{self as sketch, Sketch};
 use crate::engine::partizan::{self as cg, Dyadic, Game, Outcome, Relation, Rules, Store};
 use crate::lang::error::{Error, Result};
 use crate::lang::run::cgt::{
-    LOOPY_NAMES, Partizan, Sides, arg_game, arg_number, as_sided, game_options, game_value,
-    loopy_value, number, position_options, sided_value, store,
+    LOOPY_NAMES, Partizan, Sides, arg_game, arg_number, as_graph, as_sided, game_options,
+    game_value, is_partizan, loopy_value, number, position_options, sided_value, store,
 };
 use crate::lang::run::eval::{Args, Interp};
 use crate::lang::run::game::Options;
@@ -81,6 +81,10 @@ pub fn register(it: &mut Interp) {
         "whether a game is a stopper (no play alternates for ever); short games are",
         |it, a| {
             a.count(1, 1)?;
+            // a game known by its graph has no stopper sides, so it is no stopper
+            if as_graph(a.get(0)).is_some() {
+                return Ok(Value::Bool(false));
+            }
             let x = arg_sided(it, a, 0)?;
             Ok(Value::Bool(x.is_stopper()))
         },
@@ -88,7 +92,7 @@ pub fn register(it: &mut Interp) {
     it.add_builtin(
         "loopy_value",
         "loopy_value(P, moves)",
-        "the value of a game whose plays may come back to a position: P the start, moves(Q) = [Left's options, Right's options] of a position Q (any values); a canonical stopper or its sides",
+        "the value of a game whose plays may come back to a position: P the start, moves(Q) = [Left's options, Right's options] of a position Q (any values); a canonical stopper, its sides, or (no stopper sides found) its graph",
         loopy_rules,
     );
     for name in LOOPY_NAMES {
@@ -258,6 +262,21 @@ pub fn register(it: &mut Interp) {
 fn arg_sided(it: &mut Interp, a: &Args, i: usize) -> Result<Sided> {
     as_sided(it, a.get(i))?
         .ok_or_else(|| a.type_error(i, "a game, an integer or a position (normal play)"))
+}
+
+/// `degree(G)` of a game: CGSuite's `Degree`, its degree of loopiness (a group's degree is
+/// `groups`'). `None` for other values.
+pub(crate) fn degree(it: &mut Interp, a: &Args) -> Result<Option<Value>> {
+    let v = a.get(0);
+    if !(is_partizan(v) || matches!(v, Value::Int(_))) {
+        return Ok(None);
+    }
+    let x = arg_sided(it, a, 0)?;
+    let ctl = it.ctl.clone();
+    let d = x
+        .degree(store(it)?, &ctl)
+        .map_err(|e| Error::from(e).at(a.span_of(0)))?;
+    sided_value(it, d).map(Some)
 }
 
 /// `onside(G)`, `offside(G)`.

@@ -2,7 +2,7 @@
 //! for literals and atoms, `+`, `-`, `±` and comparisons of games and partizan positions,
 //! their outcomes, options and winning moves, and the interface every partizan family
 //! implements ([`Sides`], wrapped as a [`Family`] by [`Partizan`]).
-use crate::engine::partizan::loopy::{Loopy, Opt, Sided};
+use crate::engine::partizan::loopy::{self, Loopy, Opt, Sided};
 use crate::engine::partizan::picture::Sketch;
 use crate::engine::partizan::{self as cg, Dyadic, Game, Outcome, Relation, Store};
 use crate::lang::error::{Error, Result};
@@ -11,7 +11,7 @@ use crate::lang::run::game::{Family, Options};
 use crate::lang::run::positions::position_grundy;
 use crate::lang::run::rules::{Component, Interned, Position, Ruleset};
 use crate::lang::run::value::{DRAWN_FORMATS, Picture, Value};
-use crate::lang::syntax::ast::{BinOp, Expr, ExprKind, Side, Span};
+use crate::lang::syntax::ast::{BinOp, Expr, ExprKind, Ident, Side, Span};
 use std::rc::Rc;
 
 /// A game value: its form and its CGSuite text (values print without the store).
@@ -20,10 +20,13 @@ pub struct GameVal {
     pub text: Rc<str>,
 }
 
-/// A short game's id in the store, or a loopy game's sides (canonical stoppers).
+/// A short game's id in the store, a loopy game's sides (canonical stoppers), or the graph of
+/// a loopy game whose sides gamut cannot find (Bach's carousel): its outcome, sums and negative
+/// come from the graph, and nothing that needs a value.
 pub enum Form {
     Short(Game),
     Loopy(Rc<Sided>),
+    Graph(Rc<Loopy>),
 }
 
 /// The loopy games CGSuite predefines (docs/language.md, "Loopy partizan games").
@@ -55,11 +58,45 @@ pub fn game_value(it: &mut Interp, g: Game) -> Result<Value> {
     })))
 }
 
-/// The value of a game graph: a short game when it is one, else its canonical stopper or sides.
+/// The value of a game graph: a short game when it is one, else its canonical stopper or sides,
+/// else (no stopper sides found) the graph itself.
 pub(crate) fn loopy_value(it: &mut Interp, g: &Loopy) -> Result<Value> {
     let ctl = it.ctl.clone();
-    let v = Sided::of(g, store(it)?, &ctl)?;
-    sided_value(it, v)
+    match Sided::find(g, store(it)?, &ctl)? {
+        Some(v) => sided_value(it, v),
+        None => graph_value(it, g),
+    }
+}
+
+/// A game known by its graph. What is built from one (sums, `-G`, literals with it as an
+/// option) is known by its graph too: gamut does not look for sides it found none of in a part.
+pub(crate) fn graph_value(it: &mut Interp, g: &Loopy) -> Result<Value> {
+    let ctl = it.ctl.clone();
+    let text = loopy::show_graph(g, store(it)?, &ctl)?;
+    Ok(Value::Game(Rc::new(GameVal {
+        form: Form::Graph(Rc::new(g.pack())),
+        text: text.into(),
+    })))
+}
+
+/// The graph of a game known only by it.
+pub(crate) fn as_graph(v: &Value) -> Option<&Loopy> {
+    match v {
+        Value::Game(g) => match &g.form {
+            Form::Graph(x) => Some(x),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The graph of a game for an option or a sum: its graph, or its stopper's. `None` for other
+/// values; an error for a game known only by sides that are not one stopper.
+pub(crate) fn game_graph(it: &mut Interp, v: &Value) -> Result<Option<Loopy>> {
+    match as_graph(v) {
+        Some(g) => Ok(Some(g.clone())),
+        None => as_stopper(it, v),
+    }
 }
 
 pub(crate) fn sided_value(it: &mut Interp, v: Sided) -> Result<Value> {
@@ -76,15 +113,24 @@ pub(crate) fn sided_value(it: &mut Interp, v: Sided) -> Result<Value> {
 }
 
 pub(crate) fn is_loopy(v: &Value) -> bool {
-    matches!(v, Value::Game(g) if matches!(g.form, Form::Loopy(_)))
+    matches!(v, Value::Game(g) if matches!(g.form, Form::Loopy(_) | Form::Graph(_)))
 }
 
 /// A value as a loopy game's sides: loopy games, and what [`as_game`] takes. `None` otherwise.
 pub(crate) fn as_sided(it: &mut Interp, v: &Value) -> Result<Option<Sided>> {
-    if let Value::Game(g) = v
-        && let Form::Loopy(x) = &g.form
-    {
-        return Ok(Some((**x).clone()));
+    if let Value::Game(g) = v {
+        match &g.form {
+            Form::Loopy(x) => return Ok(Some((**x).clone())),
+            Form::Graph(_) => {
+                return Err(Error::plain(format!(
+                    "{} has no value gamut can find: its sides are not stoppers as far as \
+                     gamut finds (it may not be stopper-sided)",
+                    g.text
+                ))
+                .hint("outcome(G), is_stopper(G), G + H and -G work on the game's graph"));
+            }
+            Form::Short(_) => {}
+        }
     }
     let Some(g) = as_game(it, v)? else {
         return Ok(None);
@@ -124,7 +170,7 @@ pub fn as_game(it: &mut Interp, v: &Value) -> Result<Option<Game>> {
     Ok(Some(match v {
         Value::Game(g) => match &g.form {
             Form::Short(x) => *x,
-            Form::Loopy(_) => {
+            Form::Loopy(_) | Form::Graph(_) => {
                 return Err(
                     Error::plain(format!("{} is a loopy game, not a short one", g.text))
                         .hint("loopy games take +, -, comparisons, outcome, onside and offside"),
@@ -254,13 +300,22 @@ pub fn binary(
     })))
 }
 
-/// `+`, `-` and comparisons of loopy games, side by side.
+/// `+`, `-` and comparisons of loopy games, side by side; sums of a game known by its graph
+/// on the graphs.
 pub(crate) fn loopy_binary(
     it: &mut Interp,
     op: BinOp,
     a: &Value,
     b: &Value,
 ) -> Result<Option<Value>> {
+    if matches!(op, BinOp::Add | BinOp::Sub) && (as_graph(a).is_some() || as_graph(b).is_some()) {
+        let (Some(g), Some(h)) = (graph_of(it, a)?, graph_of(it, b)?) else {
+            return Ok(None);
+        };
+        let h = if op == BinOp::Sub { h.neg() } else { h };
+        let sum = loopy::add(&g, &h, &it.ctl)?;
+        return graph_value(it, &sum).map(Some);
+    }
     let (Some(x), Some(y)) = (as_sided(it, a)?, as_sided(it, b)?) else {
         return match op {
             BinOp::Eq => Ok(Some(Value::Bool(false))),
@@ -288,6 +343,18 @@ pub(crate) fn loopy_binary(
             })))
         }
     }
+}
+
+/// [`game_graph`], short games and integers included.
+fn graph_of(it: &mut Interp, v: &Value) -> Result<Option<Loopy>> {
+    if let Some(g) = game_graph(it, v)? {
+        return Ok(Some(g));
+    }
+    let Some(g) = as_game(it, v)? else {
+        return Ok(None);
+    };
+    let ctl = it.ctl.clone();
+    Ok(Some(Loopy::short(store(it)?, g, &ctl)?))
 }
 
 /// `G & H`: the game with onside G and offside H (stoppers, G ≥ H).
@@ -319,6 +386,15 @@ fn sides(it: &mut Interp, a: &Value, b: &Value) -> Result<Value> {
 pub fn unary(it: &mut Interp, plus_minus: bool, v: &Value) -> Result<Option<Value>> {
     if !(plus_minus || is_partizan(v)) {
         return Ok(None);
+    }
+    if let Some(g) = as_graph(v) {
+        let n = g.neg();
+        let g = if plus_minus {
+            Loopy::from_options(&[Opt::Game(g)], &[Opt::Game(&n)])
+        } else {
+            n
+        };
+        return graph_value(it, &g).map(Some);
     }
     if is_loopy(v) {
         let ctl = it.ctl.clone();
@@ -383,20 +459,60 @@ pub fn atom(it: &mut Interp, text: &str) -> Result<Value> {
     game_value(it, g)
 }
 
-/// `{L1, L2 | R1}`: each option a game; `a/b` with b a power of two is the dyadic number.
-pub fn literal(
-    it: &mut Interp,
-    left: &[Expr],
-    right: &[Expr],
-    ambiguous: bool,
+/// The parts of a game literal `{L1, L2 | R1}` (a `GameLit`).
+struct Lit<'e> {
+    left: &'e [Expr],
+    right: &'e [Expr],
+    label: Option<&'e Ident>,
     span: Span,
-    env: &Env,
-) -> Result<Value> {
-    if ambiguous {
-        return Err(
-            Error::runtime("the longest bar appears twice in this game literal", span)
-                .hint("nest with longer bars, e.g. {a || b | c} is {a | {b | c}}"),
-        );
+}
+
+impl<'e> Lit<'e> {
+    fn of(e: &'e Expr) -> Result<Option<Lit<'e>>> {
+        let ExprKind::GameLit {
+            left,
+            right,
+            ambiguous,
+            label,
+        } = &e.kind
+        else {
+            return Ok(None);
+        };
+        if *ambiguous {
+            return Err(Error::runtime(
+                "the longest bar appears twice in this game literal",
+                e.span,
+            )
+            .hint("nest with longer bars, e.g. {a || b | c} is {a | {b | c}}"));
+        }
+        Ok(Some(Lit {
+            left,
+            right,
+            label: label.as_ref(),
+            span: e.span,
+        }))
+    }
+}
+
+/// `{L1, L2 | R1}`: each option a game; `a/b` with b a power of two is the dyadic number.
+/// `a{0 | {a | *}}` (labelled) is a game graph.
+pub fn literal(it: &mut Interp, e: &Expr, env: &Env) -> Result<Value> {
+    let lit = Lit::of(e)?.expect("a game literal");
+    let (left, right, span) = (lit.left, lit.right, lit.span);
+    // an option known by its graph makes the game one
+    let mut from_graph = false;
+    let value = |it: &mut Interp, g: &Loopy, from_graph: bool| {
+        if from_graph {
+            graph_value(it, g)
+        } else {
+            loopy_value(it, g)
+        }
+        .map_err(|e| e.at(span))
+    };
+    if lit.label.is_some() {
+        let mut g = Loopy::default();
+        let v = node(it, &mut g, &mut vec![], &mut from_graph, &lit, env)?;
+        return value(it, &g.at(v), from_graph);
     }
     // an option may be `pass` or a loopy game: then the game is loopy
     let mut vals = [vec![], vec![]];
@@ -410,6 +526,7 @@ pub fn literal(
             }
             let v = it.eval(e, env)?;
             loopy_opts |= is_loopy(&v);
+            from_graph |= as_graph(&v).is_some();
             side.push(Some((v, e.span)));
         }
     }
@@ -420,7 +537,7 @@ pub fn literal(
                 graphs[k].push(match v {
                     None => None,
                     Some((v, sp)) => Some(
-                        as_stopper(it, v)
+                        game_graph(it, v)
                             .map_err(|e| e.at(*sp))?
                             .ok_or_else(|| option_error(v, *sp))?,
                     ),
@@ -434,7 +551,7 @@ pub fn literal(
         }
         let (lo, ro) = (opts(&graphs[0]), opts(&graphs[1]));
         let g = Loopy::from_options(&lo, &ro);
-        return loopy_value(it, &g).map_err(|e| e.at(span));
+        return value(it, &g, from_graph);
     }
     let mut sides = [vec![], vec![]];
     for (k, side) in vals.into_iter().enumerate() {
@@ -450,6 +567,50 @@ pub fn literal(
         .canonical(l, r)
         .map_err(|e| Error::from(e).at(span))?;
     game_value(it, g)
+}
+
+/// A node of a labelled literal's graph (CGSuite's `LoopyGameSpecNode`): a label in scope,
+/// `pass` and every brace literal inside are nodes of the graph; other options are stoppers.
+fn node(
+    it: &mut Interp,
+    g: &mut Loopy,
+    labels: &mut Vec<(Rc<str>, u32)>,
+    from_graph: &mut bool,
+    lit: &Lit,
+    env: &Env,
+) -> Result<u32> {
+    it.ctl.check()?;
+    let v = g.node();
+    if let Some(l) = lit.label {
+        labels.push((l.name.clone(), v));
+    }
+    for (left, exprs) in [(true, lit.left), (false, lit.right)] {
+        for e in exprs {
+            let label = match &e.kind {
+                ExprKind::Ident(n) => labels.iter().rev().find(|(m, _)| m == n),
+                _ => None,
+            };
+            let w = if let Some(&(_, w)) = label {
+                w
+            } else if is_pass(e, env) {
+                v
+            } else if let Some(inner) = Lit::of(e)? {
+                node(it, g, labels, from_graph, &inner, env)?
+            } else {
+                let x = it.eval(e, env)?;
+                *from_graph |= as_graph(&x).is_some();
+                let s = game_graph(it, &x)
+                    .map_err(|er| er.at(e.span))?
+                    .ok_or_else(|| option_error(&x, e.span))?;
+                g.graft_checked(&s, &it.ctl)?
+            };
+            g.edge(v, left, w);
+        }
+    }
+    if lit.label.is_some() {
+        labels.pop();
+    }
+    Ok(v)
 }
 
 pub(crate) fn option_error(v: &Value, span: Span) -> Error {
@@ -471,6 +632,9 @@ pub(crate) fn is_pass(e: &Expr, env: &Env) -> bool {
 pub fn outcome(it: &mut Interp, v: &Value) -> Result<Option<Value>> {
     if !(is_partizan(v) || matches!(v, Value::Int(_))) {
         return Ok(None);
+    }
+    if let Some(g) = as_graph(v) {
+        return Ok(Some(Value::str(loopy::play_outcome(g, &it.ctl)?)));
     }
     if is_loopy(v) {
         let ctl = it.ctl.clone();

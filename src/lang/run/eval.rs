@@ -820,11 +820,7 @@ impl Interp {
                     env: env.clone(),
                 }))
             }
-            ExprKind::GameLit {
-                left,
-                right,
-                ambiguous,
-            } => crate::lang::run::cgt::literal(self, left, right, *ambiguous, e.span, env)?,
+            ExprKind::GameLit { .. } => crate::lang::run::cgt::literal(self, e, env)?,
             ExprKind::CgAtom(text) => {
                 // `v*3` where v is bound was, and stays, a product
                 if let Some((name, n)) = text.split_once('*')

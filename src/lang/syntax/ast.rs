@@ -204,11 +204,12 @@ pub enum ExprKind {
     Slice(Box<Expr>, Option<Box<Expr>>, Option<Box<Expr>>),
     Field(Box<Expr>, Ident),
     /// `{L1, L2 | R1}`: a partizan game from its options; `ambiguous` when the longest bar
-    /// occurs twice (`{a|b|c}`)
+    /// occurs twice (`{a|b|c}`); `label` names it for its options further in (`a{0 | a}`)
     GameLit {
         left: Vec<Expr>,
         right: Vec<Expr>,
         ambiguous: bool,
+        label: Option<Ident>,
     },
     /// `*`, `*3`, `^`, `^^*`: a game in CGSuite's notation
     CgAtom(Rc<str>),

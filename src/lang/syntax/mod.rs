@@ -375,7 +375,12 @@ fn unclosed_bracket(src: &str) -> Option<(usize, char)> {
 
 fn rule_word(r: &Rule) -> Option<&'static str> {
     Some(match r {
-        Rule::expr | Rule::postfixed | Rule::expr_stmt | Rule::component => "an expression",
+        Rule::expr
+        | Rule::head
+        | Rule::postfixed
+        | Rule::head_term
+        | Rule::expr_stmt
+        | Rule::component => "an expression",
         Rule::ident => "a name",
         Rule::vertex => "a vertex name",
         Rule::chain | Rule::cells_part | Rule::cell => "an edge chain `a - b` or `cells [a, b, c]`",
@@ -1106,8 +1111,24 @@ impl Builder {
         e
     }
 
+    /// The sides of a brace literal and the lengths of the bars between them.
+    fn game_parts<'i>(
+        &self,
+        parts: impl Iterator<Item = Pair<'i, Rule>>,
+    ) -> (Vec<Vec<Expr>>, Vec<usize>) {
+        let (mut sides, mut bars) = (vec![], vec![]);
+        for part in parts {
+            if part.as_rule() == Rule::bars {
+                bars.push(part.as_str().len());
+            } else {
+                sides.push(part.into_inner().map(|e| self.expr(e)).collect());
+            }
+        }
+        (sides, bars)
+    }
+
     fn primary_or_expr(&self, p: Pair<Rule>) -> Expr {
-        if p.as_rule() == Rule::expr {
+        if matches!(p.as_rule(), Rule::expr | Rule::head) {
             self.expr(p)
         } else {
             self.primary(p)
@@ -1190,19 +1211,23 @@ impl Builder {
                 )
             }
             Rule::brace => {
-                let (mut sides, mut bars): (Vec<Vec<Expr>>, _) = (vec![], vec![]);
-                for part in p.into_inner() {
-                    if part.as_rule() == Rule::bars {
-                        bars.push(part.as_str().len());
-                    } else {
-                        sides.push(part.into_inner().map(|e| self.expr(e)).collect());
-                    }
-                }
+                let (mut sides, bars) = self.game_parts(p.into_inner());
                 if bars.is_empty() {
                     ExprKind::Set(sides.pop().unwrap_or_default())
                 } else {
                     return game_literal(sides, &bars, span);
                 }
+            }
+            // `a{0 | a}`: the game literal, named for its options
+            Rule::labelled => {
+                let mut parts = p.into_inner();
+                let name = self.ident(parts.next().unwrap());
+                let (sides, bars) = self.game_parts(parts);
+                let mut e = game_literal(sides, &bars, span);
+                if let ExprKind::GameLit { label, .. } = &mut e.kind {
+                    *label = Some(name);
+                }
+                return e;
             }
             Rule::lambda => {
                 let mut it = p.into_inner();
@@ -1288,6 +1313,7 @@ fn game_literal(mut sides: Vec<Vec<Expr>>, bars: &[usize], span: Span) -> Expr {
             left,
             right,
             ambiguous: at.len() > 1,
+            label: None,
         },
         span,
     }
