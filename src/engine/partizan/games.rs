@@ -125,33 +125,39 @@ impl Board {
         self.extract(mask, self.bounds(mask))
     }
 
-    /// The board under symmetry `k` of the rectangle: bit 0 flips top-bottom, bit 1
-    /// left-right, bit 2 transposes first (so k < 4 keeps the orientation).
-    fn transformed(&self, k: u8) -> Board {
+    /// The board and its flips: top-bottom, left-right, and both (row by row, not cell by
+    /// cell: components are keyed by their least image, so this runs for every one met).
+    fn flips(&self) -> [Board; 4] {
         let (rows, cols) = (self.rows as usize, self.cols as usize);
-        let (rows2, cols2) = if k & 4 != 0 {
-            (cols, rows)
-        } else {
-            (rows, cols)
-        };
+        let mask = u64::MAX >> (64 - cols);
+        let (mut tb, mut lr) = (0u64, 0u64);
+        for r in 0..rows {
+            let row = self.bits >> (r * cols) & mask;
+            tb |= row << ((rows - 1 - r) * cols);
+            lr |= (row.reverse_bits() >> (64 - cols)) << (r * cols);
+        }
+        let mut both = 0u64;
+        for r in 0..rows {
+            let row = lr >> (r * cols) & mask;
+            both |= row << ((rows - 1 - r) * cols);
+        }
+        [self.bits, tb, lr, both].map(|bits| Board { bits, ..*self })
+    }
+
+    /// The board reflected in its main diagonal.
+    fn transposed(&self) -> Board {
+        let cols = self.cols as usize;
+        let rows = self.rows as usize;
         let mut bits = 0;
         let mut rest = self.bits;
         while rest != 0 {
             let i = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            let (r, c) = (i / cols, i % cols);
-            let (mut r2, mut c2) = if k & 4 != 0 { (c, r) } else { (r, c) };
-            if k & 1 != 0 {
-                r2 = rows2 - 1 - r2;
-            }
-            if k & 2 != 0 {
-                c2 = cols2 - 1 - c2;
-            }
-            bits |= 1 << (r2 * cols2 + c2);
+            bits |= 1 << ((i % cols) * rows + i / cols);
         }
         Board {
-            rows: rows2 as u8,
-            cols: cols2 as u8,
+            rows: self.cols,
+            cols: self.rows,
             bits,
         }
     }
@@ -204,11 +210,11 @@ impl Rules for Domineering {
             .into_iter()
             .filter(|p| p.bits.count_ones() > 1)
             .map(|p| {
-                (0..4)
-                    .map(|k| p.transformed(k).bits)
-                    .min()
-                    .map(|bits| Board { bits, ..p })
-                    .expect("four flips")
+                let bits = p.flips().map(|q| q.bits).into_iter().min();
+                Board {
+                    bits: bits.expect("four flips"),
+                    ..p
+                }
             })
             .collect()
     }
@@ -600,20 +606,17 @@ impl Rules for Clobber {
                 s.board(s.black).extract(comp & s.black, bounds),
                 s.board(s.white).extract(comp & s.white, bounds),
             );
-            out.push(
-                (0..8)
-                    .map(|k| {
-                        let (b, w) = (b.transformed(k), w.transformed(k));
-                        Stones {
-                            rows: b.rows,
-                            cols: b.cols,
-                            black: b.bits,
-                            white: w.bits,
-                        }
-                    })
-                    .min()
-                    .expect("eight symmetries"),
-            );
+            // the eight symmetries: the flips of the board and of its transpose
+            let (bt, wt) = (b.transposed(), w.transposed());
+            let flips = b.flips().into_iter().zip(w.flips());
+            let images = flips.chain(bt.flips().into_iter().zip(wt.flips()));
+            let least = images.map(|(b, w)| Stones {
+                rows: b.rows,
+                cols: b.cols,
+                black: b.bits,
+                white: w.bits,
+            });
+            out.push(least.min().expect("eight symmetries"));
         }
         out
     }
