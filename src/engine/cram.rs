@@ -24,7 +24,7 @@
 //! ```
 //! use gamut::engine::{Ctl, cram::Cram};
 //! let c = Cram::new(3, 4).unwrap();
-//! assert_eq!(c.grundy(&[true; 12], &Ctl::default()).unwrap(), 3);
+//! assert_eq!(c.grundy(&[true; 12], &Ctl::default()).unwrap(), 1);
 //! ```
 use crate::engine::board::Move;
 use crate::engine::control::Task;
