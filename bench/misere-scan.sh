@@ -4,11 +4,15 @@
 # (docs/misere-results.md, "Scan of two- and three-digit octal games"). Each game gets
 # $TIME seconds (default 20), $MEM of memory (default 1G) and candidates of at most $MAX
 # elements (default 4096); DIGITS=2 or DIGITS=3 scans only the two- or three-digit games, and
-# FROM=0.024 (say) starts at that code (a scan resumed).
+# FROM=0.024 (say) starts at that code (a scan resumed). GAMUT=/path/to/gamut runs that binary
+# instead of building one (so a long scan is not disturbed by rebuilds).
 # Prints a Markdown table row per game.
 set -e
 cd "$(dirname "$0")/.."
-cargo build --release -q
+if [ -z "$GAMUT" ]; then
+    cargo build --release -q
+    GAMUT=target/release/gamut
+fi
 TIME=${TIME:-20}
 MEM=${MEM:-1G}
 MAX=${MAX:-4096}
@@ -25,7 +29,7 @@ codes() {
 echo "| code | size | stable_from |"
 echo "|---|---|---|"
 for code in $(codes | sed -n "/^${FROM:-0\.}/,\$p"); do
-    out=$(timeout "$TIME" target/release/gamut --memory "$MEM" -e \
+    out=$(timeout "$TIME" "$GAMUT" --memory "$MEM" -e \
         "let q = quotient(octal(\"$code\"), heaps: 40, max_size: $MAX)
 print(q.size)
 print(q.stable_from)" 2>&1) && status=0 || status=$?

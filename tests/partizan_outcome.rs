@@ -266,3 +266,35 @@ fn values_met_keep_to_the_budget() {
         }
     }
 }
+
+/// The outcome search orders moves by the opponent's replies, counted by `mobility` without
+/// generating them: the count must be the number of options.
+#[test]
+fn mobility_counts_the_options() {
+    let mut rng = Rng(0x5851_f42d_4c95_7f2d);
+    for _ in 0..300 {
+        let (r, c) = dims(&mut rng);
+        let cells: Vec<u8> = (0..r * c).map(|_| rng.next(3) as u8).collect();
+        let s = clobber(r, c, &cells);
+        let mut b = Board::full(r, c).unwrap();
+        b.bits = s.black | s.white;
+        for left in [true, false] {
+            let (cl, dom) = if left {
+                (Clobber.left(&s).unwrap(), Domineering.left(&b).unwrap())
+            } else {
+                (Clobber.right(&s).unwrap(), Domineering.right(&b).unwrap())
+            };
+            let what = Clobber.describe(&s);
+            assert_eq!(
+                Clobber.mobility(&s, left) as usize,
+                cl.len(),
+                "Clobber {what}"
+            );
+            assert_eq!(
+                Domineering.mobility(&b, left) as usize,
+                dom.len(),
+                "Domineering {what}"
+            );
+        }
+    }
+}

@@ -77,6 +77,9 @@ impl<B: Bits> cg::Rules for Sided<'_, B> {
     fn describe(&self, _: &Pos<B>) -> String {
         "a position of the board game".into()
     }
+    fn mobility(&mut self, p: &Pos<B>, left: bool) -> u32 {
+        self.options(p, if left { LEFT } else { RIGHT }).len() as u32
+    }
 }
 
 impl<B: Bits> Inner<B> {

@@ -79,6 +79,21 @@ impl Board {
             | ((cells & !left_edge) >> 1)
     }
 
+    /// How many pairs (a cell of `a`, a cell of `b` just below it) there are (`vertical`), or
+    /// (a cell of `a`, a cell of `b` just right of it).
+    fn pairs(&self, a: u64, b: u64, vertical: bool) -> u32 {
+        let cols = self.cols as usize;
+        if vertical {
+            (a & b.checked_shr(cols as u32).unwrap_or(0)).count_ones()
+        } else {
+            let mut left_edge = 0u64;
+            for r in 0..self.rows as usize {
+                left_edge |= 1 << (r * cols);
+            }
+            (a & (b & !left_edge) >> 1).count_ones()
+        }
+    }
+
     /// The cells reachable from the set bits of `seed` through set bits, 4-neighbourly.
     fn flood(&self, seed: u64) -> u64 {
         let mut cur = seed;
@@ -217,6 +232,9 @@ impl Rules for Domineering {
                 }
             })
             .collect()
+    }
+    fn mobility(&mut self, b: &Board, left: bool) -> u32 {
+        b.pairs(b.bits, b.bits, left)
     }
     /// Regions that fit an 8 × 8 frame go to the dedicated search [`DomSearch`].
     fn shortcut(&mut self, b: &Board, store: &mut Store, ctl: &Ctl) -> Result<Option<Game>> {
@@ -619,6 +637,19 @@ impl Rules for Clobber {
             out.push(least.min().expect("eight symmetries"));
         }
         out
+    }
+    /// Stones of the player's next to opposing ones, in each of the four directions.
+    fn mobility(&mut self, s: &Stones, left: bool) -> u32 {
+        let (mine, theirs) = if left {
+            (s.black, s.white)
+        } else {
+            (s.white, s.black)
+        };
+        let b = s.board(0);
+        [true, false]
+            .into_iter()
+            .map(|v| b.pairs(mine, theirs, v) + b.pairs(theirs, mine, v))
+            .sum()
     }
     /// Boards that fit an 8 × 8 frame go to the dedicated search [`ClobberSearch`].
     fn shortcut(&mut self, s: &Stones, store: &mut Store, ctl: &Ctl) -> Result<Option<Game>> {

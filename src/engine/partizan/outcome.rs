@@ -183,10 +183,10 @@ impl<'a, R: Rules, S: BuildHasher> Search<'a, R, S> {
         Ok(())
     }
 
-    /// The states the player to move (Left when `left`) can move to, moves in hard components
-    /// first, each state once.
+    /// The states the player to move (Left when `left`) can move to, each once: moves in hard
+    /// components first, those that leave the opponent fewest moves there first.
     fn children(&mut self, st: &State<R::Pos>, left: bool) -> Result<Vec<State<R::Pos>>, R::Error> {
-        let mut out: Vec<State<R::Pos>> = vec![];
+        let mut out: Vec<(u32, State<R::Pos>)> = vec![];
         for i in 0..st.hard.len() {
             if i > 0 && st.hard[i] == st.hard[i - 1] {
                 continue; // the same moves as in the equal component before
@@ -204,11 +204,14 @@ impl<'a, R: Rules, S: BuildHasher> Search<'a, R, S> {
                 child.hard.remove(i);
                 let parts = self.rules.components(&o);
                 self.sort_in(&mut child, parts)?;
-                if !out.contains(&child) {
-                    out.push(child);
+                if !out.iter().any(|(_, c)| *c == child) {
+                    let replies = child.hard.iter().map(|p| self.rules.mobility(p, !left));
+                    out.push((replies.sum(), child));
                 }
             }
         }
+        out.sort_by_key(|&(replies, _)| replies);
+        let mut out: Vec<State<R::Pos>> = out.into_iter().map(|(_, c)| c).collect();
         let opts = if left {
             self.store.left(st.easy)?
         } else {

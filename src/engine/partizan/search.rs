@@ -44,6 +44,11 @@ pub trait Rules {
     }
     /// How a position is written in messages.
     fn describe(&self, p: &Self::Pos) -> String;
+    /// How many moves Left (when `left`) or Right has in the component `p`: the outcome search
+    /// tries first the moves that leave the opponent fewest. By default 0 (no order).
+    fn mobility(&mut self, _p: &Self::Pos, _left: bool) -> u32 {
+        0
+    }
     /// The value of a component found without the generic search (a formula or a faster
     /// special search), or `None` to search it. By default `None`.
     fn shortcut(
