@@ -656,7 +656,7 @@ fn clobber(_: &mut Interp, a: &mut Args) -> Result<Value> {
             marks: sketch::CLOBBER,
             cells: s[2..].iter().map(|&c| c as u8).collect(),
         }),
-        Some(Box::new(cg::outcome::clobber_small(5))),
+        Some(Box::new(cg::outcome::clobber_small(7))),
     ))
 }
 
