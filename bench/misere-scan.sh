@@ -5,7 +5,8 @@
 # $TIME seconds (default 20), $MEM of memory (default 1G) and candidates of at most $MAX
 # elements (default 4096); DIGITS=2 or DIGITS=3 scans only the two- or three-digit games, and
 # FROM=0.024 (say) starts at that code (a scan resumed). GAMUT=/path/to/gamut runs that binary
-# instead of building one (so a long scan is not disturbed by rebuilds).
+# instead of building one (so a long scan is not disturbed by rebuilds); CODES="0.261 0.732"
+# scans only those codes.
 # Prints a Markdown table row per game.
 set -e
 cd "$(dirname "$0")/.."
@@ -26,13 +27,15 @@ codes() {
         echo "0.$a$b$c"
     done; done; done
 }
+err=$(mktemp)
+trap 'rm -f "$err"' EXIT
 echo "| code | size | stable_from |"
 echo "|---|---|---|"
-for code in $(codes | sed -n "/^${FROM:-0\.}/,\$p"); do
+for code in ${CODES:-$(codes | sed -n "/^${FROM:-0\.}/,\$p")}; do
     out=$(timeout "$TIME" "$GAMUT" --memory "$MEM" -e \
         "let q = quotient(octal(\"$code\"), heaps: 40, max_size: $MAX)
 print(q.size)
-print(q.stable_from)" 2>&1) && status=0 || status=$?
+print(q.stable_from)" 2>"$err") && status=0 || status=$?
     if [ "$status" = 0 ]; then
         size=$(echo "$out" | sed -n 1p)
         stable=$(echo "$out" | sed -n 2p)
@@ -41,7 +44,7 @@ print(q.stable_from)" 2>&1) && status=0 || status=$?
     elif [ "$status" = 124 ]; then
         echo "| $code | | gave up: more than $TIME s |"
     else
-        reason=$(echo "$out" | sed -n '/×/,/╭/p' | sed '/╭/d; s/^ *[×│] *//' | tr '\n' ' ' | sed 's/ *$//')
+        reason=$(sed -n '/×/,/╭/p' "$err" | sed '/╭/d; s/^ *[×│] *//' | tr '\n' ' ' | sed 's/ *$//')
         echo "| $code | | gave up: $reason |"
     fi
 done
