@@ -199,7 +199,7 @@ fn bench_mcgs_positions() {
         let mut store = Store::new(&ctl);
         let t = Instant::now();
         let o = if name == "clobber" {
-            let small = outcome::clobber_small(small_size(5));
+            let small = outcome::clobber_small(small_size(7));
             outcome::outcome(
                 &mut Clobber,
                 &mut store,

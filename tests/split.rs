@@ -121,7 +121,9 @@ fn parts_run_one_by_one_merge_to_the_single_process_answer() {
 /// Options equal under the board's symmetries are searched once: 25 queens' squares on 5 x 5
 /// fall into 6 classes, the 12 lines of an empty 2 x 2 Dots-and-Boxes board into 2 (border
 /// and inner), the 49 of 4 x 5 into 14 (a corner box's two border sides are interchangeable);
-/// heap options are kept as they are.
+/// heap options are kept as they are. A partizan position's options are classes for each
+/// player apart: Clobber 2 x 6 has 16 moves a side, paired by the half-turn; Domineering
+/// 3 x 4 has 8 vertical placements in 2 classes and 9 horizontal ones in 4.
 #[test]
 fn a_split_searches_one_option_per_symmetry_class() {
     for (query, says) in [
@@ -135,6 +137,14 @@ fn a_split_searches_one_option_per_symmetry_class() {
             "49 options of the position (14 distinct",
         ),
         ("grundy(kayles(9))", "9 options of the position (9 distinct"),
+        (
+            "outcome(clobber(\"xoxoxo|oxoxox\"))",
+            "32 options of the position (16 distinct",
+        ),
+        (
+            "outcome(domineering(3, 4))",
+            "17 options of the position (6 distinct",
+        ),
     ] {
         let dir = scratch("classes");
         let out = try_split(&dir, query, 2);

@@ -138,10 +138,16 @@ fn options(it: &mut Interp, script: &str, query: &str, q: &Query) -> Result<List
     };
     let all = opts.len();
     let mut seen = std::collections::HashSet::new();
-    let opts: Vec<(Value, i64)> = opts
+    // a partizan position's options are of one class only for the same player
+    let side = |i: usize| lefts.is_some_and(|n| i < n);
+    let opts: Vec<(bool, Value, i64)> = opts
         .into_iter()
-        .filter(|(o, taken)| class_of(o).is_none_or(|k| seen.insert((k, *taken))))
+        .enumerate()
+        .filter(|(i, (o, taken))| class_of(o).is_none_or(|k| seen.insert((k, *taken, side(*i)))))
+        .map(|(i, (o, taken))| (side(i), o, taken))
         .collect();
+    let lefts = lefts.map(|_| opts.iter().filter(|(left, _, _)| *left).count());
+    let opts: Vec<(Value, i64)> = opts.into_iter().map(|(_, o, t)| (o, t)).collect();
     // the query, the script and the options: parts of another query or of an edited script
     // never merge with the new plan
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;

@@ -476,6 +476,22 @@ where
     fn sketch(&self, state: &[i64]) -> Option<Sketch> {
         self.sketch.map(|f| f(state))
     }
+    /// The components in their normal forms, sorted: equal keys, equal games.
+    fn class_key(&self, state: &[i64]) -> Option<Vec<u64>> {
+        let parts = self
+            .rules
+            .try_borrow_mut()
+            .ok()?
+            .components(&(self.decode)(state));
+        let mut parts: Vec<Vec<i64>> = parts.iter().map(self.encode).collect();
+        parts.sort();
+        let key = parts.iter().flat_map(|p| {
+            [p.len() as u64]
+                .into_iter()
+                .chain(p.iter().map(|&x| x as u64))
+        });
+        Some(key.collect())
+    }
     fn wins(&self, it: &mut Interp, state: &[i64], left: bool) -> Result<Option<bool>> {
         self.search(it, state, |r, s, m, p, small, ctl| {
             cg::outcome::wins(r, s, m, p, left, small, ctl)

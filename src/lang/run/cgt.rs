@@ -871,6 +871,10 @@ pub trait Sides: std::any::Any {
     fn outcome(&self, _it: &mut Interp, _state: &[i64]) -> Result<Option<Outcome>> {
         Ok(None)
     }
+    /// As [`Family::class_key`]: equal for positions equal up to the ruleset's symmetries.
+    fn class_key(&self, _state: &[i64]) -> Option<Vec<u64>> {
+        None
+    }
     /// Whether the player to move (Left when `left`) wins, by that search; `None` as above.
     fn wins(&self, _it: &mut Interp, _state: &[i64], _left: bool) -> Result<Option<bool>> {
         Ok(None)
@@ -936,6 +940,9 @@ impl Family for Partizan {
     fn value(&self, it: &mut Interp, state: &[i64]) -> Result<Option<Value>> {
         let g = self.0.value(it, state)?;
         game_value(it, g).map(Some)
+    }
+    fn class_key(&self, state: &[i64]) -> Option<Vec<u64>> {
+        self.0.class_key(state)
     }
     fn kept_bytes(&self) -> u64 {
         self.0.kept_bytes()
