@@ -79,6 +79,11 @@ struct State<P> {
     easy: Game,
 }
 
+/// A table entry's bits for the player to move (Left when `left`): known, and wins if `win`.
+fn side_bits(left: bool, win: bool) -> u8 {
+    (1 | (win as u8) << 1) << if left { 0 } else { 2 }
+}
+
 /// Bytes of a table entry besides its components: the key's vector, value, side and the
 /// table's own slot and control byte, rounded up.
 const ENTRY: u64 = 64;
@@ -90,8 +95,9 @@ struct Search<'a, R: Rules, S> {
     small: &'a Small<'a, R::Pos>,
     ctl: &'a Ctl,
     task: Task<'a>,
-    /// Whether the player to move wins, by state and side (`true`: Left to move).
-    table: Map<(State<R::Pos>, bool), bool>,
+    /// Whether the player to move wins, by state: for each side (Left to move, Right to
+    /// move) a bit saying it is known and one saying it wins.
+    table: Map<State<R::Pos>, u8>,
     table_bytes: u64,
     /// The memo's size and the store's bytes at the start: their growth is charged.
     memo0: usize,
@@ -154,7 +160,8 @@ impl<'a, R: Rules, S: BuildHasher> Search<'a, R, S> {
             }
         }
         let h = &self.hasher;
-        st.hard.sort_by_cached_key(|p| h.hash_one(p));
+        // a few parts: sorting in place costs less than caching the keys
+        st.hard.sort_by_key(|p| h.hash_one(p));
         Ok(())
     }
 
@@ -181,6 +188,12 @@ impl<'a, R: Rules, S: BuildHasher> Search<'a, R, S> {
             }
         }
         Ok(())
+    }
+
+    /// Whether the player to move (Left when `left`) wins `st`, if the table knows.
+    fn known(&self, st: &State<R::Pos>, left: bool) -> Option<bool> {
+        let b = *self.table.get(st)? >> if left { 0 } else { 2 };
+        (b & 1 == 1).then_some(b & 2 == 2)
     }
 
     /// The states the player to move (Left when `left`) can move to, each once: moves in hard
@@ -237,8 +250,7 @@ impl<'a, R: Rules, S: BuildHasher> Search<'a, R, S> {
             };
             return Ok(!lose);
         }
-        let key = (st.clone(), left);
-        if let Some(&w) = self.table.get(&key) {
+        if let Some(w) = self.known(st, left) {
             return Ok(w);
         }
         self.visit()?;
@@ -252,9 +264,7 @@ impl<'a, R: Rules, S: BuildHasher> Search<'a, R, S> {
         }
         let children = self.children(st, left)?;
         // a child already known lost for the opponent answers at once
-        let known = children
-            .iter()
-            .any(|c| self.table.get(&(c.clone(), !left)) == Some(&false));
+        let known = children.iter().any(|c| self.known(c, !left) == Some(false));
         let mut win = known;
         if !win {
             for c in &children {
@@ -266,8 +276,14 @@ impl<'a, R: Rules, S: BuildHasher> Search<'a, R, S> {
             }
         }
         let bytes = ENTRY + (st.hard.len() * std::mem::size_of::<R::Pos>()) as u64;
-        self.table_bytes += bytes;
-        self.table.insert(key, win);
+        let bits = side_bits(left, win);
+        match self.table.get_mut(st) {
+            Some(b) => *b |= bits,
+            None => {
+                self.table_bytes += bytes;
+                self.table.insert(st.clone(), bits);
+            }
+        }
         Ok(win)
     }
 }
