@@ -298,3 +298,40 @@ fn mobility_counts_the_options() {
         }
     }
 }
+
+/// The checkerboard outcomes MCGS publishes (Folkersen, Müller and Du, the results page of
+/// MCGS, "Clobber on a Grid"; 2 × n, 3 × n and 4 × n from Grossman's 2004 report and MCGS
+/// itself): the outcome search must give each.
+#[test]
+fn clobber_checkerboards_match_mcgs_published_outcomes() {
+    let checker = |r: usize, c: usize| {
+        let rows: Vec<String> = (0..r)
+            .map(|i| (0..c).map(|j| ['x', 'o'][(i + j) % 2]).collect())
+            .collect();
+        Stones::parse(&rows.join("|")).unwrap()
+    };
+    let table: [(usize, &str); 3] = [(2, "NPNNPNNPNNP"), (3, "NPNPN"), (4, "NN")];
+    let ctl = Ctl::default();
+    for (rows, outcomes) in table {
+        for (k, want) in outcomes.chars().enumerate() {
+            let cols = rows + k;
+            let mut store = Store::new(&ctl);
+            let small = outcome::clobber_small(7);
+            let board = checker(rows, cols);
+            let got = outcome::outcome(
+                &mut Clobber,
+                &mut store,
+                &mut HashMap::new(),
+                &board,
+                &small,
+                &ctl,
+            )
+            .unwrap();
+            assert_eq!(
+                format!("{got:?}"),
+                want.to_string(),
+                "Clobber {rows} x {cols}"
+            );
+        }
+    }
+}
