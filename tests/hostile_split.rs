@@ -114,6 +114,37 @@ fn forged_plans_and_parts_are_refused() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A partizan plan's `mirrors` (Left's options whose answers also count for Right) must name
+/// Left's options: anything else is refused, not read out of bounds.
+#[test]
+fn forged_mirrors_are_refused() {
+    let dir = scratch("mirrors");
+    let r = dir.join("r");
+    assert_eq!(split(&dir, &r, "outcome(clobber(\"xoxo|oxox\"))", 2).0, 0);
+    for i in 0..2 {
+        assert_eq!(part(&r, i).0, 0);
+    }
+    let plan_path = r.join("plan.json");
+    let plan = std::fs::read_to_string(&plan_path).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&plan).unwrap();
+    assert!(!v["mirrors"].as_array().unwrap().is_empty(), "{plan}");
+    assert_eq!(merge(&r).0, 0);
+    let lefts = v["lefts"].clone();
+    for forged in [
+        lefts,
+        serde_json::json!(1u64 << 62),
+        serde_json::json!(-1),
+        serde_json::json!("x"),
+    ] {
+        v["mirrors"] = serde_json::json!([forged]);
+        std::fs::write(&plan_path, v.to_string()).unwrap();
+        let (code, err) = merge(&r);
+        assert_eq!(code, 1, "{forged}: {err}");
+        assert!(err.contains("`mirrors`"), "{err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn a_folder_name_cannot_add_a_line_to_the_slurm_script() {
     let dir = scratch("inject");

@@ -97,6 +97,7 @@ fn parts_run_one_by_one_merge_to_the_single_process_answer() {
         ("outcome(clobber(\"xxo|xox\"))", 2),
         ("outcome(domineering(3, 4))", 3),
         ("outcome(domineering(2, 5))", 2),
+        ("outcome(domineering(4, 4))", 3),
         ("outcome(toads_frogs(\"TT..F\"))", 2),
     ]
     .into_iter()
@@ -122,8 +123,11 @@ fn parts_run_one_by_one_merge_to_the_single_process_answer() {
 /// fall into 6 classes, the 12 lines of an empty 2 x 2 Dots-and-Boxes board into 2 (border
 /// and inner), the 49 of 4 x 5 into 14 (a corner box's two border sides are interchangeable);
 /// heap options are kept as they are. A partizan position's options are classes for each
-/// player apart: Clobber 2 x 6 has 16 moves a side, paired by the half-turn; Domineering
-/// 3 x 4 has 8 vertical placements in 2 classes and 9 horizontal ones in 4.
+/// player apart: Domineering 3 x 4 has 8 vertical placements in 2 classes and 9 horizontal
+/// ones in 4. A Right option that is the negative of a Left one is searched as that one:
+/// Clobber 2 x 6 has 16 moves a side, paired by the half-turn, and Right's are Left's with the
+/// colours swapped (the board flipped); on Domineering 4 x 4 Right's placements are Left's
+/// transposed.
 #[test]
 fn a_split_searches_one_option_per_symmetry_class() {
     for (query, says) in [
@@ -139,11 +143,15 @@ fn a_split_searches_one_option_per_symmetry_class() {
         ("grundy(kayles(9))", "9 options of the position (9 distinct"),
         (
             "outcome(clobber(\"xoxoxo|oxoxox\"))",
-            "32 options of the position (16 distinct",
+            "32 options of the position (8 distinct",
         ),
         (
             "outcome(domineering(3, 4))",
             "17 options of the position (6 distinct",
+        ),
+        (
+            "outcome(domineering(4, 4))",
+            "24 options of the position (4 distinct",
         ),
     ] {
         let dir = scratch("classes");

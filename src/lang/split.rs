@@ -70,6 +70,13 @@ fn class_of(o: &Value) -> Option<(usize, Vec<u64>)> {
     Some((c.rs.id, c.rs.family.class_key(&c.args)?))
 }
 
+/// The class of an option's negative (see [`Family::negative_class_key`]).
+fn negative_class_of(o: &Value) -> Option<(usize, Vec<u64>)> {
+    let Value::Position(p) = o else { return None };
+    let c = p.the_one()?;
+    Some((c.rs.id, c.rs.family.negative_class_key(&c.args)?))
+}
+
 /// The options of a split's position.
 struct Listed {
     /// one option per class of equal value (see [`class_of`]), in the order every process
@@ -83,6 +90,8 @@ struct Listed {
     misere: bool,
     /// a partizan position: its first `lefts` options are Left's, the others Right's
     lefts: Option<usize>,
+    /// Left's options whose negatives are Right's options too: their answers count for both
+    mirrors: Vec<usize>,
 }
 
 fn options(it: &mut Interp, script: &str, query: &str, q: &Query) -> Result<Listed> {
@@ -138,21 +147,42 @@ fn options(it: &mut Interp, script: &str, query: &str, q: &Query) -> Result<List
     };
     let all = opts.len();
     let mut seen = std::collections::HashSet::new();
-    // a partizan position's options are of one class only for the same player
-    let side = |i: usize| lefts.is_some_and(|n| i < n);
-    let opts: Vec<(bool, Value, i64)> = opts
-        .into_iter()
-        .enumerate()
-        .filter(|(i, (o, taken))| class_of(o).is_none_or(|k| seen.insert((k, *taken, side(*i)))))
-        .map(|(i, (o, taken))| (side(i), o, taken))
-        .collect();
-    let lefts = lefts.map(|_| opts.iter().filter(|(left, _, _)| *left).count());
-    let opts: Vec<(Value, i64)> = opts.into_iter().map(|(_, o, t)| (o, t)).collect();
+    // a Left option's class, and its index among the options kept
+    let mut left_class = std::collections::HashMap::new();
+    let mut mirrors = std::collections::BTreeSet::new();
+    let mut kept: Vec<(bool, Value, i64)> = vec![];
+    for (i, (o, taken)) in opts.into_iter().enumerate() {
+        // a partizan position's options are of one class only for the same player
+        let left = lefts.is_some_and(|n| i < n);
+        if lefts.is_some() && !left {
+            // Right's move to -X wins exactly when Left's move to X does
+            if let Some(&j) = negative_class_of(&o).and_then(|k| left_class.get(&k)) {
+                mirrors.insert(j);
+                continue;
+            }
+        }
+        if let Some(k) = class_of(&o) {
+            if !seen.insert((k.clone(), taken, left)) {
+                continue;
+            }
+            if left {
+                left_class.insert(k, kept.len());
+            }
+        }
+        kept.push((left, o, taken));
+    }
+    let lefts = lefts.map(|_| kept.iter().filter(|(left, _, _)| *left).count());
+    let opts: Vec<(Value, i64)> = kept.into_iter().map(|(_, o, t)| (o, t)).collect();
+    let mirrors: Vec<usize> = mirrors.into_iter().collect();
     // the query, the script and the options: parts of another query or of an edited script
     // never merge with the new plan
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let texts = opts.iter().map(|(o, _)| o.to_text());
-    let head = [query.to_string(), script.to_string(), format!("{lefts:?}")];
+    let head = [
+        query.to_string(),
+        script.to_string(),
+        format!("{lefts:?} {mirrors:?}"),
+    ];
     for text in head.into_iter().chain(texts) {
         for b in text.bytes().chain([b'\n']) {
             h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
@@ -164,6 +194,7 @@ fn options(it: &mut Interp, script: &str, query: &str, q: &Query) -> Result<List
         fingerprint: h,
         misere,
         lefts,
+        mirrors,
     })
 }
 
@@ -229,6 +260,7 @@ pub fn plan(
         fingerprint,
         misere,
         lefts,
+        mirrors,
     } = options(it, script, query, &q)?;
     std::fs::create_dir_all(dir).map_err(|e| io_error("create", dir, e))?;
     let dir = dir.canonicalize().map_err(|e| io_error("find", dir, e))?;
@@ -252,6 +284,7 @@ pub fn plan(
         "options": opts.len(),
         "misere": misere,
         "lefts": lefts,
+        "mirrors": mirrors,
         "fingerprint": fingerprint.to_string(),
     });
     write(&dir.join("plan.json"), &format!("{plan:#}\n"))?;
@@ -442,6 +475,18 @@ pub fn merge(ctl: &Ctl, dir: &Path) -> Result<Value> {
             ))
         })?),
     };
+    let mirrors: Vec<u64> = match &plan["mirrors"] {
+        Json::Null => vec![],
+        m => m
+            .as_array()
+            .and_then(|m| m.iter().map(|j| j.as_u64().filter(|&j| lefts.is_some_and(|l| j < l))).collect())
+            .ok_or_else(|| {
+                Error::plain(format!(
+                    "{}/plan.json is not a plan of a split: `mirrors` is not a list of Left's options",
+                    dir.display()
+                ))
+            })?,
+    };
     // by option; filled from what the parts hold, so a forged count allocates nothing
     let mut answers: std::collections::BTreeMap<u64, Json> = Default::default();
     let mut missing = vec![];
@@ -506,10 +551,16 @@ pub fn merge(ctl: &Ctl, dir: &Path) -> Result<Value> {
             .hint("write the split again with `gamut split`"));
     }
     if let Some(l) = lefts {
-        // a side wins moving first when one of its moves wins
+        // a side wins moving first when one of its moves wins; Right's moves to the negatives
+        // of Left's options `mirrors` win as those do
         let wins = |a: &[Json]| a.iter().any(|a| a == &Json::Bool(true));
+        let mirrored: Vec<Json> = mirrors
+            .iter()
+            .map(|&j| answers[j as usize].clone())
+            .collect();
         let (l, r) = answers.split_at(l as usize);
-        return Ok(Value::str(cgt::outcome_text(Outcome::of(wins(l), wins(r)))));
+        let right = wins(r) || wins(&mirrored);
+        return Ok(Value::str(cgt::outcome_text(Outcome::of(wins(l), right))));
     }
     Ok(match kind {
         // N when some option is a P, or when there is none in misère play

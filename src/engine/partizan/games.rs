@@ -236,6 +236,10 @@ impl Rules for Domineering {
     fn mobility(&mut self, b: &Board, left: bool) -> u32 {
         b.pairs(b.bits, b.bits, left)
     }
+    /// The transposed board: Left's vertical dominoes become Right's horizontal ones.
+    fn negative(&mut self, b: &Board) -> Option<Board> {
+        Some(b.transposed())
+    }
     /// Regions that fit an 8 × 8 frame go to the dedicated search [`DomSearch`].
     fn shortcut(&mut self, b: &Board, store: &mut Store, ctl: &Ctl) -> Result<Option<Game>> {
         if b.rows > 8 || b.cols > 8 {
@@ -637,6 +641,14 @@ impl Rules for Clobber {
             out.push(least.min().expect("eight symmetries"));
         }
         out
+    }
+    /// The colours swapped.
+    fn negative(&mut self, s: &Stones) -> Option<Stones> {
+        Some(Stones {
+            black: s.white,
+            white: s.black,
+            ..*s
+        })
     }
     /// Stones of the player's next to opposing ones, in each of the four directions.
     fn mobility(&mut self, s: &Stones, left: bool) -> u32 {

@@ -44,6 +44,12 @@ pub trait Rules {
     }
     /// How a position is written in messages.
     fn describe(&self, p: &Self::Pos) -> String;
+    /// `-p`, the position with the players' roles swapped, where the ruleset has one of the
+    /// same kind (`gamut split` then searches a Right option `-X` as Left's option `X`). By
+    /// default `None`.
+    fn negative(&mut self, _p: &Self::Pos) -> Option<Self::Pos> {
+        None
+    }
     /// How many moves Left (when `left`) or Right has in the component `p`: the outcome search
     /// tries first the moves that leave the opponent fewest. By default 0 (no order).
     fn mobility(&mut self, _p: &Self::Pos, _left: bool) -> u32 {

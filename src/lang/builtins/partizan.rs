@@ -476,21 +476,16 @@ where
     fn sketch(&self, state: &[i64]) -> Option<Sketch> {
         self.sketch.map(|f| f(state))
     }
-    /// The components in their normal forms, sorted: equal keys, equal games.
     fn class_key(&self, state: &[i64]) -> Option<Vec<u64>> {
-        let parts = self
+        self.key(&(self.decode)(state))
+    }
+    fn negative_class_key(&self, state: &[i64]) -> Option<Vec<u64>> {
+        let neg = self
             .rules
             .try_borrow_mut()
             .ok()?
-            .components(&(self.decode)(state));
-        let mut parts: Vec<Vec<i64>> = parts.iter().map(self.encode).collect();
-        parts.sort();
-        let key = parts.iter().flat_map(|p| {
-            [p.len() as u64]
-                .into_iter()
-                .chain(p.iter().map(|&x| x as u64))
-        });
-        Some(key.collect())
+            .negative(&(self.decode)(state))?;
+        self.key(&neg)
     }
     fn wins(&self, it: &mut Interp, state: &[i64], left: bool) -> Result<Option<bool>> {
         self.search(it, state, |r, s, m, p, small, ctl| {
@@ -503,6 +498,19 @@ where
 }
 
 impl<R: Rules<Error = crate::engine::Error>> Native<R> {
+    /// The components in their normal forms, sorted: equal keys, equal games.
+    fn key(&self, pos: &R::Pos) -> Option<Vec<u64>> {
+        let parts = self.rules.try_borrow_mut().ok()?.components(pos);
+        let mut parts: Vec<Vec<i64>> = parts.iter().map(self.encode).collect();
+        parts.sort();
+        let mut key = vec![];
+        for p in parts {
+            key.push(p.len() as u64);
+            key.extend(p.iter().map(|&x| x as u64));
+        }
+        Some(key)
+    }
+
     /// Runs `f` on a position (components it values are kept in the ruleset's memo for later
     /// queries); `None` when the ruleset has no outcome search.
     fn search<T>(

@@ -875,6 +875,10 @@ pub trait Sides: std::any::Any {
     fn class_key(&self, _state: &[i64]) -> Option<Vec<u64>> {
         None
     }
+    /// As [`Family::negative_class_key`].
+    fn negative_class_key(&self, _state: &[i64]) -> Option<Vec<u64>> {
+        None
+    }
     /// Whether the player to move (Left when `left`) wins, by that search; `None` as above.
     fn wins(&self, _it: &mut Interp, _state: &[i64], _left: bool) -> Result<Option<bool>> {
         Ok(None)
@@ -943,6 +947,9 @@ impl Family for Partizan {
     }
     fn class_key(&self, state: &[i64]) -> Option<Vec<u64>> {
         self.0.class_key(state)
+    }
+    fn negative_class_key(&self, state: &[i64]) -> Option<Vec<u64>> {
+        self.0.negative_class_key(state)
     }
     fn kept_bytes(&self) -> u64 {
         self.0.kept_bytes()

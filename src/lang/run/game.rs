@@ -129,6 +129,13 @@ pub trait Family: Any {
         None
     }
 
+    /// The [`class_key`](Self::class_key) of the position's negative (the players' roles
+    /// swapped) for a partizan family: a Right move to `-X` wins exactly when Left's move to `X`
+    /// does, so `gamut split` searches one of them. `None`: no such key.
+    fn negative_class_key(&self, _state: &[i64]) -> Option<Vec<u64>> {
+        None
+    }
+
     /// `moves(P)` of a family that is not impartial: each move by name with its value.
     fn moves(&self, _it: &mut Interp, _state: &[i64]) -> Result<Option<Vec<(Value, Value)>>> {
         Ok(None)
