@@ -381,6 +381,8 @@ fn moves_and_winning_of_positions() {
         "toads_frogs(\"TT..FF\")",
         "hackenbush([[0, 1, \"B\"], [1, 2, \"R\"], [0, 2, \"B\"], [2, 3, \"R\"]])",
         "cutcake(3, 2)",
+        "clobber(\"xo|ox\") + clobber(\"xxo\")",
+        "domineering(2, 3) + clobber(\"xo\") + nim(1)",
     ];
     for p in positions {
         let src = format!(
@@ -412,4 +414,68 @@ fn moves_and_winning_of_positions() {
     let (code, _, err) = run_e("winning(domineering(2, 2))");
     assert_eq!(code, 1);
     assert!(err.contains("say whose"), "{err}");
+}
+
+/// `+` of partizan positions keeps a position: its outcome is searched over its components
+/// (those of one ruleset searched, the rest by value) and must agree with its canonical value's;
+/// its moves are the moves in each component.
+#[test]
+fn sums_of_positions_are_searched_as_sums() {
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let row = |rng: &mut Rng, cells: &str, n: usize| -> String {
+        let c: Vec<char> = cells.chars().collect();
+        (0..n).map(|_| c[rng.below(c.len())]).collect()
+    };
+    let mut src = String::from(
+        "game clob on board {
+            cells empty, x, o
+            left move c to empty, d to x for c in x, d in adjacent(c) if d is o
+            right move c to empty, d to o for c in o, d in adjacent(c) if d is x
+        }\n",
+    );
+    let mut sums = vec![];
+    for _ in 0..120 {
+        let parts: Vec<String> = (0..2 + rng.below(2))
+            .map(|_| match rng.below(5) {
+                0 | 1 => {
+                    let n = 2 + rng.below(4);
+                    format!(
+                        "clobber(\"{}|{}\")",
+                        row(&mut rng, "xxoo.", n),
+                        row(&mut rng, "xxoo.", n)
+                    )
+                }
+                2 => format!(
+                    "domineering(\"{}|{}\")",
+                    row(&mut rng, "..#", 3),
+                    row(&mut rng, "..#", 3)
+                ),
+                3 => format!("nim({})", rng.below(4)),
+                _ => {
+                    let n = 3 + rng.below(4);
+                    format!("clob(grid(1, {n}), \"{}\")", row(&mut rng, "xo.", n))
+                }
+            })
+            .collect();
+        sums.push(parts.join(" + "));
+    }
+    for s in &sums {
+        src.push_str(&format!("let s = {s}\n[outcome(s), outcome(value(s))]\n"));
+    }
+    let v = values(&src);
+    assert_eq!(v.len(), sums.len());
+    for (s, v) in sums.iter().zip(&v) {
+        assert_eq!(v[0], v[1], "{s}");
+    }
+    assert_eq!(
+        value("str(clobber(\"xo\") + clobber(\"x.o\"))"),
+        json!("clobber(\"xo\") + clobber(\"x.o\")")
+    );
+    assert_eq!(
+        value("left_options(clobber(\"xo\") + domineering(2, 1))"),
+        json!([
+            "clobber(\".x\") + domineering(2, 1)",
+            "clobber(\"xo\") + domineering(\"#|#\")"
+        ])
+    );
 }

@@ -125,11 +125,21 @@ impl BoardGame {
         })
     }
 
-    /// Whether the player to move (Left when `left`) wins `p`, by the outcome search without
-    /// canonical values (`engine::partizan::outcome`), sharing the values of components with
+    /// Whether the player to move (Left when `left`) wins the sum of the boards `parts` and
+    /// the game `known`, by the outcome search without canonical values
+    /// (`engine::partizan::outcome`), sharing the values of components with
     /// [`value`](Self::value); `None` when the rules are not shown to end (the value decides).
-    pub fn wins(&self, p: &[u8], left: bool, store: &mut Store, ctl: &Ctl) -> Result<Option<bool>> {
-        self.check(p)?;
+    pub fn wins(
+        &self,
+        parts: &[Vec<u8>],
+        known: cg::Game,
+        left: bool,
+        store: &mut Store,
+        ctl: &Ctl,
+    ) -> Result<Option<bool>> {
+        for p in parts {
+            self.check(p)?;
+        }
         if !self.monotone {
             return Ok(None);
         }
@@ -138,7 +148,9 @@ impl BoardGame {
             let mut rules = e.sided(&self.sides, ctl, memo.len());
             // components of few cells are valued (as Domineering's regions of 8 cells are)
             let small = |q: &Pos<_>| e.game.present(q).count() <= SMALL;
-            cg::outcome::wins(&mut rules, store, &mut memo, &e.pos(p), left, &small, ctl).map(Some)
+            let roots: Vec<_> = parts.iter().map(|p| e.pos(p)).collect();
+            cg::outcome::wins(&mut rules, store, &mut memo, &roots, known, left, &small, ctl)
+                .map(Some)
         })
     }
 

@@ -49,25 +49,50 @@ pub fn outcome<R: Rules, S: BuildHasher>(
     small: &Small<R::Pos>,
     ctl: &Ctl,
 ) -> Result<Outcome, R::Error> {
+    let known = store.zero();
+    outcome_of_sum(
+        rules,
+        store,
+        memo,
+        std::slice::from_ref(root),
+        known,
+        small,
+        ctl,
+    )
+}
+
+/// The outcome class of the sum of `parts` and the game `known` (the value of components of
+/// other rulesets): both searches, Left first and Right first.
+pub fn outcome_of_sum<R: Rules, S: BuildHasher>(
+    rules: &mut R,
+    store: &mut Store,
+    memo: &mut HashMap<R::Pos, Game, S>,
+    parts: &[R::Pos],
+    known: Game,
+    small: &Small<R::Pos>,
+    ctl: &Ctl,
+) -> Result<Outcome, R::Error> {
     let mut s = Search::new(rules, store, memo, small, ctl);
-    let start = s.start(root)?;
+    let start = s.start(parts, known)?;
     let left = s.wins(&start, true, 0)?;
     let right = s.wins(&start, false, 0)?;
     Ok(Outcome::of(left, right))
 }
 
-/// Whether the player to move (Left when `left`) wins `root`.
+/// Whether the player to move (Left when `left`) wins the sum of `parts` and the game `known`.
+#[allow(clippy::too_many_arguments)]
 pub fn wins<R: Rules, S: BuildHasher>(
     rules: &mut R,
     store: &mut Store,
     memo: &mut HashMap<R::Pos, Game, S>,
-    root: &R::Pos,
+    parts: &[R::Pos],
+    known: Game,
     left: bool,
     small: &Small<R::Pos>,
     ctl: &Ctl,
 ) -> Result<bool, R::Error> {
     let mut s = Search::new(rules, store, memo, small, ctl);
-    let start = s.start(root)?;
+    let start = s.start(parts, known)?;
     s.wins(&start, left, 0)
 }
 
@@ -132,12 +157,15 @@ impl<'a, R: Rules, S: BuildHasher> Search<'a, R, S> {
         }
     }
 
-    fn start(&mut self, root: &R::Pos) -> Result<State<R::Pos>, R::Error> {
-        let parts = self.rules.components(root);
+    fn start(&mut self, roots: &[R::Pos], known: Game) -> Result<State<R::Pos>, R::Error> {
         let mut st = State {
             hard: vec![],
-            easy: self.store.zero(),
+            easy: known,
         };
+        let parts = roots
+            .iter()
+            .flat_map(|r| self.rules.components(r))
+            .collect();
         self.sort_in(&mut st, parts)?;
         Ok(st)
     }

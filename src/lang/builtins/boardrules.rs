@@ -1842,9 +1842,16 @@ impl Sides for PartizanOnBoard {
         let v = self.0.game.value(&cells_of(state), store(it)?, &ctl);
         v.map_err(|e| self.0.loopy(e))
     }
-    fn wins(&self, it: &mut Interp, state: &[i64], left: bool) -> Result<Option<bool>> {
+    fn wins(
+        &self,
+        it: &mut Interp,
+        parts: &[&[i64]],
+        known: Game,
+        left: bool,
+    ) -> Result<Option<bool>> {
         let ctl = it.ctl.clone();
-        let w = self.0.game.wins(&cells_of(state), left, store(it)?, &ctl);
+        let cells: Vec<Vec<u8>> = parts.iter().map(|s| cells_of(s)).collect();
+        let w = self.0.game.wins(&cells, known, left, store(it)?, &ctl);
         w.map_err(|e| self.0.loopy(e))
     }
     fn options(&self, _: &mut Interp, state: &[i64], side: Side) -> Result<Options> {

@@ -487,13 +487,21 @@ where
             .negative(&(self.decode)(state))?;
         self.key(&neg)
     }
-    fn wins(&self, it: &mut Interp, state: &[i64], left: bool) -> Result<Option<bool>> {
-        self.search(it, state, |r, s, m, p, small, ctl| {
-            cg::outcome::wins(r, s, m, p, left, small, ctl)
+    fn wins(
+        &self,
+        it: &mut Interp,
+        parts: &[&[i64]],
+        known: Game,
+        left: bool,
+    ) -> Result<Option<bool>> {
+        self.search(it, parts, |r, s, m, p, small, ctl| {
+            cg::outcome::wins(r, s, m, p, known, left, small, ctl)
         })
     }
-    fn outcome(&self, it: &mut Interp, state: &[i64]) -> Result<Option<Outcome>> {
-        self.search(it, state, cg::outcome::outcome)
+    fn outcome(&self, it: &mut Interp, parts: &[&[i64]], known: Game) -> Result<Option<Outcome>> {
+        self.search(it, parts, |r, s, m, p, small, ctl| {
+            cg::outcome::outcome_of_sum(r, s, m, p, known, small, ctl)
+        })
     }
 }
 
@@ -511,17 +519,17 @@ impl<R: Rules<Error = crate::engine::Error>> Native<R> {
         Some(key)
     }
 
-    /// Runs `f` on a position (components it values are kept in the ruleset's memo for later
-    /// queries); `None` when the ruleset has no outcome search.
+    /// Runs `f` on the positions of a sum (components it values are kept in the ruleset's
+    /// memo for later queries); `None` when the ruleset has no outcome search.
     fn search<T>(
         &self,
         it: &mut Interp,
-        state: &[i64],
+        parts: &[&[i64]],
         f: impl FnOnce(
             &mut R,
             &mut cg::Store,
             &mut HashMap<R::Pos, Game, foldhash::fast::FixedState>,
-            &R::Pos,
+            &[R::Pos],
             &cg::outcome::Small<R::Pos>,
             &crate::engine::Ctl,
         ) -> crate::engine::Result<T>,
@@ -530,7 +538,7 @@ impl<R: Rules<Error = crate::engine::Error>> Native<R> {
             return Ok(None);
         };
         let ctl = it.ctl.clone();
-        let pos = (self.decode)(state);
+        let pos: Vec<R::Pos> = parts.iter().map(|s| (self.decode)(s)).collect();
         let s = store(it)?;
         let r = f(
             &mut self.rules.borrow_mut(),
@@ -548,6 +556,7 @@ impl<R: Rules<Error = crate::engine::Error>> Native<R> {
 type Codec<P> = (fn(&[i64]) -> P, fn(&P) -> Vec<i64>);
 
 fn native<R: Rules<Error = crate::engine::Error> + 'static>(
+    it: &mut Interp,
     name: String,
     rules: R,
     start: &R::Pos,
@@ -555,22 +564,26 @@ fn native<R: Rules<Error = crate::engine::Error> + 'static>(
     show: fn(&str, &[i64]) -> String,
     sketch: Option<fn(&[i64]) -> Sketch>,
     small: Option<Box<cg::outcome::Small<'static, R::Pos>>>,
-) -> Value
+) -> Result<Value>
 where
     R::Pos: 'static,
 {
     let state = encode(start);
-    let fam = Native {
-        rules: RefCell::new(rules),
-        memo: RefCell::default(),
-        decode,
-        encode,
-        show,
-        sketch,
-        small,
-    };
-    let rs = Rc::new(Ruleset::new(name, Partizan(Box::new(fam))));
-    Value::Position(Rc::new(Position::single(rs, state.into())))
+    // one ruleset per name: its positions add up to sums the outcome search takes whole, and
+    // the values it keeps serve later queries
+    let rs = it.games.board(format!("partizan {name}"), || {
+        let fam = Native {
+            rules: RefCell::new(rules),
+            memo: RefCell::default(),
+            decode,
+            encode,
+            show,
+            sketch,
+            small,
+        };
+        Ok(Ruleset::new(name, Partizan(Box::new(fam))))
+    })?;
+    Ok(Value::Position(Rc::new(Position::single(rs, state.into()))))
 }
 
 /// A board as `[rows, cols, bits]`.
@@ -605,7 +618,7 @@ fn board_text(s: &[i64]) -> String {
         .join("|")
 }
 
-fn domineering(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn domineering(it: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(1, 2)?;
     let b = if a.len() == 2 {
         Board::full(a.nonneg(0)? as usize, a.nonneg(1)? as usize)
@@ -613,7 +626,8 @@ fn domineering(_: &mut Interp, a: &mut Args) -> Result<Value> {
     } else {
         Board::parse(&a.str(0)?).map_err(|e| Error::from(e).at(a.span_of(0)))
     }?;
-    Ok(native(
+    native(
+        it,
         "domineering".into(),
         Domineering,
         &b,
@@ -635,10 +649,10 @@ fn domineering(_: &mut Interp, a: &mut Args) -> Result<Value> {
                 .collect(),
         }),
         Some(Box::new(cg::outcome::domineering_small(8))),
-    ))
+    )
 }
 
-fn clobber(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn clobber(it: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(1, 1)?;
     let b = Stones::parse(&a.str(0)?).map_err(|e| Error::from(e).at(a.span_of(0)))?;
     let encode = |b: &Stones| {
@@ -661,7 +675,8 @@ fn clobber(_: &mut Interp, a: &mut Args) -> Result<Value> {
             white: cell(2),
         }
     };
-    Ok(native(
+    native(
+        it,
         "clobber".into(),
         Clobber,
         &b,
@@ -681,7 +696,7 @@ fn clobber(_: &mut Interp, a: &mut Args) -> Result<Value> {
             cells: s[2..].iter().map(|&c| c as u8).collect(),
         }),
         Some(Box::new(cg::outcome::clobber_small(7))),
-    ))
+    )
 }
 
 const COLOURS: [games::Colour; 3] = [
@@ -744,7 +759,8 @@ fn hackenbush(it: &mut Interp, a: &mut Args) -> Result<Value> {
             .map(|e| (e[0] as u32, e[1] as u32, COLOURS[e[2] as usize]))
             .collect(),
     };
-    Ok(native(
+    native(
+        it,
         "hackenbush".into(),
         Hackenbush,
         &pic,
@@ -774,13 +790,14 @@ fn hackenbush(it: &mut Interp, a: &mut Args) -> Result<Value> {
             )
         }),
         None,
-    ))
+    )
 }
 
-fn toads_frogs(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn toads_frogs(it: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(1, 1)?;
     let strip = ToadsAndFrogs::parse(&a.str(0)?).map_err(|e| Error::from(e).at(a.span_of(0)))?;
-    Ok(native(
+    native(
+        it,
         "toads_frogs".into(),
         ToadsAndFrogs,
         &strip,
@@ -806,10 +823,10 @@ fn toads_frogs(_: &mut Interp, a: &mut Args) -> Result<Value> {
                 .collect(),
         }),
         None,
-    ))
+    )
 }
 
-fn cake(_: &mut Interp, a: &mut Args, maundy: bool) -> Result<Value> {
+fn cake(it: &mut Interp, a: &mut Args, maundy: bool) -> Result<Value> {
     a.count(2, 2)?;
     let (w, h) = (a.nonneg(0)?, a.nonneg(1)?);
     let (w, h) = (w.min(u32::MAX as u64) as u32, h.min(u32::MAX as u64) as u32);
@@ -824,7 +841,8 @@ fn cake(_: &mut Interp, a: &mut Args, maundy: bool) -> Result<Value> {
         parts.join(" + ")
     }
     let name = if maundy { "maundy_cake" } else { "cutcake" };
-    Ok(native(
+    native(
+        it,
         name.into(),
         Cake { maundy },
         &c,
@@ -832,7 +850,7 @@ fn cake(_: &mut Interp, a: &mut Args, maundy: bool) -> Result<Value> {
         show,
         None,
         None,
-    ))
+    )
 }
 
 fn int_set(it: &Interp, a: &Args, i: usize) -> Result<Vec<u64>> {
@@ -911,7 +929,7 @@ fn partizan_subtraction(it: &mut Interp, a: &mut Args) -> Result<Value> {
     ))))
 }
 
-fn colouring(_: &mut Interp, a: &mut Args, snort: bool) -> Result<Value> {
+fn colouring(it: &mut Interp, a: &mut Args, snort: bool) -> Result<Value> {
     a.count(1, 1)?;
     let Value::Graph(g) = a.get(0) else {
         return Err(a.type_error(0, "a graph, e.g. graph { a - b - c }"));
@@ -924,22 +942,24 @@ fn colouring(_: &mut Interp, a: &mut Args, snort: bool) -> Result<Value> {
     }
     .map_err(|e| Error::from(e).at(a.span_of(0)))?;
     let name = if snort { "snort" } else { "col" };
-    Ok(placement_value(format!("{name}({g})"), rules, |name, s| {
+    placement_value(it, format!("{name}({g})"), rules, |name, s| {
         format!(
             "{name} with open sites {:#x} (Left), {:#x} (Right)",
             s[0], s[1]
         )
-    }))
+    })
 }
 
 /// A partizan placement game, its state the squares still open to Left and to Right.
 fn placement_value(
+    it: &mut Interp,
     name: String,
     rules: games::Placement,
     show: fn(&str, &[i64]) -> String,
-) -> Value {
+) -> Result<Value> {
     let start = rules.start();
     native(
+        it,
         name,
         rules,
         &start,
@@ -953,13 +973,14 @@ fn placement_value(
     )
 }
 
-fn pieces_game(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn pieces_game(it: &mut Interp, a: &mut Args) -> Result<Value> {
     a.count(4, 4)?;
     let (m, n) = (a.nonneg(0)? as usize, a.nonneg(1)? as usize);
     let (l, r) = (a.str(2)?, a.str(3)?);
     let rules = games::Placement::pieces(m.min(65), n.min(65), &l, &r)
         .map_err(|e| Error::from(e).at(a.span))?;
-    Ok(placement_value(
+    placement_value(
+        it,
         format!("pieces_game({m}, {n}, {l:?}, {r:?})"),
         rules,
         |name, s| {
@@ -968,5 +989,5 @@ fn pieces_game(_: &mut Interp, a: &mut Args) -> Result<Value> {
                 s[0], s[1]
             )
         },
-    ))
+    )
 }

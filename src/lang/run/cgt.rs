@@ -8,7 +8,7 @@ use crate::engine::partizan::{self as cg, Dyadic, Game, Outcome, Relation, Store
 use crate::lang::error::{Error, Result};
 use crate::lang::run::eval::{Args, Env, Interp};
 use crate::lang::run::game::{Family, Options};
-use crate::lang::run::positions::position_grundy;
+use crate::lang::run::positions::{component_options, position_grundy};
 use crate::lang::run::rules::{Component, Interned, Position, Ruleset};
 use crate::lang::run::value::{DRAWN_FORMATS, Picture, Value};
 use crate::lang::syntax::ast::{BinOp, Expr, ExprKind, Ident, Side, Span};
@@ -268,6 +268,18 @@ pub fn binary(
     }
     if is_loopy(a) || is_loopy(b) {
         return loopy_binary(it, op, a, b).map_err(|e| e.at(span));
+    }
+    // a sum of positions stays a position: queries see its components
+    if op == BinOp::Add
+        && let (Value::Position(p), Value::Position(q)) = (a, b)
+        && !p.misere
+        && !q.misere
+    {
+        let comps = p.comps.iter().chain(&q.comps).cloned().collect();
+        return Ok(Some(Value::Position(Rc::new(Position {
+            comps,
+            misere: false,
+        }))));
     }
     let game = |it: &mut Interp, v| as_game(it, v).map_err(|e| e.at(span));
     let (Some(g), Some(h)) = (game(it, a)?, game(it, b)?) else {
@@ -628,6 +640,40 @@ pub(crate) fn is_pass(e: &Expr, env: &Env) -> bool {
     matches!(&e.kind, ExprKind::Ident(n) if &**n == "pass" && env.lookup("pass").is_none())
 }
 
+/// Runs a partizan family's outcome search `f` on the position `v`: on its components of the
+/// first partizan ruleset, with the value of the others known. `None` when `v` is no such
+/// position, when another component has no short value, or when `f` has no search.
+fn search_sum<T>(
+    it: &mut Interp,
+    v: &Value,
+    f: impl FnOnce(&dyn Sides, &mut Interp, &[&[i64]], Game) -> Result<Option<T>>,
+) -> Result<Option<T>> {
+    let Value::Position(p) = v else {
+        return Ok(None);
+    };
+    let Some((rs, fam)) = p
+        .comps
+        .iter()
+        .find_map(|c| Some((&c.rs, c.rs.family::<Partizan>()?)))
+    else {
+        return Ok(None);
+    };
+    if p.misere || is_loopy(v) {
+        return Ok(None);
+    }
+    let (mine, others): (Vec<&Component>, Vec<&Component>) =
+        p.comps.iter().partition(|c| Rc::ptr_eq(&c.rs, rs));
+    let others = Value::Position(Rc::new(Position {
+        comps: others.into_iter().cloned().collect(),
+        misere: false,
+    }));
+    let Some(known) = as_game(it, &others)? else {
+        return Ok(None);
+    };
+    let parts: Vec<&[i64]> = mine.iter().map(|c| &*c.args).collect();
+    f(&*fam.0, it, &parts, known)
+}
+
 /// `outcome(G)` of a game or partizan position: "L", "R", "N" or "P". `None` for impartial ones.
 pub fn outcome(it: &mut Interp, v: &Value) -> Result<Option<Value>> {
     if !(is_partizan(v) || matches!(v, Value::Int(_))) {
@@ -641,24 +687,17 @@ pub fn outcome(it: &mut Interp, v: &Value) -> Result<Option<Value>> {
         let x = as_sided(it, v)?.expect("a loopy game");
         return Ok(Some(Value::str(x.outcome(&ctl)?)));
     }
-    // one component whose family searches outcomes alone: no canonical value is needed
-    let searched = match v {
-        Value::Position(p) if !p.misere => match p.the_one() {
-            Some(c) => match c.rs.family::<Partizan>() {
-                Some(f) => match f.0.outcome(it, &c.args)? {
-                    Some(o) => Some(o),
-                    // or the one-sided search, once for each side
-                    None => match f.0.wins(it, &c.args, true)? {
-                        Some(l) => f.0.wins(it, &c.args, false)?.map(|r| Outcome::of(l, r)),
-                        None => None,
-                    },
-                },
+    // a family that searches outcomes: no canonical value of its components is needed
+    let searched = search_sum(it, v, |f, it, parts, known| {
+        Ok(match f.outcome(it, parts, known)? {
+            Some(o) => Some(o),
+            // or the one-sided search, once for each side
+            None => match f.wins(it, parts, known, true)? {
+                Some(l) => f.wins(it, parts, known, false)?.map(|r| Outcome::of(l, r)),
                 None => None,
             },
-            None => None,
-        },
-        _ => None,
-    };
+        })
+    })?;
     let o = match searched {
         Some(o) => o,
         None => {
@@ -684,12 +723,7 @@ pub(crate) fn outcome_text(o: Outcome) -> &'static str {
 /// outcome search of one side where its family has one, else from its outcome class. `None`
 /// when `v` is no short partizan game.
 pub fn wins(it: &mut Interp, v: &Value, left: bool) -> Result<Option<bool>> {
-    if let Value::Position(p) = v
-        && !p.misere
-        && let Some(c) = p.the_one()
-        && let Some(f) = c.rs.family::<Partizan>()
-        && let Some(w) = f.0.wins(it, &c.args, left)?
-    {
+    if let Some(w) = search_sum(it, v, |f, it, parts, known| f.wins(it, parts, known, left))? {
         return Ok(Some(w));
     }
     if is_loopy(v) {
@@ -702,74 +736,84 @@ pub fn wins(it: &mut Interp, v: &Value, left: bool) -> Result<Option<bool>> {
     Ok(Some(o == "N" || o == if left { "L" } else { "R" }))
 }
 
-/// One side's options of a partizan position of one component, as positions (without their
-/// values); `None` when `v` is not such a position.
+/// One side's options of a partizan position (a move in one of its components), each as the
+/// position it leaves and, where the ruleset names moves (a board game by rules) and the
+/// position is one component, the move's name. `None` when `v` is no partizan position.
+fn sum_options(
+    it: &mut Interp,
+    v: &Value,
+    side: Side,
+) -> Result<Option<Vec<(Value, Option<String>)>>> {
+    let Value::Position(p) = v else {
+        return Ok(None);
+    };
+    if p.misere || !is_partizan(v) {
+        return Ok(None);
+    }
+    let mut out = vec![];
+    for (i, c) in p.comps.iter().enumerate() {
+        // an equal component before it has the same moves
+        if p.comps[..i]
+            .iter()
+            .any(|d| Rc::ptr_eq(&d.rs, &c.rs) && d.args == c.args)
+        {
+            continue;
+        }
+        let f = c.rs.family::<Partizan>();
+        let opts = match f {
+            Some(f) => f.0.options(it, &c.args, side)?,
+            None => component_options(it, &c.rs, &c.args)?,
+        };
+        for o in opts {
+            let label = match (f, p.comps.len(), o.as_slice()) {
+                (Some(f), 1, [one]) => f.0.move_label(&c.args, one, side),
+                _ => None,
+            };
+            let mut comps = p.comps[..i].to_vec();
+            comps.extend(o.into_iter().map(|args| Component {
+                rs: c.rs.clone(),
+                args,
+            }));
+            comps.extend_from_slice(&p.comps[i + 1..]);
+            let q = Value::Position(Rc::new(Position {
+                comps,
+                misere: false,
+            }));
+            out.push((q, label));
+        }
+    }
+    Ok(Some(out))
+}
+
+/// One side's options of a partizan position, as positions (without their values); `None`
+/// when `v` is no partizan position.
 pub(crate) fn option_positions(
     it: &mut Interp,
     v: &Value,
     side: Side,
 ) -> Result<Option<Vec<Value>>> {
-    let Value::Position(p) = v else {
-        return Ok(None);
-    };
-    let (Some(c), false) = (p.the_one(), p.misere) else {
-        return Ok(None);
-    };
-    let Some(f) = c.rs.family::<Partizan>() else {
-        return Ok(None);
-    };
-    let opts = f.0.options(it, &c.args, side)?;
-    Ok(Some(opts.into_iter().map(|o| sum_of(&c.rs, o)).collect()))
+    let opts = sum_options(it, v, side)?;
+    Ok(opts.map(|o| o.into_iter().map(|(q, _)| q).collect()))
 }
 
-/// The position of the components `o` of ruleset `rs`.
-fn sum_of(rs: &Rc<Ruleset>, o: Vec<Box<[i64]>>) -> Value {
-    let comps = o
-        .into_iter()
-        .map(|args| Component {
-            rs: rs.clone(),
-            args,
-        })
-        .collect();
-    Value::Position(Rc::new(Position {
-        comps,
-        misere: false,
-    }))
-}
-
-/// One side's options of a partizan position of one component: each option as a position
-/// (`named`: by its move when the ruleset names moves, as board games by rules do), with its
-/// value. `None` when `v` is not such a position.
+/// One side's options of a partizan position: each option as a position (`named`: by its
+/// move when the ruleset names moves, as board games by rules do), with its value. `None`
+/// when `v` is no partizan position, or an option has no short value.
 pub(crate) fn position_options(
     it: &mut Interp,
     v: &Value,
     side: Side,
     named: bool,
 ) -> Result<Option<Vec<(Value, Game)>>> {
-    let Value::Position(p) = v else {
-        return Ok(None);
-    };
-    let Some(c) = p.the_one() else {
-        return Ok(None);
-    };
-    let Some(f) = c.rs.family::<Partizan>() else {
+    let Some(opts) = sum_options(it, v, side)? else {
         return Ok(None);
     };
     let mut out = vec![];
-    for o in f.0.options(it, &c.args, side)? {
-        let mut g = store(it)?.zero();
-        for args in &o {
-            let v = f.0.value(it, args)?;
-            g = store(it)?.add(g, v)?;
-        }
-        if named
-            && let [one] = o.as_slice()
-            && let Some(label) = f.0.move_label(&c.args, one, side)
-        {
-            out.push((Value::str(&label), g));
-            continue;
-        }
-        out.push((sum_of(&c.rs, o), g));
+    for (q, label) in opts {
+        let Some(g) = as_game(it, &q)? else {
+            return Ok(None);
+        };
+        out.push((label.filter(|_| named).map_or(q, |l| Value::str(&l)), g));
     }
     Ok(Some(out))
 }
@@ -808,7 +852,7 @@ pub fn moves(it: &mut Interp, a: &Args) -> Result<Option<Value>> {
 /// P is neither.
 pub fn winning(it: &mut Interp, a: &Args) -> Result<Option<Value>> {
     let v = a.get(0);
-    let position = matches!(v, Value::Position(p) if p.the_one().is_some_and(|c| c.rs.family::<Partizan>().is_some()));
+    let position = matches!(v, Value::Position(p) if !p.misere) && is_partizan(v);
     if !position && !matches!(v, Value::Game(_)) {
         return Ok(None);
     }
@@ -866,9 +910,15 @@ pub trait Sides: std::any::Any {
     fn show(&self, state: &[i64]) -> Option<String> {
         self.sketch(state).map(|s| s.text())
     }
-    /// The outcome class of a position by a search that decides who wins without its
-    /// canonical value (`engine::partizan::outcome`); `None` leaves it to the value.
-    fn outcome(&self, _it: &mut Interp, _state: &[i64]) -> Result<Option<Outcome>> {
+    /// The outcome class of the sum of positions `parts` of this ruleset and the game `known`
+    /// by a search that decides who wins without their canonical values
+    /// (`engine::partizan::outcome`); `None` leaves it to the value.
+    fn outcome(
+        &self,
+        _it: &mut Interp,
+        _parts: &[&[i64]],
+        _known: Game,
+    ) -> Result<Option<Outcome>> {
         Ok(None)
     }
     /// As [`Family::class_key`]: equal for positions equal up to the ruleset's symmetries.
@@ -880,7 +930,13 @@ pub trait Sides: std::any::Any {
         None
     }
     /// Whether the player to move (Left when `left`) wins, by that search; `None` as above.
-    fn wins(&self, _it: &mut Interp, _state: &[i64], _left: bool) -> Result<Option<bool>> {
+    fn wins(
+        &self,
+        _it: &mut Interp,
+        _parts: &[&[i64]],
+        _known: Game,
+        _left: bool,
+    ) -> Result<Option<bool>> {
         Ok(None)
     }
     /// What `show` and `export` draw of a position.
