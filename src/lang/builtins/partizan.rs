@@ -555,6 +555,7 @@ impl<R: Rules<Error = crate::engine::Error>> Native<R> {
 /// How a ruleset's positions are read from and written as state integers.
 type Codec<P> = (fn(&[i64]) -> P, fn(&P) -> Vec<i64>);
 
+#[allow(clippy::too_many_arguments)]
 fn native<R: Rules<Error = crate::engine::Error> + 'static>(
     it: &mut Interp,
     name: String,

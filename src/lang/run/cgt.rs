@@ -736,14 +736,13 @@ pub fn wins(it: &mut Interp, v: &Value, left: bool) -> Result<Option<bool>> {
     Ok(Some(o == "N" || o == if left { "L" } else { "R" }))
 }
 
+/// Options as positions, each with the name of its move where there is one.
+type Named = Vec<(Value, Option<String>)>;
+
 /// One side's options of a partizan position (a move in one of its components), each as the
 /// position it leaves and, where the ruleset names moves (a board game by rules) and the
 /// position is one component, the move's name. `None` when `v` is no partizan position.
-fn sum_options(
-    it: &mut Interp,
-    v: &Value,
-    side: Side,
-) -> Result<Option<Vec<(Value, Option<String>)>>> {
+fn sum_options(it: &mut Interp, v: &Value, side: Side) -> Result<Option<Named>> {
     let Value::Position(p) = v else {
         return Ok(None);
     };
