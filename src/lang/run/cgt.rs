@@ -640,9 +640,10 @@ pub(crate) fn is_pass(e: &Expr, env: &Env) -> bool {
     matches!(&e.kind, ExprKind::Ident(n) if &**n == "pass" && env.lookup("pass").is_none())
 }
 
-/// Runs a partizan family's outcome search `f` on the position `v`: on its components of the
-/// first partizan ruleset, with the value of the others known. `None` when `v` is no such
-/// position, when another component has no short value, or when `f` has no search.
+/// Runs a partizan family's outcome search `f` on the position `v`: on its components of one
+/// partizan ruleset (of several, the one with the component of most options), with the value
+/// of the others known. `None` when `v` is no such position, when another component has no
+/// short value, or when `f` has no search.
 fn search_sum<T>(
     it: &mut Interp,
     v: &Value,
@@ -651,16 +652,28 @@ fn search_sum<T>(
     let Value::Position(p) = v else {
         return Ok(None);
     };
-    let Some((rs, fam)) = p
-        .comps
-        .iter()
-        .find_map(|c| Some((&c.rs, c.rs.family::<Partizan>()?)))
-    else {
-        return Ok(None);
-    };
     if p.misere || is_loopy(v) {
         return Ok(None);
     }
+    let partizan: Vec<&Component> = (p.comps.iter())
+        .filter(|c| c.rs.family::<Partizan>().is_some())
+        .collect();
+    let Some(first) = partizan.first() else {
+        return Ok(None);
+    };
+    let mut rs = &first.rs;
+    if partizan.iter().any(|c| !Rc::ptr_eq(&c.rs, rs)) {
+        let mut most = 0;
+        for c in &partizan {
+            let f = &c.rs.family::<Partizan>().expect("partizan").0;
+            let n = f.options(it, &c.args, Side::Left)?.len()
+                + f.options(it, &c.args, Side::Right)?.len();
+            if n > most {
+                (most, rs) = (n, &c.rs);
+            }
+        }
+    }
+    let fam = rs.family::<Partizan>().expect("partizan");
     let (mine, others): (Vec<&Component>, Vec<&Component>) =
         p.comps.iter().partition(|c| Rc::ptr_eq(&c.rs, rs));
     let others = Value::Position(Rc::new(Position {
