@@ -24,6 +24,15 @@ fn a_misere_position_in_a_sum_is_refused_with_the_sum_to_write() {
         ("misere(kayles(3)) + nim(1)", "misere(kayles(3) + nim(1))"),
         ("nim(2) + misere(nim(1))", "misere(nim(2) + nim(1))"),
         ("misere(nim(1)) + misere(nim(1))", "misere(nim(1) + nim(1))"),
+        // misère play is for impartial positions: no sum to write
+        (
+            "clobber(\"xo\") + misere(nim(1))",
+            "misère play is for impartial positions only",
+        ),
+        (
+            "misere(nim(1)) + clobber(\"xo\")",
+            "misère play is for impartial positions only",
+        ),
     ] {
         let (code, _, err) = run_e(src);
         assert_eq!(code, 1, "{src}: {err}");

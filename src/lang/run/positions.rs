@@ -123,9 +123,7 @@ pub fn sum_positions(a: &Value, b: &Value, span: Span) -> Result<Option<Value>> 
         unreachable!("checked by the caller")
     };
     let comps: Vec<Component> = p.comps.iter().chain(&q.comps).cloned().collect();
-    if comps.iter().any(|c| c.rs.family.not_impartial().is_some()) {
-        return Ok(None);
-    }
+    let partizan = comps.iter().any(|c| c.rs.family.not_impartial().is_some());
     if p.misere || q.misere {
         let plain = |x: &Position| {
             Position {
@@ -134,15 +132,22 @@ pub fn sum_positions(a: &Value, b: &Value, span: Span) -> Result<Option<Value>> 
             }
             .to_string()
         };
-        return Err(Error::runtime(
+        let e = Error::runtime(
             "a misère position cannot be part of a sum: misère play applies to a whole game",
             span,
-        )
-        .hint(format!(
-            "for the sum played misère write misere({} + {})",
-            plain(p),
-            plain(q)
-        )));
+        );
+        return Err(if partizan {
+            e.hint("misère play is for impartial positions only")
+        } else {
+            e.hint(format!(
+                "for the sum played misère write misere({} + {})",
+                plain(p),
+                plain(q)
+            ))
+        });
+    }
+    if partizan {
+        return Ok(None);
     }
     Ok(Some(Value::Position(Rc::new(Position {
         comps,
