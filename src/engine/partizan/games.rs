@@ -628,10 +628,19 @@ impl Rules for Clobber {
                 s.board(s.black).extract(comp & s.black, bounds),
                 s.board(s.white).extract(comp & s.white, bounds),
             );
-            // the eight symmetries: the flips of the board and of its transpose
-            let (bt, wt) = (b.transposed(), w.transposed());
-            let flips = b.flips().into_iter().zip(w.flips());
-            let images = flips.chain(bt.flips().into_iter().zip(wt.flips()));
+            // the eight symmetries: the flips of the board and of its transpose; images with
+            // fewer rows come first in the order, so a board that is not square needs only
+            // the flips of its wide form
+            let (wide, tall) = if b.rows <= b.cols {
+                (
+                    (b, w),
+                    (b.rows == b.cols).then(|| (b.transposed(), w.transposed())),
+                )
+            } else {
+                ((b.transposed(), w.transposed()), None)
+            };
+            let flips = |(b, w): (Board, Board)| b.flips().into_iter().zip(w.flips());
+            let images = flips(wide).chain(tall.into_iter().flat_map(flips));
             let least = images.map(|(b, w)| Stones {
                 rows: b.rows,
                 cols: b.cols,
