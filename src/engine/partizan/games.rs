@@ -64,15 +64,16 @@ impl Board {
         self.bits >> (r * self.cols as usize + c) & 1 == 1
     }
 
-    /// The cells 4-neighbouring the set bits of `cells` (any state).
-    fn flood_step(&self, cells: u64) -> u64 {
-        let cols = self.cols as usize;
-        let mut left_edge = 0u64;
-        for r in 0..self.rows as usize {
-            left_edge |= 1 << (r * cols);
-        }
-        let right_edge = left_edge << (cols - 1);
-        let c = cols as u32;
+    /// The cells of the first column.
+    fn left_edge(&self) -> u64 {
+        (0..self.rows as usize).fold(0, |e, r| e | 1 << (r * self.cols as usize))
+    }
+
+    /// The cells 4-neighbouring the set bits of `cells` (any state), `left_edge` the first
+    /// column's cells (worked out once by callers that step many times).
+    fn neighbours(&self, cells: u64, left_edge: u64) -> u64 {
+        let c = self.cols as u32;
+        let right_edge = left_edge << (c - 1);
         cells.checked_shl(c).unwrap_or(0)
             | cells.checked_shr(c).unwrap_or(0)
             | ((cells & !right_edge) << 1)
@@ -86,19 +87,16 @@ impl Board {
         if vertical {
             (a & b.checked_shr(cols as u32).unwrap_or(0)).count_ones()
         } else {
-            let mut left_edge = 0u64;
-            for r in 0..self.rows as usize {
-                left_edge |= 1 << (r * cols);
-            }
-            (a & (b & !left_edge) >> 1).count_ones()
+            (a & (b & !self.left_edge()) >> 1).count_ones()
         }
     }
 
     /// The cells reachable from the set bits of `seed` through set bits, 4-neighbourly.
     fn flood(&self, seed: u64) -> u64 {
+        let left_edge = self.left_edge();
         let mut cur = seed;
         loop {
-            let next = (cur | self.flood_step(cur)) & self.bits;
+            let next = (cur | self.neighbours(cur, left_edge)) & self.bits;
             if next == cur {
                 return cur;
             }
@@ -108,16 +106,18 @@ impl Board {
 
     /// The bounding box of the cells in `mask`: first row, first column, rows, columns.
     fn bounds(&self, mask: u64) -> (usize, usize, usize, usize) {
+        // row by row, with no division: this runs for every component met
         let cols = self.cols as usize;
-        let (mut r0, mut r1, mut c0, mut c1) = (usize::MAX, 0, usize::MAX, 0);
-        let mut rest = mask;
-        while rest != 0 {
-            let i = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let (r, c) = (i / cols, i % cols);
-            (r0, r1, c0, c1) = (r0.min(r), r1.max(r), c0.min(c), c1.max(c));
+        let row_mask = u64::MAX >> (64 - cols);
+        let (mut r0, mut r1, mut columns) = (usize::MAX, 0, 0u64);
+        for r in 0..self.rows as usize {
+            let row = mask >> (r * cols) & row_mask;
+            if row != 0 {
+                (r0, r1, columns) = (r0.min(r), r, columns | row);
+            }
         }
-        (r0, c0, r1 - r0 + 1, c1 - c0 + 1)
+        let (c0, c1) = (columns.trailing_zeros(), 63 - columns.leading_zeros());
+        (r0, c0 as usize, r1 - r0 + 1, (c1 - c0 + 1) as usize)
     }
 
     /// The cells of `mask` inside the box `bounds`, as a board of the box's size.
@@ -574,12 +574,13 @@ impl Clobber {
             (s.white, s.black)
         };
         let board = s.board(theirs);
+        let left_edge = board.left_edge();
         let mut out = vec![];
         let mut rest = mine;
         while rest != 0 {
             let from = rest & rest.wrapping_neg();
             rest &= rest - 1;
-            let mut targets = board.flood_step(from) & theirs;
+            let mut targets = board.neighbours(from, left_edge) & theirs;
             while targets != 0 {
                 let to = targets & targets.wrapping_neg();
                 targets &= targets - 1;

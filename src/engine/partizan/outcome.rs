@@ -7,7 +7,9 @@
 //! memo). Components of value 0 vanish there, and once no hard component is left the answer is
 //! a comparison of that value with 0. A move is one in a hard component (its parts sorted in
 //! again) or one in the value (to one of its canonical options). A boolean negamax decides each
-//! state, with a transposition table bounded by the memory budget.
+//! state, with a transposition table bounded by the memory budget. The table keys a state by
+//! its 128-bit hash (XXH3) alone, a few bytes an entry where the components themselves took a
+//! hundred or more: two states of a search share a key with odds far below one in 10^18.
 //!
 //! ```
 //! use gamut::engine::{Ctl, partizan::{Outcome, Store, games::{Clobber, Stones}, outcome}};
@@ -25,7 +27,8 @@ use crate::engine::control::{Task, num, over_budget};
 use crate::engine::impartial::MAX_LINE;
 use crate::engine::{Ctl, Error};
 use std::collections::HashMap;
-use std::hash::{BuildHasher, Hash};
+use std::hash::{BuildHasher, Hash, Hasher};
+use xxhash_rust::xxh3;
 
 /// Whether a component is valued (and summed into the known part) instead of searched.
 pub type Small<'a, P> = dyn Fn(&P) -> bool + 'a;
@@ -96,12 +99,28 @@ pub fn wins<R: Rules, S: BuildHasher>(
     s.wins(&start, left, 0)
 }
 
-/// A sum: the hard components in a fixed order (by hash, so that equal sums are equal keys)
-/// and the value of the rest.
-#[derive(Clone, PartialEq, Eq, Hash)]
+/// A sum: the hard components in a fixed order (by hash, so that equal sums are equal keys),
+/// the value of the rest, and the state's key in the table (see [`Search::key`]).
+#[derive(Clone)]
 struct State<P> {
     hard: Vec<P>,
     easy: Game,
+    key: Key,
+}
+
+/// A state's 128-bit hash, as two words (an entry of 24 bytes, where `u128` aligns to 32).
+type Key = (u64, u64);
+
+/// A [`Hasher`] that only gathers the bytes it is fed, for a one-shot hash of all of them.
+struct Gather<'a>(&'a mut Vec<u8>);
+
+impl Hasher for Gather<'_> {
+    fn write(&mut self, bytes: &[u8]) {
+        self.0.extend_from_slice(bytes);
+    }
+    fn finish(&self) -> u64 {
+        xxh3::xxh3_64(self.0)
+    }
 }
 
 /// A table entry's bits for the player to move (Left when `left`): known, and wins if `win`.
@@ -109,9 +128,9 @@ fn side_bits(left: bool, win: bool) -> u8 {
     (1 | (win as u8) << 1) << if left { 0 } else { 2 }
 }
 
-/// Bytes of a table entry besides its components: the key's vector, value, side and the
-/// table's own slot and control byte, rounded up.
-const ENTRY: u64 = 64;
+/// Bytes of a table entry: key, bits and control byte, with the table's free slots (it is
+/// between 7/16 and 7/8 full).
+const ENTRY: u64 = 48;
 
 struct Search<'a, R: Rules, S> {
     rules: &'a mut R,
@@ -122,12 +141,14 @@ struct Search<'a, R: Rules, S> {
     task: Task<'a>,
     /// Whether the player to move wins, by state: for each side (Left to move, Right to
     /// move) a bit saying it is known and one saying it wins.
-    table: Map<State<R::Pos>, u8>,
+    table: Map<Key, u8>,
     table_bytes: u64,
     /// The memo's size and the store's bytes at the start: their growth is charged.
     memo0: usize,
     store0: u64,
     hasher: foldhash::fast::FixedState,
+    /// the bytes of the state being keyed
+    bytes: Vec<u8>,
     nodes: u64,
 }
 
@@ -153,6 +174,7 @@ impl<'a, R: Rules, S: BuildHasher> Search<'a, R, S> {
             memo0,
             store0,
             hasher: foldhash::fast::FixedState::default(),
+            bytes: vec![],
             nodes: 0,
         }
     }
@@ -161,6 +183,7 @@ impl<'a, R: Rules, S: BuildHasher> Search<'a, R, S> {
         let mut st = State {
             hard: vec![],
             easy: known,
+            key: (0, 0),
         };
         let parts = roots
             .iter()
@@ -190,7 +213,18 @@ impl<'a, R: Rules, S: BuildHasher> Search<'a, R, S> {
         let h = &self.hasher;
         // a few parts: sorting in place costs less than caching the keys
         st.hard.sort_by_key(|p| h.hash_one(p));
+        st.key = self.key(&st.hard, st.easy);
         Ok(())
+    }
+
+    /// The table's key of the sum of `hard` and `easy`: the XXH3 128-bit hash of their bytes.
+    fn key(&mut self, hard: &[R::Pos], easy: Game) -> Key {
+        self.bytes.clear();
+        let mut g = Gather(&mut self.bytes);
+        hard.hash(&mut g);
+        easy.hash(&mut g);
+        let k = xxh3::xxh3_128(&self.bytes);
+        (k as u64, (k >> 64) as u64)
     }
 
     /// Counts a node: progress, cancellation, and memory. The values of components must fit
@@ -220,7 +254,7 @@ impl<'a, R: Rules, S: BuildHasher> Search<'a, R, S> {
 
     /// Whether the player to move (Left when `left`) wins `st`, if the table knows.
     fn known(&self, st: &State<R::Pos>, left: bool) -> Option<bool> {
-        let b = *self.table.get(st)? >> if left { 0 } else { 2 };
+        let b = *self.table.get(&st.key)? >> if left { 0 } else { 2 };
         (b & 1 == 1).then_some(b & 2 == 2)
     }
 
@@ -241,11 +275,12 @@ impl<'a, R: Rules, S: BuildHasher> Search<'a, R, S> {
                 let mut child = State {
                     hard: st.hard.clone(),
                     easy: st.easy,
+                    key: st.key,
                 };
                 child.hard.remove(i);
                 let parts = self.rules.components(&o);
                 self.sort_in(&mut child, parts)?;
-                if !out.iter().any(|(_, c)| *c == child) {
+                if !out.iter().any(|(_, c)| c.key == child.key) {
                     let replies = child.hard.iter().map(|p| self.rules.mobility(p, !left));
                     out.push((replies.sum(), child));
                 }
@@ -259,9 +294,11 @@ impl<'a, R: Rules, S: BuildHasher> Search<'a, R, S> {
             self.store.right(st.easy)?
         };
         for &g in opts.iter() {
+            let key = self.key(&st.hard, g);
             out.push(State {
                 hard: st.hard.clone(),
                 easy: g,
+                key,
             });
         }
         Ok(out)
@@ -303,13 +340,12 @@ impl<'a, R: Rules, S: BuildHasher> Search<'a, R, S> {
                 }
             }
         }
-        let bytes = ENTRY + (st.hard.len() * std::mem::size_of::<R::Pos>()) as u64;
         let bits = side_bits(left, win);
-        match self.table.get_mut(st) {
+        match self.table.get_mut(&st.key) {
             Some(b) => *b |= bits,
             None => {
-                self.table_bytes += bytes;
-                self.table.insert(st.clone(), bits);
+                self.table_bytes += ENTRY;
+                self.table.insert(st.key, bits);
             }
         }
         Ok(win)
