@@ -289,7 +289,7 @@ fn graph_numbers_of_graph_boards_agree_with_brute_force() {
 }
 
 #[test]
-fn boards_of_256_cells_are_the_largest() {
+fn boards_of_512_cells_are_the_largest() {
     // Node-Kayles on a path is Dawson's chess (octal 0.137); 16 x 16 knights lose by the
     // point-reflection mirror
     let v = values(
@@ -299,9 +299,29 @@ fn boards_of_256_cells_are_the_largest() {
     assert_eq!(json!([v[0]]), v[1]);
     assert_eq!(v[2], json!("P"));
     assert_eq!(v[3], json!(256));
-    let (code, _, err) = common::run_e("grid(16, 17)");
+    // past 256 squares, sets of eight words: a king on 2 x n takes its column and the two
+    // beside it, so kings on 2 x n and on 1 x n are Dawson's chess on n; 17 x 17 queens have
+    // one option per square
+    let v = values(
+        "let o = octal(\"0.137\")\n\
+         [grundy(placement(grid(2, n), [king])) for n in [129, 140]]\n\
+         [grundy(placement(grid(n, 2), [king])) for n in [129, 140]]\n\
+         [grundy(placement(grid(1, n), [king])) for n in [257, 270]]\n\
+         [grundy(o(n)) for n in [129, 140]]\n[grundy(o(n)) for n in [257, 270]]\n\
+         len(options(placement(grid(17, 17), [queen])))",
+    );
+    assert_eq!(v[0], v[3]);
+    assert_eq!(v[1], v[3]);
+    assert_eq!(v[2], v[4]);
+    assert_eq!(v[5], json!(289));
+    let (code, _, err) = common::run_e("grid(16, 33)");
     assert_eq!(code, 1);
-    assert!(err.contains("1 to 256 cells"), "{err}");
+    assert!(err.contains("1 to 512 cells"), "{err}");
+    // games by rules keep to 256 cells, and say so
+    let (code, _, err) =
+        common::run_e("game pins on board { move c to filled for c in empty }\npins(grid(17, 17))");
+    assert_eq!(code, 1);
+    assert!(err.contains("at most 256 cells"), "{err}");
 }
 
 /// The whole-position misère searches keep to the memory budget and say which search stopped.

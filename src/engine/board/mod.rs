@@ -38,7 +38,7 @@ mod solve;
 pub use partizan::{BOTH, LEFT, RIGHT};
 pub use solve::MAX_STATES;
 
-use crate::engine::placement::bits::{B256, Bits, Wide, set_of, with_wide};
+use crate::engine::placement::bits::{B256, B512, Bits, Wide, set_of, with_wide};
 use crate::engine::winloss::{self, Table};
 use crate::engine::{Ctl, Error, Result};
 use solve::{Cond, Game, Mv, Pos};
@@ -368,7 +368,8 @@ struct Inner<B> {
     nimbers: Mutex<HashMap<Pos<B>, u32, foldhash::fast::FixedState>>,
 }
 
-type Engine = Wide<Inner<u64>, Inner<u128>, Inner<B256>>;
+/// Boards past 256 cells are refused ([`MAX_CELLS`]): the widest set is never built here.
+type Engine = Wide<Inner<u64>, Inner<u128>, Inner<B256>, Inner<B512>>;
 
 /// Upper bound on the transposition table unless the memory budget is smaller.
 const TABLE_CAP: u64 = 1 << 30;

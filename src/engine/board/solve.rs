@@ -19,7 +19,7 @@
 //! the rules have no end conditions, a component with one live move is valued by playing it
 //! out ([`Game::one_move`]).
 use crate::engine::control::{Task, over_budget};
-use crate::engine::placement::bits::{Bits, bounding_box};
+use crate::engine::placement::bits::{Bits, WORDS, bounding_box};
 use crate::engine::winloss::{Key, Sums};
 use crate::engine::{Ctl, Result};
 use std::cell::RefCell;
@@ -34,12 +34,12 @@ type Sets<B> = [B; 1 << MAX_STATES];
 const SMALL: usize = 8;
 
 /// A per-thread cache of small values: (game id, the component's cells, its value), by hash.
-type SmallCache = Vec<(u64, [u64; 4], u8)>;
+type SmallCache = Vec<(u64, [u64; WORDS], u8)>;
 
 thread_local! {
     /// Per-thread memo of [`small_mex`], one byte per subset (`u8::MAX` = unknown).
     static SMALL_MEMO: RefCell<Vec<u8>> = RefCell::new(vec![u8::MAX; 1 << SMALL]);
-    static SMALL_CACHE: RefCell<SmallCache> = RefCell::new(vec![(u64::MAX, [0; 4], 0); 1 << 12]);
+    static SMALL_CACHE: RefCell<SmallCache> = RefCell::new(vec![(u64::MAX, [0; WORDS], 0); 1 << 12]);
 }
 
 /// A fresh [`Game::id`].

@@ -1,11 +1,13 @@
-//! Fixed-width bitsets over the squares of a board: `u64`, `u128` and a 256-bit array. The
-//! solver is generic over them, so small boards run on one machine word.
+//! Fixed-width bitsets over the squares of a board: `u64`, `u128` and arrays of four and eight
+//! words. The solver is generic over them, so small boards run on one machine word.
 use crate::engine::winloss;
 use std::fmt::Debug;
 use std::hash::Hash;
 
 /// The largest board (squares or vertices) the engine takes.
-pub const MAX_SQUARES: usize = 256;
+pub const MAX_SQUARES: usize = 512;
+/// The words of a set of [`MAX_SQUARES`] squares.
+pub const WORDS: usize = MAX_SQUARES / 64;
 
 /// The set of the given squares.
 pub fn set_of<B: Bits>(squares: impl IntoIterator<Item = usize>) -> B {
@@ -44,10 +46,11 @@ pub fn bounding_box<B: Bits>(c: B, stride: usize) -> (usize, usize, usize, usize
 }
 
 /// One value per set width; a board's size picks the narrowest that holds it.
-pub(crate) enum Wide<A, B, C> {
+pub(crate) enum Wide<A, B, C, D> {
     W64(A),
     W128(B),
     W256(C),
+    W512(D),
 }
 
 /// Runs `$body` on the value of a [`Wide`], whatever its width.
@@ -57,6 +60,7 @@ macro_rules! with_wide {
             $crate::engine::placement::bits::Wide::W64($i) => $body,
             $crate::engine::placement::bits::Wide::W128($i) => $body,
             $crate::engine::placement::bits::Wide::W256($i) => $body,
+            $crate::engine::placement::bits::Wide::W512($i) => $body,
         }
     };
 }
@@ -85,8 +89,8 @@ pub trait Bits: Copy + Eq + Ord + Hash + Send + Sync + Default + Debug + 'static
     fn word0(self) -> u64;
     /// The largest member (the set must not be empty).
     fn highest(self) -> usize;
-    /// The set as four words, least significant first.
-    fn words(self) -> [u64; 4];
+    /// The set as [`WORDS`] words, least significant first.
+    fn words(self) -> [u64; WORDS];
     /// The members in increasing order.
     fn ones(self) -> Ones<Self> {
         Ones(self)
@@ -188,9 +192,9 @@ macro_rules! int_bits {
                 <$t>::BITS as usize - 1 - self.leading_zeros() as usize
             }
             #[inline]
-            fn words(self) -> [u64; 4] {
+            fn words(self) -> [u64; WORDS] {
                 let x = self as u128;
-                [x as u64, (x >> 64) as u64, 0, 0]
+                std::array::from_fn(|k| [x as u64, (x >> 64) as u64].get(k).copied().unwrap_or(0))
             }
         }
     };
@@ -208,20 +212,31 @@ int_bits!(u128, |x: u128| mix(
     (x as u64) ^ mix((x >> 64) as u64 ^ 0x9e37_79b9_7f4a_7c15)
 ));
 
-/// A 256-bit set (four words, least significant first).
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Debug)]
-pub struct B256(pub [u64; 4]);
+/// A set of `64 N` squares (`N` words, least significant first).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Words<const N: usize>(pub [u64; N]);
 
-impl Bits for B256 {
+/// Four words: boards of up to 256 squares.
+pub type B256 = Words<4>;
+/// Eight words: boards of up to [`MAX_SQUARES`] squares (queens on 17 x 17 and beyond).
+pub type B512 = Words<8>;
+
+impl<const N: usize> Default for Words<N> {
+    fn default() -> Self {
+        Words([0; N])
+    }
+}
+
+impl<const N: usize> Bits for Words<N> {
     #[inline]
     fn is_empty(self) -> bool {
-        self.0 == [0; 4]
+        self.0 == [0; N]
     }
     #[inline]
     fn bit(i: usize) -> Self {
-        let mut w = [0; 4];
+        let mut w = [0; N];
         w[i >> 6] = 1 << (i & 63);
-        B256(w)
+        Words(w)
     }
     #[inline]
     fn test(self, i: usize) -> bool {
@@ -233,15 +248,15 @@ impl Bits for B256 {
     }
     #[inline]
     fn and(self, o: Self) -> Self {
-        B256(std::array::from_fn(|k| self.0[k] & o.0[k]))
+        Words(std::array::from_fn(|k| self.0[k] & o.0[k]))
     }
     #[inline]
     fn or(self, o: Self) -> Self {
-        B256(std::array::from_fn(|k| self.0[k] | o.0[k]))
+        Words(std::array::from_fn(|k| self.0[k] | o.0[k]))
     }
     #[inline]
     fn andnot(self, o: Self) -> Self {
-        B256(std::array::from_fn(|k| self.0[k] & !o.0[k]))
+        Words(std::array::from_fn(|k| self.0[k] & !o.0[k]))
     }
     #[inline]
     fn count(self) -> u32 {
@@ -249,12 +264,12 @@ impl Bits for B256 {
     }
     #[inline]
     fn lowest(self) -> usize {
-        for k in 0..4 {
+        for k in 0..N {
             if self.0[k] != 0 {
                 return k * 64 + self.0[k].trailing_zeros() as usize;
             }
         }
-        256
+        64 * N
     }
     #[inline]
     fn clear_lowest(self) -> Self {
@@ -265,24 +280,24 @@ impl Bits for B256 {
                 break;
             }
         }
-        B256(w)
+        Words(w)
     }
     fn shr(self, k: usize) -> Self {
-        if k >= 256 {
-            return B256::default();
+        if k >= 64 * N {
+            return Words::default();
         }
         let (q, r) = (k / 64, k % 64);
-        let mut out = [0u64; 4];
+        let mut out = [0u64; N];
         for (i, o) in out.iter_mut().enumerate() {
             let j = i + q;
-            if j < 4 {
+            if j < N {
                 *o = self.0[j] >> r;
-                if r > 0 && j + 1 < 4 {
+                if r > 0 && j + 1 < N {
                     *o |= self.0[j + 1] << (64 - r);
                 }
             }
         }
-        B256(out)
+        Words(out)
     }
     #[inline]
     fn hash64(self) -> u64 {
@@ -302,7 +317,7 @@ impl Bits for B256 {
     }
     #[inline]
     fn highest(self) -> usize {
-        for k in (0..4).rev() {
+        for k in (0..N).rev() {
             if self.0[k] != 0 {
                 return k * 64 + 63 - self.0[k].leading_zeros() as usize;
             }
@@ -310,8 +325,8 @@ impl Bits for B256 {
         0
     }
     #[inline]
-    fn words(self) -> [u64; 4] {
-        self.0
+    fn words(self) -> [u64; WORDS] {
+        std::array::from_fn(|k| if k < N { self.0[k] } else { 0 })
     }
 }
 
@@ -332,5 +347,18 @@ mod tests {
             let y: Vec<usize> = b.shr(k).ones().collect();
             assert_eq!(x, y);
         }
+        // eight words, against the members shifted one by one
+        let mut w = B512::default();
+        let members = [0usize, 63, 64, 200, 255, 256, 300, 447, 511];
+        for i in members {
+            w.set(i);
+        }
+        for k in [0, 1, 63, 64, 65, 256, 300, 511, 512] {
+            let x: Vec<usize> = w.shr(k).ones().collect();
+            let y: Vec<usize> = members.iter().filter(|&&i| i >= k).map(|i| i - k).collect();
+            assert_eq!(x, y, "shift {k}");
+        }
+        assert_eq!((w.lowest(), w.highest(), w.count()), (0, 511, 9));
+        assert_eq!(w.words(), w.0);
     }
 }

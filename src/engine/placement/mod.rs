@@ -6,8 +6,8 @@
 //! move picks a vertex that is neither chosen nor adjacent to a chosen vertex. The player who
 //! cannot move loses (normal play).
 //!
-//! Boards have at most [`MAX_SQUARES`] (256) squares; the engine keeps a set of squares in one
-//! machine word up to 64 squares, two up to 128 and four up to 256.
+//! Boards have at most [`MAX_SQUARES`] (512) squares; the engine keeps a set of squares in one
+//! machine word up to 64 squares, two up to 128, four up to 256 and eight beyond.
 //!
 //! ```
 //! use gamut::engine::Ctl;
@@ -39,7 +39,7 @@ pub use theory::{
 use crate::engine::graph::Graph;
 use crate::engine::winloss::{self, Table};
 use crate::engine::{Ctl, Error, Result};
-use bits::{B256, Bits, Wide, set_of, with_wide};
+use bits::{B256, B512, Bits, Wide, set_of, with_wide};
 use piece::{Grid, Reach};
 use solve::{Blocking, Cx, Game};
 use std::collections::HashMap;
@@ -165,7 +165,7 @@ struct Inner<B> {
     table: Mutex<Option<Arc<Table<B>>>>,
 }
 
-type Engine = Wide<Inner<u64>, Inner<u128>, Inner<B256>>;
+type Engine = Wide<Inner<u64>, Inner<u128>, Inner<B256>, Inner<B512>>;
 
 /// Upper bound on the transposition table unless the memory budget is smaller.
 const TABLE_CAP: u64 = 1 << 30;
@@ -427,8 +427,10 @@ impl Placement {
             Engine::W64(Inner::build(&reach, blocking, &syms, stride))
         } else if n <= 128 {
             Engine::W128(Inner::build(&reach, blocking, &syms, stride))
-        } else {
+        } else if n <= 256 {
             Engine::W256(Inner::build(&reach, blocking, &syms, stride))
+        } else {
+            Engine::W512(Inner::build(&reach, blocking, &syms, stride))
         };
         Ok(Placement {
             board,

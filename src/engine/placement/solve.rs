@@ -11,7 +11,7 @@
 //!
 //! Blocking games: the occupied squares matter too (they stop rays); the state is
 //! `(available, occupied)` and the search is a plain memoised mex, refused beyond a budget.
-use super::bits::{Bits, bounding_box};
+use super::bits::{Bits, WORDS, bounding_box};
 use super::graphs;
 use crate::engine::winloss::{Sums, mark, mex};
 use crate::engine::{Ctl, Error, Result};
@@ -78,11 +78,11 @@ pub(crate) fn small_bound(degree: f64, single: bool) -> (usize, usize) {
 /// A per-thread cache of what is known of small components: (game id, the component's words,
 /// its facts), by hash. The facts are [`EXACT_FACT`] with the value, or else bit `h` set for
 /// each heap `h <= MAX_LOSES` with `C + *h` a win.
-type SmallCache = Vec<(u64, [u64; 4], u8)>;
+type SmallCache = Vec<(u64, [u64; WORDS], u8)>;
 
 thread_local! {
     static SMALL_MEMO: RefCell<Memo> = RefCell::new(Memo::new());
-    static SMALL_CACHE: RefCell<SmallCache> = RefCell::new(vec![(u64::MAX, [0; 4], 0); 1 << 12]);
+    static SMALL_CACHE: RefCell<SmallCache> = RefCell::new(vec![(u64::MAX, [0; WORDS], 0); 1 << 12]);
 }
 
 /// The per-thread memo of the subset searches: a byte per subset (`u8::MAX` = unknown).
@@ -332,7 +332,7 @@ pub(super) fn has_pext() -> bool {
 
 /// The members of `m` that lie in `c`, renumbered by their rank in `c` (which has at most 32
 /// members): the local numbering of [`Game::small_search`].
-fn relabel(m: [u64; 4], c: [u64; 4]) -> u32 {
+fn relabel(m: [u64; WORDS], c: [u64; WORDS]) -> u32 {
     let (mut out, mut shift) = (0u64, 0);
     for (mw, cw) in m.into_iter().zip(c) {
         out |= ranks(mw, cw) << shift;
@@ -358,7 +358,7 @@ pub(super) fn ranks(m: u64, c: u64) -> u64 {
 /// [`relabel`] by one parallel bit extract per word.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi2")]
-unsafe fn pext_words(m: [u64; 4], c: [u64; 4]) -> u32 {
+unsafe fn pext_words(m: [u64; WORDS], c: [u64; WORDS]) -> u32 {
     let (mut out, mut shift) = (0u64, 0);
     for (mw, cw) in m.into_iter().zip(c) {
         if cw != 0 {
@@ -371,7 +371,7 @@ unsafe fn pext_words(m: [u64; 4], c: [u64; 4]) -> u32 {
 
 /// Never called off x86-64 ([`has_pext`] is false there).
 #[cfg(not(target_arch = "x86_64"))]
-unsafe fn pext_words(m: [u64; 4], c: [u64; 4]) -> u32 {
+unsafe fn pext_words(m: [u64; WORDS], c: [u64; WORDS]) -> u32 {
     relabel(m, c)
 }
 
@@ -975,17 +975,17 @@ mod tests {
     fn relabel_and_pext_agree() {
         let mut rnd = crate::engine::xorshift(0x9e37_79b9_7f4a_7c15u64);
         for _ in 0..2000 {
-            // a set `c` of at most 32 squares spread over the four words, and any `m`
-            let mut c = [0u64; 4];
+            // a set `c` of at most 32 squares spread over the words, and any `m`
+            let mut c = [0u64; WORDS];
             for _ in 0..rnd() % 33 {
-                let s = rnd() % 256;
+                let s = rnd() % (64 * WORDS as u64);
                 c[(s / 64) as usize] |= 1 << (s % 64);
             }
-            let m = [rnd(), rnd(), rnd(), rnd()];
+            let m = std::array::from_fn(|_| rnd());
             // the rank of each member of `c` in `m & c`, bit by bit
             let mut want = 0u32;
             let mut rank = 0;
-            for s in 0..256 {
+            for s in 0..64 * WORDS {
                 if c[s / 64] >> (s % 64) & 1 == 1 {
                     want |= ((m[s / 64] >> (s % 64) & 1) as u32) << rank;
                     rank += 1;

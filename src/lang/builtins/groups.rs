@@ -1,12 +1,12 @@
 //! Group queries (docs/language.md, "Groups") as builtins.
 use crate::engine::Ctl;
-use crate::engine::board::MAX_CELLS;
 use crate::engine::control::human_bytes;
 use crate::engine::control::{depth_heading, depth_line, num};
 use crate::engine::group::cayley::{SchreierGraph, State};
 use crate::engine::group::perm::Perm;
 use crate::engine::group::search;
 use crate::engine::group::{Board, GroupVal, PatternSpec};
+use crate::engine::placement::MAX_SQUARES;
 use crate::lang::error::{Error, Result};
 use crate::lang::run::eval::{Args, Interp};
 use crate::lang::run::groups::{STATE_LIMIT, Shape, get_group, identity_state, moves_of, pattern};
@@ -274,13 +274,14 @@ fn grid(it: &mut Interp, a: &mut Args) -> Result<Value> {
 fn board(_: &mut Interp, a: &mut Args, torus: bool) -> Result<Value> {
     a.count(2, 2)?;
     let (m, n) = (a.nonneg(0)? as usize, a.nonneg(1)? as usize);
-    // the board engines keep a set of cells in at most 256 bits
-    if m == 0 || n == 0 || m.checked_mul(n).is_none_or(|c| c > MAX_CELLS) {
+    // the placement engine keeps a set of squares in at most 512 bits (board games by rules
+    // in 256, and they say so)
+    if m == 0 || n == 0 || m.checked_mul(n).is_none_or(|c| c > MAX_SQUARES) {
         return Err(Error::runtime(
             format!("a {}x{} grid is not supported", num(m), num(n)),
             a.span,
         )
-        .hint(format!("boards have 1 to {MAX_CELLS} cells")));
+        .hint(format!("boards have 1 to {MAX_SQUARES} cells")));
     }
     Ok(Value::Board(Rc::new(Board {
         rows: m,
