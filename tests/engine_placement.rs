@@ -1120,7 +1120,7 @@ fn api_show_moves_and_errors() {
     assert_eq!(format!("{}", Piece::knight()), "leaper(1, 2)");
     assert!(
         Placement::new(
-            Board::Grid { rows: 17, cols: 17 },
+            Board::Grid { rows: 16, cols: 33 },
             vec![Piece::knight()],
             false
         )
@@ -1128,7 +1128,7 @@ fn api_show_moves_and_errors() {
     );
     assert!(
         Placement::new(
-            Board::Grid { rows: 16, cols: 16 },
+            Board::Grid { rows: 16, cols: 32 },
             vec![Piece::knight()],
             false
         )

@@ -251,7 +251,7 @@ fn closed_stderr_and_stdout_end_quietly() {
         let out = Command::new("bash")
             .arg("-c")
             .arg(format!(
-                "\"{bin}\" -e 'grid(16,17)' 2>&1 | head -c 1 >/dev/null; echo ${{PIPESTATUS[0]}}"
+                "\"{bin}\" -e 'grid(16,33)' 2>&1 | head -c 1 >/dev/null; echo ${{PIPESTATUS[0]}}"
             ))
             .output()
             .unwrap();
@@ -260,7 +260,7 @@ fn closed_stderr_and_stdout_end_quietly() {
         // stderr closed outright
         let out = Command::new("bash")
             .arg("-c")
-            .arg(format!("\"{bin}\" -e 'grid(16,17)' 2>&-; echo $?"))
+            .arg(format!("\"{bin}\" -e 'grid(16,33)' 2>&-; echo $?"))
             .output()
             .unwrap();
         assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "1");
