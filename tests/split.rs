@@ -88,6 +88,9 @@ fn parts_run_one_by_one_merge_to_the_single_process_answer() {
         ("outcome(kayles(0))", 2),
         ("outcome(misere(kayles(0) + kayles(0)))", 2),
         ("grundy(kayles(9))", 40),
+        // a sum: the board's options folded by its symmetries, the heap's kept
+        ("outcome(Q + nim(2))", 3),
+        ("grundy(Q + Q)", 4),
         // Dots-and-Boxes: AE completes a box and keeps the turn
         ("value(D)", 5),
         ("value(dots(2, 2))", 3),
@@ -120,7 +123,7 @@ fn parts_run_one_by_one_merge_to_the_single_process_answer() {
 }
 
 /// Options equal under the board's symmetries are searched once: 25 queens' squares on 5 x 5
-/// fall into 6 classes, the 12 lines of an empty 2 x 2 Dots-and-Boxes board into 2 (border
+/// fall into 6 classes, also in a sum (its components classed each, in any order), the 12 lines of an empty 2 x 2 Dots-and-Boxes board into 2 (border
 /// and inner), the 49 of 4 x 5 into 14 (a corner box's two border sides are interchangeable);
 /// heap options are kept as they are. A partizan position's options are classes for each
 /// player apart: Domineering 3 x 4 has 8 vertical placements in 2 classes and 9 horizontal
@@ -141,6 +144,13 @@ fn a_split_searches_one_option_per_symmetry_class() {
             "49 options of the position (14 distinct",
         ),
         ("grundy(kayles(9))", "9 options of the position (9 distinct"),
+        // in a sum each component is classed: the 25 queen moves in 6 classes, 2 heap moves
+        (
+            "outcome(Q + nim(2))",
+            "27 options of the position (8 distinct",
+        ),
+        // the moves in one of two equal components (the other's are the same), 6 classes
+        ("grundy(Q + Q)", "25 options of the position (6 distinct"),
         (
             "outcome(clobber(\"xoxoxo|oxoxox\"))",
             "32 options of the position (8 distinct",

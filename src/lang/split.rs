@@ -62,19 +62,43 @@ fn parse_query(it: &mut Interp, text: &str) -> Result<Query> {
     })
 }
 
-/// A key options of equal value share: the family's class key (the state up to the board's
-/// symmetries) where it has one; `None` for an option that is kept as it is.
-fn class_of(o: &Value) -> Option<(usize, Vec<u64>)> {
+/// A component's part of a class key: the family's class key (the state up to the board's
+/// symmetries, `true`) where it has one, else the state itself.
+type Part = (usize, bool, Vec<u64>);
+
+/// A key options of equal value share: the parts of its components, sorted (the order of a
+/// sum's components does not matter). `None` for a misère option, which is kept as it is.
+fn class_of(o: &Value) -> Option<Vec<Part>> {
     let Value::Position(p) = o else { return None };
-    let c = p.the_one()?;
-    Some((c.rs.id, c.rs.family.class_key(&c.args)?))
+    if p.misere {
+        return None;
+    }
+    let mut key: Vec<Part> = p
+        .comps
+        .iter()
+        .map(|c| match c.rs.family.class_key(&c.args) {
+            Some(k) => (c.rs.id, true, k),
+            None => (c.rs.id, false, c.args.iter().map(|&a| a as u64).collect()),
+        })
+        .collect();
+    key.sort();
+    Some(key)
 }
 
-/// The class of an option's negative (see [`Family::negative_class_key`]).
-fn negative_class_of(o: &Value) -> Option<(usize, Vec<u64>)> {
+/// The class of an option's negative (see [`Family::negative_class_key`]), when each of its
+/// components has one.
+fn negative_class_of(o: &Value) -> Option<Vec<Part>> {
     let Value::Position(p) = o else { return None };
-    let c = p.the_one()?;
-    Some((c.rs.id, c.rs.family.negative_class_key(&c.args)?))
+    if p.misere {
+        return None;
+    }
+    let mut key = p
+        .comps
+        .iter()
+        .map(|c| Some((c.rs.id, true, c.rs.family.negative_class_key(&c.args)?)))
+        .collect::<Option<Vec<Part>>>()?;
+    key.sort();
+    Some(key)
 }
 
 /// The options of a split's position.
