@@ -366,3 +366,15 @@ fn a_slurm_job_array_runs_the_parts() {
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_dir_all(&runs);
 }
+
+/// A record split over sessions merges from its committed parts: Clobber on the 2 x 18
+/// checkerboard is P (docs/benchmarks.md), past MCGS's table, which ends at 2 x 17.
+#[test]
+fn the_committed_clobber_2x18_run_merges_to_p() {
+    let out = gamut()
+        .args(["merge", "runs/clobber-2x18"])
+        .output()
+        .unwrap();
+    succeeded(&out);
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "P");
+}
