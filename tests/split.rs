@@ -378,3 +378,37 @@ fn the_committed_clobber_2x18_run_merges_to_p() {
     succeeded(&out);
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "P");
 }
+
+/// An outcome is N as soon as the finished parts give each side a winning move: the parts
+/// still to run cannot change it. Queens on 5 x 5 split into 6 parts: part 4 holds a move to
+/// a P-position, part 0 none. Clobber 2 x 5 in 4 parts: part 0 holds a winning move for each
+/// side. The committed Clobber 4 x 8 run has one part done, a winning Left opening, whose
+/// negative is Right's (the board is its own negative): 4 x 8 is N, past MCGS's table.
+#[test]
+fn a_finished_part_that_settles_the_outcome_is_enough() {
+    for (query, parts, run, settled) in [
+        ("outcome(Q)", 6, 4, true),
+        ("outcome(Q)", 6, 0, false),
+        ("outcome(clobber(\"xoxox|oxoxo\"))", 4, 0, true),
+    ] {
+        let dir = scratch("settled");
+        split(&dir, query, parts);
+        succeeded(&part(&dir, run));
+        let (code, out, err) = merge(&dir);
+        if settled {
+            assert_eq!(code, 0, "{query}: {err}");
+            assert_eq!(out, single(query), "{query}");
+            assert_eq!(out.trim(), "N");
+        } else {
+            assert_eq!(code, 1, "{query}: {out}");
+            assert!(err.contains("parts not finished"), "{err}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+    let out = gamut()
+        .args(["merge", "runs/clobber-4x8"])
+        .output()
+        .unwrap();
+    succeeded(&out);
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "N");
+}

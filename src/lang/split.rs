@@ -561,6 +561,19 @@ pub fn merge(ctl: &Ctl, dir: &Path) -> Result<Value> {
             }
         }
     }
+    // an outcome the finished parts already settle: N once each side has a winning move (a
+    // move to a P-position, impartial), whatever the parts still to run would add
+    let win = |j: &u64| answers.get(j) == Some(&Json::Bool(true));
+    let settled = match lefts {
+        Some(l) => {
+            answers.keys().any(|j| *j < l && win(j))
+                && (answers.keys().any(|j| *j >= l && win(j)) || mirrors.iter().any(win))
+        }
+        None => kind == "outcome" && answers.values().any(|a| a == "P"),
+    };
+    if settled {
+        return Ok(Value::str(cgt::outcome_text(Outcome::N)));
+    }
     if !missing.is_empty() {
         return Err(Error::plain(format!(
             "parts not finished ({} of {parts}): {}",
