@@ -113,8 +113,8 @@ fn output_before_an_error_is_kept() {
 
 #[test]
 fn scripts_run_by_path_and_with_run() {
-    let dir = std::env::temp_dir().join(format!("gamut-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let f = dir.join("t.game");
     std::fs::write(
         &f,
@@ -186,8 +186,8 @@ fn results_do_not_depend_on_the_thread_count() {
 
 #[test]
 fn export_writes_dot_and_png() {
-    let dir = std::env::temp_dir().join(format!("gamut-export-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let out = gamut()
         .current_dir(&dir)
         .arg("-e")

@@ -17,12 +17,9 @@ fn deep_script(open: char, close: char, calls: usize, rest: &str) -> String {
 }
 
 fn run(args: &[&str], src: &str) -> (i32, String, String) {
-    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let path = std::env::temp_dir().join(format!("gamut-deep-{}-{run}.game", std::process::id()));
-    std::fs::write(&path, src).unwrap();
-    let out = gamut().args(args).arg(&path).output().unwrap();
-    let _ = std::fs::remove_file(&path);
+    let file = tempfile::Builder::new().suffix(".game").tempfile().unwrap();
+    std::fs::write(file.path(), src).unwrap();
+    let out = gamut().args(args).arg(file.path()).output().unwrap();
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8(out.stdout).unwrap(),

@@ -47,8 +47,8 @@ fn every_snippet_of_the_language_reference_prints_what_it_shows() {
     let cases = snippets(&doc);
     assert!(cases.len() >= 20, "found only {} snippets", cases.len());
     // snippets that export files write them in a scratch folder
-    let dir = std::env::temp_dir().join(format!("gamut-docs-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     for (line, code, expected) in cases {
         let out = gamut()
             .current_dir(&dir)

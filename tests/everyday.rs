@@ -31,8 +31,8 @@ fn digits_are_grouped_with_underscores_never_commas() {
 
 #[test]
 fn global_options_work_in_any_position_and_scripts_come_from_stdin() {
-    let dir = std::env::temp_dir().join(format!("gamut-opts-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let f = dir.join("s.game");
     std::fs::write(&f, "1 + 1\n").unwrap();
     let out = gamut().args(["--json", "run"]).arg(&f).output().unwrap();
@@ -69,7 +69,8 @@ fn global_options_work_in_any_position_and_scripts_come_from_stdin() {
 
 #[test]
 fn use_loads_the_users_own_file_relative_to_the_script() {
-    let dir = std::env::temp_dir().join(format!("gamut-use-{}", std::process::id()));
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     std::fs::create_dir_all(dir.join("lib")).unwrap();
     std::fs::write(dir.join("lib/mylib.game"), "fn triple(x) = 3 * x\n").unwrap();
     std::fs::write(
@@ -265,8 +266,8 @@ fn comprehensions_blocks_and_a_byte_order_mark() {
         "[2, 2, 3, 6]\n"
     );
     assert_eq!(run_e("fn f(x) { let y = x * x; y + 1 }\nf(3)").1, "10\n");
-    let dir = std::env::temp_dir().join(format!("gamut-bom-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     std::fs::write(dir.join("b.game"), "\u{feff}1 + 2\n").unwrap();
     let out = gamut().arg(dir.join("b.game")).output().unwrap();
     assert_eq!(String::from_utf8_lossy(&out.stdout), "3\n");
@@ -511,8 +512,8 @@ fn binomial_and_product_are_fast_exact_and_refused_past_the_size_limit() {
 /// A lone carriage return (old Mac line ends) ends a line: the error names line 3 and draws it.
 #[test]
 fn lone_carriage_returns_end_lines() {
-    let dir = std::env::temp_dir().join(format!("gamut-cr-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let f = dir.join("cr.game");
     std::fs::write(&f, "1\r2\r\"a\" + 1\r").unwrap();
     let out = gamut().arg("run").arg(&f).output().unwrap();
@@ -525,7 +526,6 @@ fn lone_carriage_returns_end_lines() {
         err.contains("cr.game:3:1]") && err.contains(" 3 │ \"a\" + 1"),
         "{err}"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// The memory budget holds for lists of lists (the check ran only when the running count hit a

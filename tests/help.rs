@@ -34,8 +34,8 @@ fn every_help_example_runs_as_shown() {
     names.extend(STATEMENTS.iter().map(|(k, _, _)| k.to_string()));
     names.extend(stdlib_names().into_iter().map(|(n, _)| n));
     assert!(names.len() > 100, "{} names", names.len());
-    let dir = std::env::temp_dir().join(format!("gamut-help-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let mut shown = 0;
     for name in names {
         let text = help(&it, &name).unwrap_or_else(|| panic!("no help for {name}"));
@@ -69,7 +69,6 @@ fn every_help_example_runs_as_shown() {
         }
     }
     assert!(shown > 80, "only {shown} examples show their output");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The test above would pass on help texts without examples if `examples` found none.

@@ -6,12 +6,12 @@ use std::path::{Path, PathBuf};
 
 const SCRIPT: &str = "let S = kayles(7) + kayles(3)\n";
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("gamut-hostile-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
+/// A folder holding the script, removed when the first value is dropped.
+fn scratch() -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().to_path_buf();
     std::fs::write(d.join("s.game"), SCRIPT).unwrap();
-    d
+    (tmp, d)
 }
 
 fn run(args: &[&std::ffi::OsStr]) -> (i32, String) {
@@ -47,7 +47,7 @@ fn merge(run_dir: &Path) -> (i32, String) {
 
 #[test]
 fn parts_of_another_query_are_refused() {
-    let dir = scratch("query");
+    let (_tmp, dir) = scratch();
     let (g, o) = (dir.join("g"), dir.join("o"));
     assert_eq!(split(&dir, &g, "grundy(S)", 2).0, 0);
     assert_eq!(split(&dir, &o, "outcome(S)", 2).0, 0);
@@ -66,12 +66,11 @@ fn parts_of_another_query_are_refused() {
     let (code, err) = merge(&o);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("belongs to another split"), "{err}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn forged_plans_and_parts_are_refused() {
-    let dir = scratch("forged");
+    let (_tmp, dir) = scratch();
     let r = dir.join("r");
     assert_eq!(split(&dir, &r, "grundy(S)", 2).0, 0);
     for i in 0..2 {
@@ -111,14 +110,13 @@ fn forged_plans_and_parts_are_refused() {
     std::fs::write(&p0, v.to_string()).unwrap();
     let (code, err) = merge(&r);
     assert_eq!(code, 1, "{err}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A partizan plan's `mirrors` (Left's options whose answers also count for Right) must name
 /// Left's options: anything else is refused, not read out of bounds.
 #[test]
 fn forged_mirrors_are_refused() {
-    let dir = scratch("mirrors");
+    let (_tmp, dir) = scratch();
     let r = dir.join("r");
     assert_eq!(split(&dir, &r, "outcome(clobber(\"xoxo|oxox\"))", 2).0, 0);
     for i in 0..2 {
@@ -142,12 +140,11 @@ fn forged_mirrors_are_refused() {
         assert_eq!(code, 1, "{forged}: {err}");
         assert!(err.contains("`mirrors`"), "{err}");
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn a_folder_name_cannot_add_a_line_to_the_slurm_script() {
-    let dir = scratch("inject");
+    let (_tmp, dir) = scratch();
     let evil = dir.join("x\ntouch INJECTED\n#");
     let (code, err) = split(&dir, &evil, "grundy(S)", 2);
     assert_eq!(code, 1, "{err}");
@@ -159,7 +156,6 @@ fn a_folder_name_cannot_add_a_line_to_the_slurm_script() {
     let sh = std::fs::read_to_string(odd.join("slurm.sh")).unwrap();
     let exec = sh.lines().find(|l| l.starts_with("exec ")).unwrap();
     assert!(exec.contains("'\\''s a $(dir)'"), "{exec}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A split written again into its folder while a part of the earlier one still runs: that
@@ -167,7 +163,7 @@ fn a_folder_name_cannot_add_a_line_to_the_slurm_script() {
 /// the same (a file the script `use`s may not be), so only the plan's id tells the parts apart.
 #[test]
 fn a_part_of_an_earlier_split_into_the_folder_is_refused() {
-    let dir = scratch("resplit");
+    let (_tmp, dir) = scratch();
     let r = dir.join("r");
     assert_eq!(split(&dir, &r, "grundy(S)", 2).0, 0);
     assert_eq!(part(&r, 1).0, 0);
@@ -185,7 +181,6 @@ fn a_part_of_an_earlier_split_into_the_folder_is_refused() {
     assert_eq!(part(&r, 1).0, 0);
     let (code, out) = merge(&r);
     assert_eq!((code, out.trim()), (0, "1"));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// sbatch reads its `#SBATCH` lines itself: the log path is one double-quoted argument there
@@ -193,7 +188,7 @@ fn a_part_of_an_earlier_split_into_the_folder_is_refused() {
 /// turns Slurm's patterns off, is refused before anything is written.
 #[test]
 fn the_log_path_is_quoted_as_sbatch_reads_it() {
-    let dir = scratch("sbatch");
+    let (_tmp, dir) = scratch();
     let bs = dir.join("a\\b");
     let (code, err) = split(&dir, &bs, "grundy(S)", 2);
     assert_eq!(code, 1, "{err}");
@@ -226,14 +221,13 @@ fn the_log_path_is_quoted_as_sbatch_reads_it() {
     assert!(out.status.success(), "{out:?}");
     assert!(r.join("part-1.json").exists());
     assert!(!dir.join("X").exists());
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A plan is input: its counts are bounded before any use (options as a list's 20_000_000),
 /// and a plan or part file is parsed only if the memory budget holds what it may parse into.
 #[test]
 fn plan_counts_and_file_sizes_are_bounded() {
-    let dir = scratch("bounds");
+    let (_tmp, dir) = scratch();
     let r = dir.join("r");
     assert_eq!(split(&dir, &r, "grundy(S)", 2).0, 0);
     for i in 0..2 {
@@ -286,5 +280,4 @@ fn plan_counts_and_file_sizes_are_bounded() {
     );
     std::fs::write(&p0, &part0).unwrap();
     assert_eq!(memory(&["merge", r_]).0, 0);
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -350,8 +350,8 @@ fn clear_errors() {
 /// `plot(thermograph(G), file)` writes a picture with the walls and the title.
 #[test]
 fn thermograph_picture() {
-    let dir = std::env::temp_dir().join(format!("gamut-thermo-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let (svg, png) = (dir.join("h.svg"), dir.join("h.png"));
     let (code, out, err) = run_e(&format!(
         "plot(thermograph({{3 | {{1 | -1}}}}), {svg:?})\nplot(thermograph(±1), {png:?}, size: 400)"
@@ -366,7 +366,6 @@ fn thermograph_picture() {
     );
     let bytes = std::fs::read(&png).unwrap();
     assert_eq!(&bytes[1..4], b"PNG");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// `moves(P)` gives each player's options with their values, and `winning(P, side)` the

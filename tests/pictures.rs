@@ -7,14 +7,7 @@ mod tools;
 use gamut::engine::group::export::{HOP_COLOURS, WALK_LEFT, WALK_TOP, walk_swatch};
 use gamut::lang::run::eval::Interp;
 use std::cell::RefCell;
-use std::path::PathBuf;
 use std::rc::Rc;
-
-fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("gamut-pictures-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 fn path(d: &std::path::Path, f: &str) -> String {
     d.join(f).to_string_lossy().into_owned()
@@ -111,7 +104,8 @@ fn dot_counts(text: &str) -> (usize, usize, usize) {
 
 #[test]
 fn cayley_dot_has_one_node_per_element_and_one_edge_per_undirected_edge() {
-    let d = dir("dot");
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
     for g in ["slide2", "slide3_easy", "slide4_easy", "slide5_easy"] {
         let f = path(&d, &format!("{g}.dot"));
         run(&format!("export({g}, \"{f}\")")).unwrap();
@@ -148,7 +142,8 @@ fn cayley_dot_has_one_node_per_element_and_one_edge_per_undirected_edge() {
 
 #[test]
 fn sub_game_graph_draws_each_pattern_as_a_board() {
-    let d = dir("orbit");
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
     let f = path(&d, "sub.dot");
     run(&format!("export(orbit(slide4_easy, {{1, 11}}), \"{f}\")")).unwrap();
     let text = std::fs::read_to_string(&f).unwrap();
@@ -178,7 +173,8 @@ fn first_board(text: &str) -> (usize, usize) {
 
 #[test]
 fn sub_game_pictures_keep_the_board_shape() {
-    let d = dir("shape");
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
     // a 2 x 4 slide puzzle (rows right, columns up), and a 3 x 2 one with a single-row move
     for (src, rows, cols) in [
         (
@@ -226,7 +222,8 @@ fn svg_count(doc: &roxmltree::Document, tag: &str, attr: &str, value: &str) -> u
 
 #[test]
 fn a_game_of_cycles_picture_shows_cells_arrows_and_the_sink_source_rule() {
-    let d = dir("cycles-svg");
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
     let svg = path(&d, "dd.svg");
     let png = path(&d, "dd.png");
     let pos = "cycles(double_diamond, marked: [\"a>b\", \"b>d\"])";
@@ -295,7 +292,8 @@ fn svg_and_png_through_graphviz() {
     if !has_dot() {
         return;
     }
-    let d = dir("svg");
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
     let svg = path(&d, "g.svg");
     let png = path(&d, "g.png");
     run(&format!(
@@ -325,7 +323,8 @@ fn svg_and_png_through_graphviz() {
 
 #[test]
 fn large_graph_is_drawn_as_distance_layers() {
-    let d = dir("layers");
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
     let f = path(&d, "hard.dot");
     run(&format!("export(slide3_hard, \"{f}\")")).unwrap();
     let text = std::fs::read_to_string(&f).unwrap();
@@ -363,7 +362,9 @@ fn a_missing_tool_is_reported_or_fails_when_required() {
 #[test]
 fn missing_graphviz_is_explained() {
     // the message when `dot` is absent; PATH without it
-    let e = gamut::engine::group::export::render_dot("graph {}", "/tmp/x.svg", "svg");
+    let tmp = tempfile::tempdir().unwrap();
+    let svg = path(tmp.path(), "x.svg");
+    let e = gamut::engine::group::export::render_dot("graph {}", &svg, "svg");
     if has_dot() {
         assert!(e.is_ok());
     }
@@ -371,7 +372,7 @@ fn missing_graphviz_is_explained() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_gamut"))
         .env("PATH", "")
         .arg("-e")
-        .arg("export(slide2, \"/tmp/gamut-no-dot.svg\")")
+        .arg(format!("export(slide2, {svg:?})"))
         .output()
         .unwrap();
     let msg = String::from_utf8_lossy(&out.stderr);
@@ -380,7 +381,8 @@ fn missing_graphviz_is_explained() {
 
 #[test]
 fn walk_matrix_png_colours_cells_as_the_thesis() {
-    let d = dir("walk");
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
     let f = path(&d, "walk6.png");
     let vals = run(&format!(
         "let w = walks(slide4_easy, 6, order_by: \"<R, U>\", size: 640)\nexport(w, \"{f}\")\nw.hops[0]\nw.order\nw.cosets"
@@ -442,7 +444,8 @@ fn walk_matrix_png_colours_cells_as_the_thesis() {
 
 #[test]
 fn walk_matrix_default_size_is_readable() {
-    let d = dir("walksize");
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
     // 64 elements: 12 pixels an entry
     let f = path(&d, "w.png");
     run(&format!("export(walks(slide4_easy, 1), \"{f}\")")).unwrap();
@@ -472,7 +475,8 @@ fn walk_matrix_default_size_is_readable() {
 
 #[test]
 fn plots_of_sequences_and_distributions() {
-    let d = dir("plot");
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
     let g = path(&d, "g.png");
     let b = path(&d, "d.svg");
     let l = path(&d, "l.png");
@@ -499,7 +503,8 @@ fn plots_of_sequences_and_distributions() {
 
 #[test]
 fn gap_round_trip_on_every_stdlib_group() {
-    let d = dir("gap");
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
     for g in [
         "slide2",
         "slide3_easy",
@@ -543,7 +548,8 @@ fn gap_agrees_on_every_stdlib_group() {
     ) {
         return;
     }
-    let d = dir("gaprun");
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
     let groups = [
         "slide2",
         "slide3_easy",
@@ -611,7 +617,8 @@ fn gap_agrees_on_every_stdlib_group() {
 
 #[test]
 fn tws_round_trip_and_refusals() {
-    let d = dir("tws");
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
     for g in ["slide2", "slide3_hard", "slide4_hard", "slide6_easy"] {
         let f = path(&d, &format!("{g}.tws"));
         let v = run(&format!(
@@ -648,7 +655,8 @@ fn tws_round_trip_and_refusals() {
 
 #[test]
 fn a_game_of_cycles_position_exports_with_arrows_on_marked_edges() {
-    let d = dir("cycles");
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
     let f = path(&d, "dd.dot");
     run(&format!(
         "export(cycles(double_diamond, marked: [\"a>b\", \"b>d\"]), \"{f}\")"
@@ -669,7 +677,8 @@ fn a_game_of_cycles_position_exports_with_arrows_on_marked_edges() {
 /// same file as `export(x, file)`.
 #[test]
 fn pictures_are_values_that_export_saves() {
-    let d = dir("values");
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
     let (a, b) = (path(&d, "a.dot"), path(&d, "b.dot"));
     let out = run(&format!(
         "let p = export(slide2)\np\nexport(p, \"{a}\")\nexport(slide2, \"{b}\")\nplot([3, 1, 2])"
@@ -737,7 +746,8 @@ fn pictures_are_values_that_export_saves() {
 
 #[test]
 fn a_board_game_picture_shades_and_letters_each_cell_by_its_state() {
-    let d = dir("board");
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
     let (grid_svg, graph_svg, png) = (path(&d, "k.svg"), path(&d, "g.svg"), path(&d, "k.png"));
     let rules = "game knights on board {
     cells empty, knight, attacked
@@ -798,7 +808,8 @@ let q = options(nk(graph { a - b - c - d, b - e }))[0]
 
 #[test]
 fn a_placement_picture_shades_pieces_attacked_and_free_squares_as_show_draws_them() {
-    let d = dir("placement");
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
     let (svg_path, graph_path) = (path(&d, "p.svg"), path(&d, "n.svg"));
     let setup = "let p = options(options(placement(grid(4, 4), [knight, queen]))[3])[10]
 let q = options(node_kayles(graph { a - b - c - d - a, a - c }))[0]
@@ -846,7 +857,8 @@ let q = options(node_kayles(graph { a - b - c - d - a, a - c }))[0]
 
 #[test]
 fn a_dots_and_boxes_picture_draws_the_lines_and_shades_the_complete_boxes() {
-    let d = dir("dots");
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
     let svg_path = path(&d, "d.svg");
     // Sam Loyd's puzzle with one more line: no box is complete; then every line around two boxes
     for drawn in [
@@ -872,7 +884,8 @@ fn a_dots_and_boxes_picture_draws_the_lines_and_shades_the_complete_boxes() {
 
 #[test]
 fn a_picture_of_a_game_on_edges_draws_each_edge_by_its_state_and_direction() {
-    let d = dir("edges");
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
     let (svg_path, png) = (path(&d, "e.svg"), path(&d, "e.png"));
     let setup = "game cyc on edges {
     cells unmarked, marked
@@ -918,8 +931,8 @@ let p = options(options(cyc(double_diamond))[2])[5]
 /// flushed its SVG file on drop, where a full disk went unnoticed and "wrote" was printed).
 #[test]
 fn a_failed_write_is_an_error_in_every_format() {
-    let dir = std::env::temp_dir().join(format!("gamut-full-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     for (name, value) in [
         ("a.svg", "cycles(diamond)"),
         ("b.svg", "dots(2, 2)"),
@@ -937,5 +950,4 @@ fn a_failed_write_is_an_error_in_every_format() {
         assert_eq!(out.status.code(), Some(1), "{name}: {err}");
         assert!(err.contains("No space left on device"), "{name}: {err}");
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -5,17 +5,11 @@ mod common;
 use gamut::engine::board::picture::SHADES;
 use gamut::engine::partizan::picture::{EDGE_BLUE, EDGE_GREEN, EDGE_RED, FILLED, GROUND};
 use plotters::style::RGBColor;
-use std::path::PathBuf;
-
-fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("gamut-partizan-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 /// `export(P, file.svg)` of the position written in `pos`, read back; with `show(P)`'s text.
 fn export_svg(setup: &str, pos: &str, name: &str) -> (String, String) {
-    let f = dir(name).join(format!("{name}.svg"));
+    let tmp = tempfile::tempdir().unwrap();
+    let f = tmp.path().join(format!("{name}.svg"));
     let f = f.to_string_lossy();
     let out = common::values(&format!("{setup}\nshow({pos})\nexport({pos}, \"{f}\")"));
     assert_eq!(out[1].as_str(), Some(&*format!("wrote {f}")));
@@ -270,7 +264,8 @@ fn a_hackenbush_string_stands_upright_with_its_ground_edge_lowest() {
 
 #[test]
 fn what_cannot_be_drawn_is_refused_with_a_reason() {
-    let d = dir("refused");
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
     let f = d.join("x.svg");
     let f = f.to_string_lossy();
     let long = ".".repeat(150);

@@ -190,8 +190,8 @@ fn sigint_stops_each_hang_within_two_seconds() {
         "options(nim(10^18))",
         "len(grundy(lasker, 0..100000))",
     ] {
-        let dir = std::env::temp_dir().join(format!("gamut-sigint-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
         let file = dir.join("hang.game");
         std::fs::write(&file, src).unwrap();
         let mut child = Command::new(env!("CARGO_BIN_EXE_gamut"))
@@ -266,15 +266,17 @@ fn closed_stderr_and_stdout_end_quietly() {
         assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "1");
     }
     // stdout closed by the reader: quiet, no panic
+    let tmp = tempfile::tempdir().unwrap();
+    let err_file = tmp.path().join("err");
     let out = Command::new("bash")
         .arg("-c")
         .arg(format!(
-            "\"{bin}\" -e 'for i in 1..100000 {{ print(i) }}' 2>/tmp/gamut-pipe-err | head -1"
+            "\"{bin}\" -e 'for i in 1..100000 {{ print(i) }}' 2>{err_file:?} | head -1"
         ))
         .output()
         .unwrap();
     assert_eq!(String::from_utf8_lossy(&out.stdout), "1\n");
-    let err = std::fs::read_to_string("/tmp/gamut-pipe-err").unwrap_or_default();
+    let err = std::fs::read_to_string(&err_file).unwrap_or_default();
     assert!(
         !err.contains("panic") && !err.contains("internal error"),
         "{err}"
@@ -369,8 +371,8 @@ fn an_endless_file_is_refused() {
 /// counted from the start of the file).
 #[test]
 fn large_scripts_are_read_within_the_budget() {
-    let dir = std::env::temp_dir().join(format!("gamut-large-script-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let many = dir.join("many.game");
     std::fs::write(&many, "1\n".repeat(5_000_000)).unwrap();
     let path = many.to_str().unwrap();
@@ -391,5 +393,4 @@ fn large_scripts_are_read_within_the_budget() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(out.lines().count(), 100_000);
     assert!(secs < 60.0, "took {secs:.1} s");
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -84,8 +84,8 @@ impl Drop for Session {
 
 #[test]
 fn repl_multiline_completion_cancel_and_history() {
-    let home = std::env::temp_dir().join(format!("gamut-repl-{}", std::process::id()));
-    std::fs::create_dir_all(&home).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path();
     let s = Session::start(&home);
     s.wait_for("gamut>");
     // a list continued on a second line
@@ -124,8 +124,8 @@ fn repl_multiline_completion_cancel_and_history() {
 
 #[test]
 fn repl_continuation_help_progress_and_tab_after_multibyte() {
-    let home = std::env::temp_dir().join(format!("gamut-repl2-{}", std::process::id()));
-    std::fs::create_dir_all(&home).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path();
     let s = Session::start_named(&home, "everyday");
     s.wait_for("gamut>");
     // a line ending in `=` or an operator continues; the joined input is accepted
@@ -170,8 +170,8 @@ fn repl_continuation_help_progress_and_tab_after_multibyte() {
 
 #[test]
 fn repl_load_vars_time_and_tab_listing() {
-    let home = std::env::temp_dir().join(format!("gamut-repl3-{}", std::process::id()));
-    std::fs::create_dir_all(&home).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path();
     let lib = home.join("lib.game");
     std::fs::write(&lib, "let loaded = 7\nfn twice(x) = 2 * x\n").unwrap();
     let s = Session::start_named(&home, "tools");
@@ -203,8 +203,8 @@ fn repl_load_vars_time_and_tab_listing() {
 
 #[test]
 fn repl_keeps_every_line_that_arrives_at_once() {
-    let home = std::env::temp_dir().join(format!("gamut-repl4-{}", std::process::id()));
-    std::fs::create_dir_all(&home).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path();
     let s = Session::start_named(&home, "paste");
     s.wait_for("gamut>");
     // a paste without bracketed paste (tmux paste-buffer without -p): the lines reach the
@@ -248,8 +248,8 @@ fn repl_keeps_every_line_that_arrives_at_once() {
 /// progress comes as plain lines, not as a bar redrawn in place.
 #[test]
 fn ctrl_c_in_a_dumb_terminal_keeps_the_session() {
-    let home = std::env::temp_dir().join(format!("gamut-repl5-{}", std::process::id()));
-    std::fs::create_dir_all(&home).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path();
     let s = Session::start_with(&home, "dumb", "TERM=dumb");
     s.wait_for("gamut>");
     s.keys(&["C-c"]);

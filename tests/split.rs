@@ -70,10 +70,11 @@ fn merge(dir: &Path) -> (i32, String, String) {
     )
 }
 
-fn scratch(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("gamut-split-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
+/// A path named `name` (not yet made) in a folder removed when the first value is dropped.
+fn scratch(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().join(name);
+    (tmp, d)
 }
 
 #[test]
@@ -106,7 +107,7 @@ fn parts_run_one_by_one_merge_to_the_single_process_answer() {
     .into_iter()
     .enumerate()
     {
-        let dir = scratch(&k.to_string());
+        let (_tmp, dir) = scratch(&k.to_string());
         split(&dir, query, parts);
         // a missing part is named, not silently skipped
         let (code, _, err) = merge(&dir);
@@ -118,7 +119,6 @@ fn parts_run_one_by_one_merge_to_the_single_process_answer() {
         let (code, out, err) = merge(&dir);
         assert_eq!(code, 0, "{err}");
         assert_eq!(out, single(query), "{query}");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
 
@@ -164,18 +164,17 @@ fn a_split_searches_one_option_per_symmetry_class() {
             "24 options of the position (4 distinct",
         ),
     ] {
-        let dir = scratch("classes");
+        let (_tmp, dir) = scratch("classes");
         let out = try_split(&dir, query, 2);
         succeeded(&out);
         let text = String::from_utf8_lossy(&out.stderr);
         assert!(text.contains(says), "{query}: {text}");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
 
 #[test]
 fn a_part_of_an_edited_script_is_refused() {
-    let dir = scratch("edited");
+    let (_tmp, dir) = scratch("edited");
     split(&dir, "grundy(Q)", 2);
     // a part number past the plan is a usage error (exit 2)
     let out = part(&dir, 2);
@@ -187,7 +186,6 @@ fn a_part_of_an_edited_script_is_refused() {
     let out = part(&dir, 0);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("other options than the plan"));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// An edited script split again into the same folder: the old parts are gone (they merged
@@ -195,7 +193,7 @@ fn a_part_of_an_edited_script_is_refused() {
 /// folder, and the Slurm script runs from a folder whose name has a space.
 #[test]
 fn a_script_edited_and_split_again_merges_its_own_answer() {
-    let dir = scratch("again and again");
+    let (_tmp, dir) = scratch("again and again");
     let project = dir.join("my project");
     std::fs::create_dir_all(&project).unwrap();
     let rules = project.join("rules.game");
@@ -241,7 +239,6 @@ fn a_script_edited_and_split_again_merges_its_own_answer() {
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("parts not finished"), "{err}");
     assert_eq!(run("grundy(g(4))").1, "3\n");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -251,14 +248,13 @@ fn only_grundy_outcome_and_scoring_values_split() {
         ("value(kayles(3))", "splits for a scoring game"),
         ("grundy(M)", "split `outcome(P)` for a misère position"),
     ] {
-        let dir = scratch("bad");
+        let (_tmp, dir) = scratch("bad");
         let out = try_split(&dir, query, 2);
         assert_eq!(out.status.code(), Some(1));
         assert!(
             String::from_utf8_lossy(&out.stderr).contains(says),
             "{query}"
         );
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
 
@@ -339,14 +335,14 @@ impl Drop for Cluster {
 
 #[test]
 fn a_slurm_job_array_runs_the_parts() {
-    let dir = scratch("slurm");
+    let (_tmp, dir) = scratch("slurm");
     let cluster = Cluster(dir.join("cluster"));
     if let Err(why) = one_node_cluster(&cluster.0) {
         tools::found(false, &format!("Slurm cannot start here: {why}"));
         return;
     }
     // sbatch reads the log path itself: a space, a quote, a `#` and Slurm's `%` stay in it
-    let runs = scratch("slurm %j \"q\" #x");
+    let (_runs_tmp, runs) = scratch("slurm %j \"q\" #x");
     split(&runs, "grundy(K)", 3);
     let out = Command::new("sbatch")
         .arg("--wait")
@@ -363,8 +359,6 @@ fn a_slurm_job_array_runs_the_parts() {
     let (code, merged, err) = merge(&runs);
     assert_eq!(code, 0, "{err}");
     assert_eq!(merged, single("grundy(K)"));
-    let _ = std::fs::remove_dir_all(&dir);
-    let _ = std::fs::remove_dir_all(&runs);
 }
 
 /// The records split over sessions merge from their committed parts (docs/benchmarks.md),
@@ -391,7 +385,7 @@ fn a_finished_part_that_settles_the_outcome_is_enough() {
         ("outcome(Q)", 6, 0, false),
         ("outcome(clobber(\"xoxox|oxoxo\"))", 4, 0, true),
     ] {
-        let dir = scratch("settled");
+        let (_tmp, dir) = scratch("settled");
         split(&dir, query, parts);
         succeeded(&part(&dir, run));
         let (code, out, err) = merge(&dir);
@@ -403,6 +397,5 @@ fn a_finished_part_that_settles_the_outcome_is_enough() {
             assert_eq!(code, 1, "{query}: {out}");
             assert!(err.contains("parts not finished"), "{err}");
         }
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
