@@ -108,7 +108,8 @@ impl Progress for Bars {
         st.started = Instant::now();
         st.last_plain = st.started;
         st.done = 0;
-        st.pending.clear();
+        // lines written just before the task began (a search's heading) stay pending: they
+        // are shown with the task's own once it has run a second
     }
 
     fn advance(&self, done: u64) {
@@ -197,5 +198,23 @@ impl Progress for Bars {
                 None => plain_line(&l),
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A search's heading, written just before its task begins, is shown with the task's
+    /// lines (the ranked diameter search prints its memory that way).
+    #[test]
+    fn lines_written_before_a_task_stay_pending_for_it() {
+        let bars = Bars::new(false);
+        bars.line("heading");
+        bars.begin("search", None);
+        bars.line("layer 0");
+        assert_eq!(bars.state.lock().unwrap().pending, ["heading", "layer 0"]);
+        bars.end();
+        assert!(bars.state.lock().unwrap().pending.is_empty());
     }
 }

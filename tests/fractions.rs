@@ -103,11 +103,19 @@ fn dyadic_fractions_are_game_numbers() {
         ("{1/2 | 3/4}", "5/8"),
         ("-3/8 + *", "-3/8*"),
         ("2^70/2^68 + ^", "4^"),
+        // beside an impartial position, whose value is a nimber
+        ("value(1/2 + kayles(3))", "1/2+*3"),
+        ("value(kayles(3) - 1/2)", "-1/2+*3"),
+        ("value(1 + kayles(3))", "1+*3"),
     ];
     for (src, want) in cases {
         assert_eq!(value(src), json!(want), "{src}");
     }
     assert_eq!(value("value(hackenbush(\"BRR\")) == 1/4"), json!(true));
+    assert_eq!(
+        value("[1/2 > kayles(3), 1/2 < kayles(3), kayles(0) == 0]"),
+        json!([true, false, true])
+    );
     for src in ["1/3 + ^", "{1/3 | 1}", "cool({3|-3}, 1/3)"] {
         let (code, _, err) = run_e(src);
         assert_eq!(code, 1, "{src}");

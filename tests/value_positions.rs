@@ -113,3 +113,41 @@ fn arguments_that_cannot_name_a_position_are_refused() {
         1
     );
 }
+
+/// A fraction is a value like any other: `x - 1` from 7/2 down to 1/2 is three moves.
+#[test]
+fn fractions_name_positions() {
+    assert_eq!(
+        value(
+            "game g(x) { move x - 1 if x > 1 }\n[grundy(g(7/2)), grundy(g(5/2)), grundy(g(1/2))]"
+        ),
+        serde_json::json!([1, 0, 0])
+    );
+    let (code, _, err) = run_e("game g(x) { move x }\ngrundy(g(kayles(3)))");
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("not a position") && err.contains("arguments are data"),
+        "{err}"
+    );
+}
+
+/// Arguments that grow without end are refused within the memory budget, not kept until the
+/// machine runs out: every string of the line of play is kept.
+#[test]
+fn growing_arguments_are_refused_within_the_budget() {
+    let (code, _, err) = common::run_e_with(
+        &["--memory", "256M"],
+        "game s(x) { move x + \"a\" if len(x) < 200000 }\ngrundy(s(\"\"))",
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("keeping the positions' arguments"), "{err}");
+}
+
+/// Every finite game is accepted: a line of play of 300,000 moves is searched to its end.
+#[test]
+fn long_finite_plays_are_searched_to_the_end() {
+    assert_eq!(
+        value("game d2(a, b) { move (a - 1, b) if a > 0 }\ngrundy(d2(300000, 1))"),
+        0
+    );
+}

@@ -95,8 +95,10 @@ pub trait Game {
     }
 }
 
-/// Moves in a row a search follows before it says the game may never end.
-pub const MAX_LINE: usize = 250_000;
+/// Moves in a row a search (with its own stack, not the thread's) follows before it says the
+/// game may never end: a rule such as `move n + 1` never comes back to a position, so only a
+/// bound tells such a game from a long finite one.
+pub const MAX_LINE: usize = 2_000_000;
 
 /// The error for a line of play that goes on and on.
 fn too_deep(at: &str) -> Error {
@@ -104,7 +106,7 @@ fn too_deep(at: &str) -> Error {
         "the search followed {} moves in a row without reaching the end of the game (now at {at})",
         crate::engine::control::num(MAX_LINE)
     ))
-    .hint("does a move rule make positions bigger (like `move n + 1`)? every move must lead towards the end of the game")
+    .hint("does a move rule make positions bigger for ever (like `move n + 1`)? every play of a game must end")
 }
 
 /// The least value not among `vals`.

@@ -1164,6 +1164,7 @@ impl Ints {
 
 /// The code of a move's argument that is not a small non-negative integer.
 fn arg_code(it: &Interp, v: &Value, span: Span, rule: Span, codes: &Interned) -> Result<i64> {
+    codes.check_budget(&it.ctl).map_err(|e| e.at(span))?;
     codes.code(v).map_err(|what| match as_i64(v) {
         Some(x) => Error::runtime(
             format!(

@@ -24,11 +24,14 @@ use super::games::{Board, Stones};
 use super::search::{Rules, grown, value};
 use super::store::{Game, Map, Outcome, Store};
 use crate::engine::control::{Task, num, over_budget};
-use crate::engine::impartial::MAX_LINE;
 use crate::engine::{Ctl, Error};
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hash, Hasher};
 use xxhash_rust::xxh3;
+
+/// Moves in a row the search follows (a call each, on the thread's stack) before it says the
+/// game may never end.
+const MAX_DEPTH: usize = 250_000;
 
 /// Whether a component is valued (and summed into the known part) instead of searched.
 pub type Small<'a, P> = dyn Fn(&P) -> bool + 'a;
@@ -319,12 +322,12 @@ impl<'a, R: Rules, S: BuildHasher> Search<'a, R, S> {
             return Ok(w);
         }
         self.visit()?;
-        if depth >= MAX_LINE {
+        if depth >= MAX_DEPTH {
             return Err(Error::limit(format!(
                 "the outcome search followed {} moves in a row without reaching the end of the game",
-                num(MAX_LINE)
+                num(MAX_DEPTH)
             ))
-            .hint("moves must lead to smaller positions so that every game ends")
+            .hint("does a move rule make positions bigger for ever? every play of a game must end")
             .into());
         }
         let children = self.children(st, left)?;

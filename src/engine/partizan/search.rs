@@ -173,7 +173,7 @@ pub fn value<R: Rules, S: std::hash::BuildHasher>(
                             "the game is loopy: {} can be reached from itself",
                             rules.describe(&c)
                         ))
-                        .hint("moves must lead to smaller positions so that every game ends")
+                        .hint("a play must not come back to a position; declare the ruleset `loopy game` if it may")
                         .into());
                     }
                     if stack.len() >= MAX_LINE {
@@ -181,6 +181,7 @@ pub fn value<R: Rules, S: std::hash::BuildHasher>(
                             "the search followed {} moves in a row without reaching the end of the game",
                             crate::engine::control::num(MAX_LINE)
                         ))
+                        .hint("does a move rule make positions bigger for ever (like `move n + 1`)? every play of a game must end")
                         .into());
                     }
                     let child = expand(rules, c)?;

@@ -410,10 +410,10 @@ fn grundy(it: &mut Interp, a: &mut Args) -> Result<Value> {
 }
 
 fn moves(it: &mut Interp, a: &mut Args) -> Result<Value> {
+    a.count(1, 1)?;
     if let Some(m) = cgt::moves(it, a)? {
         return Ok(m);
     }
-    a.count(1, 1)?;
     if let Some(c) = one_component(a)
         && let Some(mv) = c.rs.family.moves(it, &c.args)?
     {
@@ -482,6 +482,7 @@ fn value(it: &mut Interp, a: &mut Args) -> Result<Value> {
 }
 
 fn winning(it: &mut Interp, a: &mut Args) -> Result<Value> {
+    a.count(1, 2)?;
     if let Some(w) = cgt::winning(it, a)? {
         return Ok(w);
     }

@@ -255,7 +255,10 @@ pub fn binary(
     if op == BinOp::Amp {
         return sides(it, a, b).map(Some).map_err(|e| e.at(span));
     }
-    if !(is_partizan(a) || is_partizan(b)) {
+    // a number beside an impartial position is a game number beside a nimber
+    let number = |v: &Value| matches!(v, Value::Int(_) | Value::Big(_) | Value::Rat(_));
+    let position = |v: &Value| matches!(v, Value::Position(_));
+    if !(is_partizan(a) || is_partizan(b) || number(a) && position(b) || position(a) && number(b)) {
         return Ok(None);
     }
     let arith = matches!(op, BinOp::Add | BinOp::Sub);
@@ -849,7 +852,6 @@ pub fn moves(it: &mut Interp, a: &Args) -> Result<Option<Value>> {
         let Some(opts) = position_options(it, a.get(0), side, true)? else {
             return Ok(None);
         };
-        a.count(1, 1)?;
         let mut m = vec![];
         for (p, g) in opts {
             m.push((p, game_value(it, g)?));

@@ -66,12 +66,17 @@ pub fn position_of(
     let mut vals = Vec::with_capacity(args.len());
     if let Some(codes) = rs.family.interned() {
         for (v, s) in args {
+            codes.check_budget(ctl).map_err(|e| e.at(*s))?;
             vals.push(codes.code(v).map_err(|what| {
-                Error::runtime(
+                let e = Error::runtime(
                     format!("a position's arguments are values such as non-negative integers, strings and lists, not {what}"),
                     *s,
-                )
-                .hint("moves to negative integers are refused, as a heap cannot go below 0")
+                );
+                if what.starts_with("a negative") {
+                    e.hint("moves to negative integers are refused, as a heap cannot go below 0")
+                } else {
+                    e.hint("arguments are data (numbers, strings, lists, sets, permutations, game values); a position, group or function is not")
+                }
             })?);
         }
         return Ok(Value::Position(Rc::new(Position::single(

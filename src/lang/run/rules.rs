@@ -27,6 +27,9 @@ pub struct Interned {
     /// strings, the common case, by hash rather than by order
     strs: RefCell<HashMap<Rc<str>, i64, foldhash::fast::FixedState>>,
     values: RefCell<Vec<Value>>,
+    /// about how many bytes the values hold, and that many when the budget was last looked at
+    bytes: std::cell::Cell<u64>,
+    checked: std::cell::Cell<u64>,
 }
 
 impl Interned {
@@ -50,11 +53,39 @@ impl Interned {
         let mut values = self.values.borrow_mut();
         let c = -1 - values.len() as i64;
         values.push(v.clone());
+        self.bytes.set(self.bytes.get() + data_bytes(v));
         match v {
             Value::Str(s) => self.strs.borrow_mut().insert(s.clone(), c),
             _ => self.codes.borrow_mut().insert(v.clone(), c),
         };
         Ok(c)
+    }
+
+    /// About how many bytes the interned values hold.
+    pub fn bytes(&self) -> u64 {
+        self.bytes.get()
+    }
+
+    /// Refuses once the interned values take more than half of the memory a query may use
+    /// (the searches that make them keep their tables in the rest): every value a play meets
+    /// is kept. Looks at the budget after each new megabyte.
+    pub fn check_budget(&self, ctl: &Ctl) -> crate::lang::error::Result<()> {
+        if self.bytes() < self.checked.get() + (1 << 20) {
+            return Ok(());
+        }
+        self.checked.set(self.bytes());
+        let memory = ctl.memory();
+        if self.bytes() > memory / 2 {
+            let e = crate::engine::control::over_budget(
+                self.bytes(),
+                memory / 2,
+                "keeping the positions' arguments (half the memory; the search has the rest)",
+            );
+            return Err(crate::lang::error::Error::from(e).hint(
+                "every argument value a search meets is kept: do the moves build ever longer strings or lists?",
+            ));
+        }
+        Ok(())
     }
 
     /// The code of the string `s` where it is interned already.
@@ -78,6 +109,28 @@ impl Interned {
     }
 }
 
+/// About how many bytes a value of plain data holds (its parts included).
+fn data_bytes(v: &Value) -> u64 {
+    let (mut bytes, mut stack) = (0u64, vec![v]);
+    while let Some(v) = stack.pop() {
+        bytes += 32
+            + match v {
+                Value::Str(s) => s.len() as u64,
+                Value::List(xs) => {
+                    stack.extend(xs.iter());
+                    0
+                }
+                Value::Set(xs) => {
+                    stack.extend(xs.iter());
+                    16 * xs.len() as u64
+                }
+                Value::Big(_) | Value::Rat(_) => v.weight() * 32,
+                _ => 0,
+            };
+    }
+    bytes
+}
+
 /// A part of `v` that is not plain data (a function, a position, a group ...): such values
 /// compare by their text, so they cannot name a position.
 fn not_data(v: &Value) -> Option<&Value> {
@@ -90,6 +143,7 @@ fn not_data(v: &Value) -> Option<&Value> {
             | Value::Bool(_)
             | Value::Int(_)
             | Value::Big(_)
+            | Value::Rat(_)
             | Value::Str(_)
             | Value::Range(..)
             | Value::Perm(_)
