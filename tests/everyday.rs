@@ -588,3 +588,35 @@ fn long_sorts_are_exact_and_stop_when_cancelled() {
             .store(false, std::sync::atomic::Ordering::Relaxed);
     }
 }
+
+/// Messages name what is wrong: the slice's start, the number a subtraction set cannot hold, a
+/// chained comparison; large counts are grouped.
+#[test]
+fn messages_name_what_is_wrong() {
+    for (src, message, hint) in [
+        (
+            "[1, 2][\"a\":]",
+            "slice's start and end must be integers",
+            "",
+        ),
+        (
+            "subtraction({0, 2})",
+            "holds positive integers, not 0",
+            "amounts a move may take",
+        ),
+        (
+            "2 < 3 < 4",
+            "not defined for a boolean",
+            "comparisons do not chain",
+        ),
+        (
+            "orbits(slide6_easy, sets(18))",
+            "9_075_135_300 patterns; the limit is 20_000_000",
+            "",
+        ),
+    ] {
+        let (code, _, err) = run_e(src);
+        assert_eq!(code, 1, "{src}: {err}");
+        assert!(err.contains(message) && err.contains(hint), "{src}: {err}");
+    }
+}

@@ -230,18 +230,27 @@ fn octal(_: &mut Interp, a: &mut Args) -> Result<Value> {
 
 fn subtraction(a: &mut Args, all_but: bool) -> Result<Value> {
     a.count(1, 1)?;
-    let set: Vec<u64> = match a.get(0) {
-        Value::Set(s) => s
-            .iter()
-            .map(|v| as_i64(v).filter(|&x| x >= 1).map(|x| x as u64))
-            .collect::<Option<_>>(),
-        Value::List(s) => s
-            .iter()
-            .map(|v| as_i64(v).filter(|&x| x >= 1).map(|x| x as u64))
-            .collect::<Option<_>>(),
-        _ => None,
+    let items: Vec<&Value> = match a.get(0) {
+        Value::Set(s) => s.iter().collect(),
+        Value::List(s) => s.iter().collect(),
+        _ => return Err(a.type_error(0, "a set of positive integers")),
+    };
+    let mut set = Vec::with_capacity(items.len());
+    for v in items {
+        match as_i64(v).filter(|&x| x >= 1) {
+            Some(x) => set.push(x as u64),
+            None => {
+                return Err(Error::runtime(
+                    format!(
+                        "a subtraction set holds positive integers, not {}",
+                        v.source_text()
+                    ),
+                    a.span_of(0),
+                )
+                .hint("the numbers are the amounts a move may take, e.g. subtraction({1, 2, 3})"));
+            }
+        }
     }
-    .ok_or_else(|| a.type_error(0, "a set of positive integers"))?;
     if set.is_empty() && !all_but {
         return Err(Error::runtime(
             "a subtraction set needs at least one number",

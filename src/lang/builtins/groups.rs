@@ -870,7 +870,9 @@ fn orbits(it: &mut Interp, a: &mut Args) -> Result<Value> {
         .ok_or_else(|| {
             Error::runtime(
                 format!(
-                    "{spec} has {total} patterns; the limit is {STATE_LIMIT} (about {} MB)",
+                    "{spec} has {} patterns; the limit is {} (about {} MB)",
+                    total.to_u64().map_or_else(|| total.to_string(), num),
+                    num(STATE_LIMIT),
                     STATE_LIMIT * (n + 48) / 1_000_000
                 ),
                 a.span_of(1),

@@ -1327,6 +1327,9 @@ impl Interp {
                 BinOp::Add => "+ adds integers, joins strings or lists, and sums positions",
                 BinOp::Mul => "* multiplies integers, composes permutations, and repeats a string",
                 BinOp::Sub => "- subtracts integers, or takes the difference of sets",
+                BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge if matches!(a, Bool(_)) => {
+                    "comparisons do not chain: write `a < b and b < c`"
+                }
                 BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
                     "only numbers and strings are ordered"
                 }
@@ -1639,7 +1642,10 @@ pub(crate) fn slice(
         };
         let i = v.bigint().ok_or_else(|| {
             Error::runtime(
-                format!("a slice's end must be an integer, not {}", v.a_type()),
+                format!(
+                    "a slice's start and end must be integers, not {}",
+                    v.a_type()
+                ),
                 vspan,
             )
         })?;
