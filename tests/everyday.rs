@@ -610,6 +610,11 @@ fn messages_name_what_is_wrong() {
             "comparisons do not chain",
         ),
         (
+            "board b = 3",
+            "`board` needs a board, not an integer",
+            "`let` binds any other value",
+        ),
+        (
             "orbits(slide6_easy, sets(18))",
             "9_075_135_300 patterns; the limit is 20_000_000",
             "",

@@ -107,6 +107,9 @@ fn dyadic_fractions_are_game_numbers() {
         ("value(1/2 + kayles(3))", "1/2+*3"),
         ("value(kayles(3) - 1/2)", "-1/2+*3"),
         ("value(1 + kayles(3))", "1+*3"),
+        ("kayles(4) + 1", "1*"),
+        ("outcome(1/2)", "L"),
+        ("outcome(-3/4)", "R"),
     ];
     for (src, want) in cases {
         assert_eq!(value(src), json!(want), "{src}");
@@ -115,6 +118,10 @@ fn dyadic_fractions_are_game_numbers() {
     assert_eq!(
         value("[1/2 > kayles(3), 1/2 < kayles(3), kayles(0) == 0]"),
         json!([true, false, true])
+    );
+    assert_eq!(
+        value("[winning(1/2, \"L\"), winning(1, \"L\"), degree(1/2)]"),
+        json!([[0], [0], 0])
     );
     for src in ["1/3 + ^", "{1/3 | 1}", "cool({3|-3}, 1/3)"] {
         let (code, _, err) = run_e(src);

@@ -268,7 +268,7 @@ fn arg_sided(it: &mut Interp, a: &Args, i: usize) -> Result<Sided> {
 /// `groups`'). `None` for other values.
 pub(crate) fn degree(it: &mut Interp, a: &Args) -> Result<Option<Value>> {
     let v = a.get(0);
-    if !(is_partizan(v) || matches!(v, Value::Int(_))) {
+    if !(is_partizan(v) || matches!(v, Value::Int(_) | Value::Rat(_))) {
         return Ok(None);
     }
     let x = arg_sided(it, a, 0)?;

@@ -692,7 +692,7 @@ fn search_sum<T>(
 
 /// `outcome(G)` of a game or partizan position: "L", "R", "N" or "P". `None` for impartial ones.
 pub fn outcome(it: &mut Interp, v: &Value) -> Result<Option<Value>> {
-    if !(is_partizan(v) || matches!(v, Value::Int(_))) {
+    if !(is_partizan(v) || matches!(v, Value::Int(_) | Value::Rat(_))) {
         return Ok(None);
     }
     if let Some(g) = as_graph(v) {
@@ -867,7 +867,7 @@ pub fn moves(it: &mut Interp, a: &Args) -> Result<Option<Value>> {
 pub fn winning(it: &mut Interp, a: &Args) -> Result<Option<Value>> {
     let v = a.get(0);
     let position = matches!(v, Value::Position(p) if !p.misere) && is_partizan(v);
-    if !position && !matches!(v, Value::Game(_)) {
+    if !position && !matches!(v, Value::Game(_) | Value::Int(_) | Value::Rat(_)) {
         return Ok(None);
     }
     a.count(1, 2)?;

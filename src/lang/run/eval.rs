@@ -552,6 +552,15 @@ impl Interp {
         match s {
             Stmt::Let(name, e) | Stmt::Board(name, e) => {
                 let v = self.eval(e, env)?;
+                if matches!(s, Stmt::Board(..)) && !matches!(v, Value::Board(_) | Value::Graph(_)) {
+                    return Err(Error::runtime(
+                        format!("`board` needs a board, not {}", v.a_type()),
+                        e.span,
+                    )
+                    .hint(
+                        "a board is grid(m, n) or a graph { ... }; `let` binds any other value",
+                    ));
+                }
                 if let Value::Group(g) = &v {
                     let _ = g.name.set(name.name.clone());
                 }
