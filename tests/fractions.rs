@@ -121,7 +121,7 @@ fn dyadic_fractions_are_game_numbers() {
     );
     assert_eq!(
         value("[winning(1/2, \"L\"), winning(1, \"L\"), degree(1/2)]"),
-        json!([[0], [0], 0])
+        json!([["0"], ["0"], "0"])
     );
     for src in ["1/3 + ^", "{1/3 | 1}", "cool({3|-3}, 1/3)"] {
         let (code, _, err) = run_e(src);
