@@ -169,3 +169,17 @@ fn c_operators_and_a_ruleset_without_parentheses_get_their_own_hints() {
     let (_, _, hint) = error("game take n { move n - 1 }");
     assert!(hint.contains("`game take(n) {"), "{hint}");
 }
+
+/// An input that ends early underlines its last character, not an empty place past the end.
+#[test]
+fn an_early_end_underlines_the_last_character() {
+    for (src, start) in [("1 +", 2), ("let x =  \n", 6), ("f(1,", 3)] {
+        let e = parse_program(src, 0).unwrap_err();
+        assert_eq!(
+            (e.span.start, e.span.end),
+            (start, start + 1),
+            "{src}: {}",
+            e.message
+        );
+    }
+}

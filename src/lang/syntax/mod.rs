@@ -607,6 +607,11 @@ fn convert_error(e: pest::error::Error<Rule>, src: &str, src_id: u32) -> ParseEr
         }
     };
     let end = (pos + token.len().max(found.map_or(0, |c| c.len_utf8()))).min(src.len());
+    // at the end of the input nothing is there to underline: the last character before it is
+    let (pos, end) = match (found, before.chars().last()) {
+        (None, Some(c)) => (before.len() - c.len_utf8(), before.len()),
+        _ => (pos, end),
+    };
     ParseError {
         span: Span {
             src: src_id,
