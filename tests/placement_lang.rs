@@ -340,3 +340,24 @@ fn misere_searches_keep_to_the_memory_budget() {
         assert!(err.contains(want), "{err}");
     }
 }
+
+/// The long searches of placement boards report progress (and so can be stopped): a
+/// progress sink that cancels at the first report stops each of them.
+#[test]
+fn long_placement_searches_report_progress() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let flag = Arc::new(AtomicBool::new(false));
+    let mut it = gamut::lang::run::eval::Interp::new(Box::new(|_, _| {}));
+    it.ctl = gamut::engine::control::Ctl::new(flag.clone())
+        .with_progress(Arc::new(common::CancelOnProgress(flag)));
+    for q in [
+        "outcome(misere(placement(grid(1, 300), [king])))",
+        "domination_number(grid(16, 16), knight)",
+        "longest_play(placement(grid(9, 9), [knight], blocking: true))",
+    ] {
+        let e = it.run_source("<test>", q).unwrap_err();
+        assert_eq!(e.kind, gamut::lang::error::Kind::Cancelled, "{q}");
+        it.ctl.cancel_flag().store(false, Ordering::Relaxed);
+    }
+}

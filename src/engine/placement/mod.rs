@@ -283,7 +283,7 @@ impl<B: Bits> Inner<B> {
         } else {
             let b = self.blocking.as_ref().unwrap();
             let limit = (ctl.memory() / 4 / 64) as usize;
-            let mut cx = Cx { ctl, nodes: 0 };
+            let mut cx = Cx::new(ctl, "placement game, blocking (positions)");
             b.value(
                 a,
                 set_of(occ.iter().copied()),
@@ -319,7 +319,7 @@ impl<B: Bits> Inner<B> {
     fn misere_loses(&self, avail: &[usize], ctl: &Ctl) -> Result<Option<bool>> {
         let Some(g) = &self.game else { return Ok(None) };
         let limit = (ctl.memory() / 4 / 64) as usize;
-        let mut cx = Cx { ctl, nodes: 0 };
+        let mut cx = Cx::new(ctl, "misère placement game (positions)");
         let a = set_of(avail.iter().copied());
         g.misere_loses(a, &mut HashMap::new(), limit, &mut cx)
             .map(Some)
@@ -328,7 +328,7 @@ impl<B: Bits> Inner<B> {
     fn play_length(&self, avail: &[usize], occ: &[usize], longest: bool, ctl: &Ctl) -> Result<u32> {
         let a: B = set_of(avail.iter().copied());
         let limit = (ctl.memory() / 4 / 64) as usize;
-        let mut cx = Cx { ctl, nodes: 0 };
+        let mut cx = Cx::new(ctl, "play length (positions)");
         if let Some(g) = &self.game {
             g.play_length(a, longest, &mut HashMap::new(), limit, &mut cx)
         } else {

@@ -377,16 +377,29 @@ unsafe fn pext_words(m: [u64; WORDS], c: [u64; WORDS]) -> u32 {
 
 /// Per-thread search context: polls cancellation every few thousand nodes.
 pub(crate) struct Cx<'a> {
-    pub ctl: &'a Ctl,
-    pub nodes: u64,
+    task: crate::engine::control::Task<'a>,
+    nodes: u64,
 }
 
-impl Cx<'_> {
+impl<'a> Cx<'a> {
+    /// A search's progress, shown as `label` with the positions it has visited.
+    pub fn new(ctl: &'a Ctl, label: &str) -> Cx<'a> {
+        Cx {
+            task: ctl.task(label, None),
+            nodes: 0,
+        }
+    }
+
+    /// The positions visited so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
     #[inline]
-    fn tick(&mut self) -> Result<()> {
+    pub fn tick(&mut self) -> Result<()> {
         self.nodes += 1;
         if self.nodes & 4095 == 0 {
-            self.ctl.check()?;
+            self.task.set(self.nodes)?;
         }
         Ok(())
     }

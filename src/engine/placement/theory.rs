@@ -2,6 +2,7 @@
 //! independent domination and independence numbers of piece graphs.
 use super::bits::{B256, Bits};
 use super::piece::Grid;
+use super::solve::Cx;
 use super::{Board, Piece};
 use crate::engine::{Ctl, Error, Result};
 
@@ -76,8 +77,7 @@ struct Dom<'a> {
     full: B256,
     independent: bool,
     best: usize,
-    ctl: &'a Ctl,
-    nodes: u64,
+    cx: Cx<'a>,
 }
 
 impl Dom<'_> {
@@ -132,10 +132,7 @@ impl Dom<'_> {
     /// Branches on the undominated vertex with fewest candidates; each candidate in turn, and
     /// the later branches exclude the earlier candidates, so no set is searched twice.
     fn search(&mut self, dominated: B256, mut excluded: B256, depth: usize) -> Result<()> {
-        self.nodes += 1;
-        if self.nodes & 1023 == 0 {
-            self.ctl.check()?;
-        }
+        self.cx.tick()?;
         if dominated == self.full {
             self.best = self.best.min(depth);
             return Ok(());
@@ -170,8 +167,7 @@ fn domination(adj: &[Vec<usize>], independent: bool, ctl: &Ctl) -> Result<usize>
         full: all(n),
         independent,
         best: n + 1,
-        ctl,
-        nodes: 0,
+        cx: Cx::new(ctl, "domination search (sets)"),
     };
     d.search(B256::default(), B256::default(), 0)?;
     Ok(d.best.min(n))
@@ -255,13 +251,9 @@ pub fn independence_number(adj: &[Vec<usize>], ctl: &Ctl) -> Result<usize> {
         closed: &[B256],
         size: usize,
         best: &mut usize,
-        ctl: &Ctl,
-        nodes: &mut u64,
+        cx: &mut Cx,
     ) -> Result<()> {
-        *nodes += 1;
-        if *nodes & 1023 == 0 {
-            ctl.check()?;
-        }
+        cx.tick()?;
         if cands.is_empty() {
             *best = (*best).max(size);
             return Ok(());
@@ -285,14 +277,14 @@ pub fn independence_number(adj: &[Vec<usize>], ctl: &Ctl) -> Result<usize> {
             if size + k <= *best {
                 return Ok(());
             }
-            mis(cands.andnot(closed[v]), closed, size + 1, best, ctl, nodes)?;
+            mis(cands.andnot(closed[v]), closed, size + 1, best, cx)?;
             cands = cands.andnot(B256::bit(v));
         }
         Ok(())
     }
     let mut best = 0;
-    let mut nodes = 0;
-    mis(all(adj.len()), &closed, 0, &mut best, ctl, &mut nodes)?;
+    let mut cx = Cx::new(ctl, "independence search (sets)");
+    mis(all(adj.len()), &closed, 0, &mut best, &mut cx)?;
     Ok(best)
 }
 
@@ -380,29 +372,24 @@ pub fn tour(rows: usize, cols: usize, piece: &Piece, ctl: &Ctl) -> Result<Tour> 
         free[u] -= 1;
     }
     let is_start_adj: Vec<bool> = (0..n).map(|v| adj[start].contains(&v)).collect();
-    let mut nodes = 0u64;
+    let mut cx = Cx::new(ctl, "tour search (paths)");
     let limit = 200_000_000u64;
-    #[allow(clippy::too_many_arguments)]
     fn go(
         adj: &[Vec<usize>],
         free: &mut [usize],
         visited: &mut [bool],
         path: &mut Vec<usize>,
         start_adj: &[bool],
-        nodes: &mut u64,
         limit: u64,
-        ctl: &Ctl,
+        cx: &mut Cx,
     ) -> Result<bool> {
         let n = adj.len();
         let v = *path.last().unwrap();
         if path.len() == n {
             return Ok(start_adj[v]);
         }
-        *nodes += 1;
-        if *nodes & 4095 == 0 {
-            ctl.check()?;
-        }
-        if *nodes > limit {
+        cx.tick()?;
+        if cx.nodes() > limit {
             return Err(Error::limit("the tour search passed its step limit"));
         }
         let mut next: Vec<(usize, usize)> = adj[v]
@@ -426,7 +413,7 @@ pub fn tour(rows: usize, cols: usize, piece: &Piece, ctl: &Ctl) -> Result<Tour> 
                         free[w] + ends >= 2 || (remaining == 1 && free[w] + ends >= 1)
                     }
                 }) && (adj[path[0]].iter().any(|&w| !visited[w])));
-            if ok && go(adj, free, visited, path, start_adj, nodes, limit, ctl)? {
+            if ok && go(adj, free, visited, path, start_adj, limit, cx)? {
                 return Ok(true);
             }
             for &w in &adj[u] {
@@ -443,9 +430,8 @@ pub fn tour(rows: usize, cols: usize, piece: &Piece, ctl: &Ctl) -> Result<Tour> 
         &mut visited,
         &mut path,
         &is_start_adj,
-        &mut nodes,
         limit,
-        ctl,
+        &mut cx,
     )? {
         Ok(Tour::Closed(path))
     } else {
