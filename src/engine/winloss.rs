@@ -256,22 +256,31 @@ pub(crate) fn mark(seen: &mut u128, big: &mut Vec<u32>, v: u32) {
     }
 }
 
-/// One thread's search: the game, the shared table, cancellation, and reusable buffers.
+/// One thread's search: the game, the shared table, cancellation, progress (the nodes of
+/// every thread), and reusable buffers.
 struct Search<'a, G: Sums> {
     g: &'a G,
     t: &'a Table<G::Key>,
     ctl: &'a Ctl,
+    task: &'a Task<'a>,
     nodes: u64,
+    /// the positions visited: nodes and the components the game answers by a search of its own
+    seen: u64,
     bufs: Vec<Vec<G::Pos>>,
 }
 
+/// Nodes a thread searches between reports to the progress task.
+const TICK_NODES: u64 = 4096;
+
 impl<'a, G: Sums> Search<'a, G> {
-    fn new(g: &'a G, t: &'a Table<G::Key>, ctl: &'a Ctl) -> Self {
+    fn new(g: &'a G, t: &'a Table<G::Key>, ctl: &'a Ctl, task: &'a Task<'a>) -> Self {
         Search {
             g,
             t,
             ctl,
+            task,
             nodes: 0,
+            seen: 0,
             bufs: vec![],
         }
     }
@@ -279,7 +288,17 @@ impl<'a, G: Sums> Search<'a, G> {
     #[inline]
     fn tick(&mut self) -> Result<()> {
         self.nodes += 1;
-        // every node: one node may cost milliseconds (a graph's symmetries, a script's moves)
+        self.visit()
+    }
+
+    /// Counts a position visited for the progress report, and polls cancellation.
+    #[inline]
+    fn visit(&mut self) -> Result<()> {
+        self.seen += 1;
+        if self.seen.is_multiple_of(TICK_NODES) {
+            return self.task.tick(TICK_NODES);
+        }
+        // every position: one may cost milliseconds (a graph's symmetries, a script's moves)
         self.ctl.check()
     }
 
@@ -359,7 +378,7 @@ impl<'a, G: Sums> Search<'a, G> {
         // `C` against every smaller heap to find out
         let opts = self.options(c);
         let r = if self.g.size(c) >= PAR_SIZE {
-            self.some_option_loses_par(opts, h, None)
+            self.some_option_loses_par(opts, h)
         } else {
             let r = self.some_option_loses(&opts, h);
             self.bufs.push(opts);
@@ -404,27 +423,20 @@ impl<'a, G: Sums> Search<'a, G> {
     /// share the work without speculating). Symmetric options are searched once, and each is
     /// a task of its own: rayon would otherwise fold runs of options on one thread, and the
     /// last and largest options of a round, run one after another, left the other cores idle.
-    /// `task`, at the first level, ticks once per option searched.
-    fn some_option_loses_par(
-        &mut self,
-        opts: Vec<G::Pos>,
-        h: u32,
-        task: Option<&Task>,
-    ) -> Result<bool> {
-        let tick = |l: bool| task.map_or(Ok(()), |t| t.tick(1)).map(|_| l);
+    fn some_option_loses_par(&mut self, opts: Vec<G::Pos>, h: u32) -> Result<bool> {
         let mut opts = distinct(self.g, opts).into_iter();
         let Some(first) = opts.next() else {
             return Ok(false);
         };
-        if self.sum_loses(first, h).and_then(tick)? {
+        if self.sum_loses(first, h)? {
             return Ok(true);
         }
-        let (g, t, ctl) = (self.g, self.t, self.ctl);
+        let (g, t, ctl, task) = (self.g, self.t, self.ctl, self.task);
         let nodes = AtomicU64::new(0);
         let rest: Vec<G::Pos> = opts.collect();
         let found = rest.into_par_iter().with_max_len(1).find_map_any(|o| {
-            let mut s = Search::new(g, t, ctl);
-            let r = s.sum_loses(o, h).and_then(tick);
+            let mut s = Search::new(g, t, ctl, task);
+            let r = s.sum_loses(o, h);
             nodes.fetch_add(s.nodes, Ordering::Relaxed);
             match r {
                 Ok(false) => None,
@@ -444,11 +456,11 @@ impl<'a, G: Sums> Search<'a, G> {
         while let Some(c) = next {
             next = self.g.next_part(&mut p);
             // the last component, all others known: the game may answer the question whole
-            if next.is_none()
-                && open.is_none()
-                && let Some(l) = self.g.known_loses(c, x, self.ctl.cancel_flag())
-            {
-                return Ok(l);
+            if next.is_none() && open.is_none() {
+                self.visit()?;
+                if let Some(l) = self.g.known_loses(c, x, self.ctl.cancel_flag()) {
+                    return Ok(l);
+                }
             }
             if let Some(v) = self.g.known(c) {
                 x ^= v;
@@ -492,7 +504,7 @@ fn distinct<G: Sums>(g: &G, opts: Vec<G::Pos>) -> Vec<G::Pos> {
     out.into_iter().map(|(_, _, o)| o).collect()
 }
 
-/// The nimber of `p`. `task` ticks once per option searched at the first level.
+/// The nimber of `p`. `task` counts the nodes searched.
 pub(crate) fn value<G: Sums>(
     g: &G,
     t: &Table<G::Key>,
@@ -549,7 +561,7 @@ fn nimber_par<G: Sums>(g: &G, t: &Table<G::Key>, c: G::Pos, ctl: &Ctl, task: &Ta
             return Ok(h);
         }
     }
-    Search::new(g, t, ctl).mex(c, key)
+    Search::new(g, t, ctl, task).mex(c, key)
 }
 
 /// [`Search::loses`] with the options of `C` searched in parallel.
@@ -571,8 +583,8 @@ fn loses_par<G: Sums>(
     }
     let mut opts = vec![];
     g.options(c, &mut opts);
-    let mut s = Search::new(g, t, ctl);
-    let win = s.some_option_loses_par(opts, h, Some(task))? || s.heap_wins(c, key, h, e)?;
+    let mut s = Search::new(g, t, ctl, task);
+    let win = s.some_option_loses_par(opts, h)? || s.heap_wins(c, key, h, e)?;
     // the first level's facts are the most expensive of all
     t.put(key, if win { not(h) } else { EXACT | h as u64 }, u64::MAX);
     Ok(!win)

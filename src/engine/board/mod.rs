@@ -800,7 +800,7 @@ impl BoardGame {
         }
         with_wide!(&self.engine, e => {
             let t = e.table(ctl, self.n)?;
-            let task = ctl.task("board game", None);
+            let task = ctl.task("board game (positions)", None);
             winloss::value(&e.game, &t, e.pos(p), ctl, &task)
         })
     }
@@ -814,7 +814,7 @@ impl BoardGame {
         }
         with_wide!(&self.engine, e => {
             let t = e.table(ctl, self.n)?;
-            let task = ctl.task("board game", None);
+            let task = ctl.task("board game (positions)", None);
             winloss::loses(&e.game, &t, e.pos(p), ctl, &task)
         })
     }

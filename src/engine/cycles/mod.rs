@@ -443,8 +443,8 @@ impl Cycles {
         ctl.check()?;
         let moves = self.root_moves(p);
         let (quiet, table) = (self.quiet(), self.table(ctl)?);
-        // one counter for the root moves and the searches' first levels
-        let task = ctl.task("game of cycles", None);
+        // one counter for the root moves and the positions the searches visit
+        let task = ctl.task("game of cycles (positions)", None);
         let found = AtomicBool::new(false);
         let vals: Vec<Result<bool>> = moves
             .par_iter()
@@ -507,8 +507,8 @@ impl Cycles {
         ctl.check()?;
         let moves = self.root_moves(p);
         let (quiet, table) = (self.quiet(), self.table(ctl)?);
-        // one counter for the root moves and the searches' first levels
-        let task = ctl.task("game of cycles", None);
+        // one counter for the root moves and the positions the searches visit
+        let task = ctl.task("game of cycles (positions)", None);
         let vals: Vec<Result<u32>> = moves
             .par_iter()
             .map(|&(e, d, kind)| {

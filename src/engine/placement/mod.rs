@@ -278,7 +278,7 @@ impl<B: Bits> Inner<B> {
         let a: B = set_of(avail.iter().copied());
         if let Some(g) = &self.game {
             let t = self.table(ctl, n)?;
-            let task = ctl.task("placement game", None);
+            let task = ctl.task("placement game (positions)", None);
             winloss::value(g, &t, a, ctl, &task)
         } else {
             let b = self.blocking.as_ref().unwrap();
@@ -308,7 +308,7 @@ impl<B: Bits> Inner<B> {
         match &self.game {
             Some(g) => {
                 let t = self.table(ctl, n)?;
-                let task = ctl.task("placement game", None);
+                let task = ctl.task("placement game (positions)", None);
                 winloss::loses(g, &t, set_of(avail.iter().copied()), ctl, &task)
             }
             None => Ok(self.grundy(avail, occ, n, ctl)? == 0),
