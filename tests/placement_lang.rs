@@ -353,6 +353,7 @@ fn long_placement_searches_report_progress() {
         .with_progress(Arc::new(common::CancelOnProgress(flag)));
     for q in [
         "outcome(misere(placement(grid(1, 300), [king])))",
+        "grundy(placement(torus(17, 17), [king]))",
         "domination_number(grid(16, 16), knight)",
         "longest_play(placement(grid(9, 9), [knight], blocking: true))",
     ] {
