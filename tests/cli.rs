@@ -189,7 +189,7 @@ fn export_writes_dot_and_png() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
     let out = gamut()
-        .current_dir(&dir)
+        .current_dir(dir)
         .arg("-e")
         .arg("export(slide2, \"toy.dot\")\nexport(orbit(slide4_easy, {1, 11}), \"sub.dot\")\nexport(walks(slide4_easy, 6), \"walk6.png\")")
         .output()

@@ -51,7 +51,7 @@ fn every_snippet_of_the_language_reference_prints_what_it_shows() {
     let dir = tmp.path();
     for (line, code, expected) in cases {
         let out = gamut()
-            .current_dir(&dir)
+            .current_dir(dir)
             .args(["run", "-"])
             .write_stdin(code)
             .output()

@@ -43,7 +43,7 @@ fn every_help_example_runs_as_shown() {
         assert!(!codes.is_empty(), "`:help {name}` shows no example");
         for code in codes {
             let out = gamut()
-                .current_dir(&dir)
+                .current_dir(dir)
                 .args(["run", "-"])
                 .write_stdin(code.clone())
                 .output()

@@ -107,7 +107,7 @@ fn cayley_dot_has_one_node_per_element_and_one_edge_per_undirected_edge() {
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path();
     for g in ["slide2", "slide3_easy", "slide4_easy", "slide5_easy"] {
-        let f = path(&d, &format!("{g}.dot"));
+        let f = path(d, &format!("{g}.dot"));
         run(&format!("export({g}, \"{f}\")")).unwrap();
         let text = std::fs::read_to_string(&f).unwrap();
         assert!(text.starts_with("graph "), "undirected: {}", &text[..40]);
@@ -131,7 +131,7 @@ fn cayley_dot_has_one_node_per_element_and_one_edge_per_undirected_edge() {
         }
     }
     // the toy version: R and U are involutions (no arrows), C is a quarter turn (arrows)
-    let text = std::fs::read_to_string(path(&d, "slide2.dot")).unwrap();
+    let text = std::fs::read_to_string(path(d, "slide2.dot")).unwrap();
     assert!(text.contains("n0 [label=\"I\"]"));
     assert_eq!(text.matches("dir=none").count(), 8);
     assert_eq!(
@@ -144,7 +144,7 @@ fn cayley_dot_has_one_node_per_element_and_one_edge_per_undirected_edge() {
 fn sub_game_graph_draws_each_pattern_as_a_board() {
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path();
-    let f = path(&d, "sub.dot");
+    let f = path(d, "sub.dot");
     run(&format!("export(orbit(slide4_easy, {{1, 11}}), \"{f}\")")).unwrap();
     let text = std::fs::read_to_string(&f).unwrap();
     let (nodes, _, _) = dot_counts(&text);
@@ -191,7 +191,7 @@ fn sub_game_pictures_keep_the_board_shape() {
         ("group(A: (1,2,3,4,5,6,7,8,9))", 3, 3),
         ("group(A: (1,2,3,4,5,6,7,8))", 1, 8),
     ] {
-        let f = path(&d, "sub.dot");
+        let f = path(d, "sub.dot");
         run(&format!("export(orbit({src}, {{1, 2}}), \"{f}\")")).unwrap();
         let text = std::fs::read_to_string(&f).unwrap();
         assert_eq!(first_board(&text), (rows, rows * cols), "{src}");
@@ -224,8 +224,8 @@ fn svg_count(doc: &roxmltree::Document, tag: &str, attr: &str, value: &str) -> u
 fn a_game_of_cycles_picture_shows_cells_arrows_and_the_sink_source_rule() {
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path();
-    let svg = path(&d, "dd.svg");
-    let png = path(&d, "dd.png");
+    let svg = path(d, "dd.svg");
+    let png = path(d, "dd.png");
     let pos = "cycles(double_diamond, marked: [\"a>b\", \"b>d\"])";
     run(&format!(
         "export({pos}, \"{svg}\")\nexport({pos}, \"{png}\")"
@@ -294,8 +294,8 @@ fn svg_and_png_through_graphviz() {
     }
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path();
-    let svg = path(&d, "g.svg");
-    let png = path(&d, "g.png");
+    let svg = path(d, "g.svg");
+    let png = path(d, "g.png");
     run(&format!(
         "export(slide4_easy, \"{svg}\")\nexport(slide2, \"{png}\")"
     ))
@@ -325,7 +325,7 @@ fn svg_and_png_through_graphviz() {
 fn large_graph_is_drawn_as_distance_layers() {
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path();
-    let f = path(&d, "hard.dot");
+    let f = path(d, "hard.dot");
     run(&format!("export(slide3_hard, \"{f}\")")).unwrap();
     let text = std::fs::read_to_string(&f).unwrap();
     assert_eq!(text.matches("[label=\"distance").count(), 18);
@@ -383,7 +383,7 @@ fn missing_graphviz_is_explained() {
 fn walk_matrix_png_colours_cells_as_the_thesis() {
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path();
-    let f = path(&d, "walk6.png");
+    let f = path(d, "walk6.png");
     let vals = run(&format!(
         "let w = walks(slide4_easy, 6, order_by: \"<R, U>\", size: 640)\nexport(w, \"{f}\")\nw.hops[0]\nw.order\nw.cosets"
     ))
@@ -431,7 +431,7 @@ fn walk_matrix_png_colours_cells_as_the_thesis() {
         );
     }
     // 2-walks leave white where no walk of length ≤ 2 reaches
-    let f2 = path(&d, "walk2.png");
+    let f2 = path(d, "walk2.png");
     run(&format!(
         "export(walks(slide4_easy, 2), \"{f2}\", size: 320)"
     ))
@@ -447,11 +447,11 @@ fn walk_matrix_default_size_is_readable() {
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path();
     // 64 elements: 12 pixels an entry
-    let f = path(&d, "w.png");
+    let f = path(d, "w.png");
     run(&format!("export(walks(slide4_easy, 1), \"{f}\")")).unwrap();
     assert_eq!(Image::open(&f).w, WALK_LEFT + 768 + 190);
     // 1440 elements: one pixel no longer holds one entry; the side stays 768
-    let f = path(&d, "big.png");
+    let f = path(d, "big.png");
     run(&format!(
         "let g = group(a: (1,2,3,4,5,6), b: (1,2), c: (7,8))\nexport(walks(g, 1), \"{f}\")"
     ))
@@ -460,7 +460,7 @@ fn walk_matrix_default_size_is_readable() {
     assert_eq!(img.w, WALK_LEFT + 768 + 190);
     assert_eq!(img.at(WALK_LEFT, WALK_TOP), HOP_COLOURS[0]);
     // an SVG of the same matrix parses, one rectangle per entry
-    let s = path(&d, "w.svg");
+    let s = path(d, "w.svg");
     run(&format!("export(walks(slide2, 2), \"{s}\")")).unwrap();
     let text = std::fs::read_to_string(&s).unwrap();
     let doc = parse_svg(&text);
@@ -477,9 +477,9 @@ fn walk_matrix_default_size_is_readable() {
 fn plots_of_sequences_and_distributions() {
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path();
-    let g = path(&d, "g.png");
-    let b = path(&d, "d.svg");
-    let l = path(&d, "l.png");
+    let g = path(d, "g.png");
+    let b = path(d, "d.svg");
+    let l = path(d, "l.png");
     run(&format!(
         "plot(grundy(grundys_game, 0..500), \"{g}\", title: \"Grundy's game\")\nplot(diameter(slide4_easy).distribution, \"{b}\")\nplot([grundy(kayles, 0..60), grundy(dawsons_kayles, 0..60)], \"{l}\", names: [\"Kayles\", \"Dawson\"])"
     ))
@@ -514,7 +514,7 @@ fn gap_round_trip_on_every_stdlib_group() {
         "slide5_easy",
         "slide6_easy",
     ] {
-        let f = path(&d, &format!("{g}.g"));
+        let f = path(d, &format!("{g}.g"));
         let v = run(&format!(
             "export({g}, \"{f}\")\nlet h = import_gap(\"{f}\")\norder(h) == order({g})\ngenerators(h) == generators({g})\nh"
         ))
@@ -562,7 +562,7 @@ fn gap_agrees_on_every_stdlib_group() {
     let mut script = String::new();
     let mut want = vec![];
     for g in groups {
-        let f = path(&d, &format!("{g}.g"));
+        let f = path(d, &format!("{g}.g"));
         let v = run(&format!(
             "export({g}, \"{f}\")\norder({g})\norbits({g}, sets(1)).orbits\n[order(p) for p in [generators({g})[\"R\"], generators({g})[\"U\"], generators({g})[\"C\"], eval_word({g}, \"R U C\")]]"
         ))
@@ -620,7 +620,7 @@ fn tws_round_trip_and_refusals() {
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path();
     for g in ["slide2", "slide3_hard", "slide4_hard", "slide6_easy"] {
-        let f = path(&d, &format!("{g}.tws"));
+        let f = path(d, &format!("{g}.tws"));
         let v = run(&format!(
             "export({g}, \"{f}\")\nlet h = import_tws(\"{f}\")\norder(h) == order({g})\ngenerators(h) == generators({g})"
         ))
@@ -629,7 +629,7 @@ fn tws_round_trip_and_refusals() {
         assert_eq!(v[2], serde_json::json!(true), "{g}");
     }
     // a hand-written puzzle: the 3-cycle and a swap make S3, 6 positions, God's number 2
-    let f = path(&d, "s3.tws");
+    let f = path(d, "s3.tws");
     std::fs::write(
         &f,
         "Name s3\n# comment\nSet P 3 1\nSolved\nP\n1 2 3\nEnd\nMove A\nP\n3 1 2\nEnd\nMove B\nP\n2 1 3\nEnd\n",
@@ -643,11 +643,11 @@ fn tws_round_trip_and_refusals() {
     assert_eq!(v[1], serde_json::json!(2));
     // new[i] = old[list[i]]: A takes the piece at 3 to 1, so in gamut A = (1,2,3)
     assert_eq!(v[2]["A"], serde_json::json!("(1,2,3)"));
-    let two = path(&d, "two.tws");
+    let two = path(d, "two.tws");
     std::fs::write(&two, "Set A 2 1\nSet B 2 1\nMove X\nA\n2 1\nB\n1 2\nEnd\n").unwrap();
     let e = run(&format!("import_tws(\"{two}\")")).unwrap_err();
     assert!(e.contains("one piece set"), "{e}");
-    let ori = path(&d, "ori.tws");
+    let ori = path(d, "ori.tws");
     std::fs::write(&ori, "Set C 3 3\nMove X\nC\n2 3 1\n1 1 1\nEnd\n").unwrap();
     let e = run(&format!("import_tws(\"{ori}\")")).unwrap_err();
     assert!(e.contains("orientation"), "{e}");
@@ -657,7 +657,7 @@ fn tws_round_trip_and_refusals() {
 fn a_game_of_cycles_position_exports_with_arrows_on_marked_edges() {
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path();
-    let f = path(&d, "dd.dot");
+    let f = path(d, "dd.dot");
     run(&format!(
         "export(cycles(double_diamond, marked: [\"a>b\", \"b>d\"]), \"{f}\")"
     ))
@@ -669,7 +669,7 @@ fn a_game_of_cycles_position_exports_with_arrows_on_marked_edges() {
         9,
         "{text}"
     );
-    assert!(run(&format!("export(cycles(diamond), \"{}\")", path(&d, "x.g"))).is_err());
+    assert!(run(&format!("export(cycles(diamond), \"{}\")", path(d, "x.g"))).is_err());
 }
 
 /// `export(x)` and `plot(data)` without a file are picture values: one line of text, a JSON
@@ -679,7 +679,7 @@ fn a_game_of_cycles_position_exports_with_arrows_on_marked_edges() {
 fn pictures_are_values_that_export_saves() {
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path();
-    let (a, b) = (path(&d, "a.dot"), path(&d, "b.dot"));
+    let (a, b) = (path(d, "a.dot"), path(d, "b.dot"));
     let out = run(&format!(
         "let p = export(slide2)\np\nexport(p, \"{a}\")\nexport(slide2, \"{b}\")\nplot([3, 1, 2])"
     ))
@@ -692,7 +692,7 @@ fn pictures_are_values_that_export_saves() {
     );
     assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
     assert_eq!(out[3]["formats"], serde_json::json!(["svg", "png"]));
-    let e = run(&format!("export(plot([1, 2]), \"{}\")", path(&d, "c.dot"))).unwrap_err();
+    let e = run(&format!("export(plot([1, 2]), \"{}\")", path(d, "c.dot"))).unwrap_err();
     assert!(e.contains("saves as .svg or .png, not .dot"), "{e}");
     let e = run("export(export(slide2), \"c.svg\", size: 100)").unwrap_err();
     assert!(e.contains("`size:`"), "{e}");
@@ -748,7 +748,7 @@ fn pictures_are_values_that_export_saves() {
 fn a_board_game_picture_shades_and_letters_each_cell_by_its_state() {
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path();
-    let (grid_svg, graph_svg, png) = (path(&d, "k.svg"), path(&d, "g.svg"), path(&d, "k.png"));
+    let (grid_svg, graph_svg, png) = (path(d, "k.svg"), path(d, "g.svg"), path(d, "k.png"));
     let rules = "game knights on board {
     cells empty, knight, attacked
     move c to knight, attacks(knight, c) from empty to attacked for c in empty
@@ -799,7 +799,7 @@ let q = options(nk(graph { a - b - c - d, b - e }))[0]
     assert_eq!(svg_count(&doc, "circle", "fill", &hex(1)), filled);
     assert_eq!(svg_count(&doc, "circle", "fill", &hex(0)), 5 - filled);
     // only pictures
-    let e = run(&format!("{rules}export(p, \"{}\")", path(&d, "p.dot"))).unwrap_err();
+    let e = run(&format!("{rules}export(p, \"{}\")", path(d, "p.dot"))).unwrap_err();
     assert!(
         e.contains("a position exports to .svg or .png, not .dot"),
         "{e}"
@@ -810,7 +810,7 @@ let q = options(nk(graph { a - b - c - d, b - e }))[0]
 fn a_placement_picture_shades_pieces_attacked_and_free_squares_as_show_draws_them() {
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path();
-    let (svg_path, graph_path) = (path(&d, "p.svg"), path(&d, "n.svg"));
+    let (svg_path, graph_path) = (path(d, "p.svg"), path(d, "n.svg"));
     let setup = "let p = options(options(placement(grid(4, 4), [knight, queen]))[3])[10]
 let q = options(node_kayles(graph { a - b - c - d - a, a - c }))[0]
 ";
@@ -849,7 +849,7 @@ let q = options(node_kayles(graph { a - b - c - d - a, a - c }))[0]
     // more kinds of piece than a picture tells apart
     let e = run(&format!(
         "export(placement(grid(3, 3), [knight, queen, king, rook, bishop]), \"{}\")",
-        path(&d, "m.svg")
+        path(d, "m.svg")
     ))
     .unwrap_err();
     assert!(e.contains("at most 6 states"), "{e}");
@@ -859,7 +859,7 @@ let q = options(node_kayles(graph { a - b - c - d - a, a - c }))[0]
 fn a_dots_and_boxes_picture_draws_the_lines_and_shades_the_complete_boxes() {
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path();
-    let svg_path = path(&d, "d.svg");
+    let svg_path = path(d, "d.svg");
     // Sam Loyd's puzzle with one more line: no box is complete; then every line around two boxes
     for drawn in [
         "AB BC CD FG KL NO OP AE EI FJ IM JN EF",
@@ -886,7 +886,7 @@ fn a_dots_and_boxes_picture_draws_the_lines_and_shades_the_complete_boxes() {
 fn a_picture_of_a_game_on_edges_draws_each_edge_by_its_state_and_direction() {
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path();
-    let (svg_path, png) = (path(&d, "e.svg"), path(&d, "e.png"));
+    let (svg_path, png) = (path(d, "e.svg"), path(d, "e.png"));
     let setup = "game cyc on edges {
     cells unmarked, marked
     move e to marked for e in unmarked if some into(head(e)) - e is not marked and some out_of(tail(e)) - e is not marked

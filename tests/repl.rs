@@ -86,7 +86,7 @@ impl Drop for Session {
 fn repl_multiline_completion_cancel_and_history() {
     let tmp = tempfile::tempdir().unwrap();
     let home = tmp.path();
-    let s = Session::start(&home);
+    let s = Session::start(home);
     s.wait_for("gamut>");
     // a list continued on a second line
     s.keys(&[
@@ -126,7 +126,7 @@ fn repl_multiline_completion_cancel_and_history() {
 fn repl_continuation_help_progress_and_tab_after_multibyte() {
     let tmp = tempfile::tempdir().unwrap();
     let home = tmp.path();
-    let s = Session::start_named(&home, "everyday");
+    let s = Session::start_named(home, "everyday");
     s.wait_for("gamut>");
     // a line ending in `=` or an operator continues; the joined input is accepted
     s.keys(&[
@@ -174,7 +174,7 @@ fn repl_load_vars_time_and_tab_listing() {
     let home = tmp.path();
     let lib = home.join("lib.game");
     std::fs::write(&lib, "let loaded = 7\nfn twice(x) = 2 * x\n").unwrap();
-    let s = Session::start_named(&home, "tools");
+    let s = Session::start_named(home, "tools");
     s.wait_for("gamut>");
     // :load runs a file into the session
     s.keys(&[&format!(":load {}", lib.display()), "Enter"]);
@@ -205,7 +205,7 @@ fn repl_load_vars_time_and_tab_listing() {
 fn repl_keeps_every_line_that_arrives_at_once() {
     let tmp = tempfile::tempdir().unwrap();
     let home = tmp.path();
-    let s = Session::start_named(&home, "paste");
+    let s = Session::start_named(home, "paste");
     s.wait_for("gamut>");
     // a paste without bracketed paste (tmux paste-buffer without -p): the lines reach the
     // REPL in one read, a multi-line entry among them
@@ -250,7 +250,7 @@ fn repl_keeps_every_line_that_arrives_at_once() {
 fn ctrl_c_in_a_dumb_terminal_keeps_the_session() {
     let tmp = tempfile::tempdir().unwrap();
     let home = tmp.path();
-    let s = Session::start_with(&home, "dumb", "TERM=dumb");
+    let s = Session::start_with(home, "dumb", "TERM=dumb");
     s.wait_for("gamut>");
     s.keys(&["C-c"]);
     std::thread::sleep(Duration::from_millis(300));
