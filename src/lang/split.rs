@@ -16,7 +16,7 @@ use crate::engine::partizan::Outcome;
 use crate::lang::error::{Error, Result};
 use crate::lang::run::cgt;
 use crate::lang::run::eval::{Interp, MAX_ELEMENTS};
-use crate::lang::run::rules::Position;
+use crate::lang::run::rules::{Component, Position};
 use crate::lang::run::value::Value;
 use crate::lang::syntax::ast::Side;
 use crate::lang::syntax::ast::{Expr, ExprKind, Stmt};
@@ -69,34 +69,30 @@ type Part = (usize, bool, Vec<u64>);
 /// A key options of equal value share: the parts of its components, sorted (the order of a
 /// sum's components does not matter). `None` for a misère option, which is kept as it is.
 fn class_of(o: &Value) -> Option<Vec<Part>> {
-    let Value::Position(p) = o else { return None };
-    if p.misere {
-        return None;
-    }
-    let mut key: Vec<Part> = p
-        .comps
-        .iter()
-        .map(|c| match c.rs.family.class_key(&c.args) {
+    sorted_parts(o, |c| {
+        Some(match c.rs.family.class_key(&c.args) {
             Some(k) => (c.rs.id, true, k),
             None => (c.rs.id, false, c.args.iter().map(|&a| a as u64).collect()),
         })
-        .collect();
-    key.sort();
-    Some(key)
+    })
 }
 
 /// The class of an option's negative (see [`Family::negative_class_key`]), when each of its
 /// components has one.
 fn negative_class_of(o: &Value) -> Option<Vec<Part>> {
+    sorted_parts(o, |c| {
+        Some((c.rs.id, true, c.rs.family.negative_class_key(&c.args)?))
+    })
+}
+
+/// The parts of a normal-play position's components, sorted (their order does not matter);
+/// `None` when one has none.
+fn sorted_parts(o: &Value, part: impl Fn(&Component) -> Option<Part>) -> Option<Vec<Part>> {
     let Value::Position(p) = o else { return None };
     if p.misere {
         return None;
     }
-    let mut key = p
-        .comps
-        .iter()
-        .map(|c| Some((c.rs.id, true, c.rs.family.negative_class_key(&c.args)?)))
-        .collect::<Option<Vec<Part>>>()?;
+    let mut key = p.comps.iter().map(part).collect::<Option<Vec<Part>>>()?;
     key.sort();
     Some(key)
 }
