@@ -610,6 +610,11 @@ fn messages_name_what_is_wrong() {
             "comparisons do not chain",
         ),
         (
+            "diameter(slide2, {1, 2}, strategy: \"ranked\")",
+            "are for the diameter of a whole group",
+            "explores the patterns reachable",
+        ),
+        (
             "board b = 3",
             "`board` needs a board, not an integer",
             "`let` binds any other value",

@@ -523,6 +523,13 @@ fn diameter(it: &mut Interp, a: &mut Args) -> Result<Value> {
     let g = get_group(a, 0)?;
     let (_, moves) = moves_of(&g);
     if a.len() == 2 {
+        if let Some((_, s)) = a.kw("strategy").or_else(|| a.kw("memory")) {
+            return Err(Error::runtime(
+                "`strategy:` and `memory:` are for the diameter of a whole group",
+                s,
+            )
+            .hint("diameter(G, pattern) explores the patterns reachable from `pattern` in memory, with all-pairs distances; diameter(G, strategy: ...) searches the group's Cayley graph"));
+        }
         let (st, _) = pattern(a, 1, g.degree)?;
         let sg = SchreierGraph::explore(&moves, &st, STATE_LIMIT, &it.ctl)?;
         let d = sg.all_pairs_diameter(&it.ctl)?;
