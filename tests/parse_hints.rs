@@ -183,3 +183,12 @@ fn an_early_end_underlines_the_last_character() {
         );
     }
 }
+
+/// `use` where a value is expected is named as the statement it is.
+#[test]
+fn use_in_an_expression_is_a_statement() {
+    let e = parse_program("fn f(x) = use \"heaps\"", 0).unwrap_err();
+    assert!(e.hint.contains("`use` is a statement"), "{}", e.hint);
+    let e = parse_program("print \"hi\"", 0).unwrap_err();
+    assert!(e.hint.contains("parentheses"), "{}", e.hint);
+}

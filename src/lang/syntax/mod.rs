@@ -549,7 +549,12 @@ fn convert_error(e: pest::error::Error<Rule>, src: &str, src_id: u32) -> ParseEr
         && !rest[1..].split('\n').next().unwrap_or("").is_empty()
         && rest[1..].split('\n').next().unwrap_or("").contains('"')
     {
-        if before.ends_with(|c: char| c.is_alphanumeric() || c == '_') {
+        let last_word = before
+            .rsplit(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .next();
+        if last_word == Some("use") {
+            "`use` is a statement of its own line, not a value: put `use \"...\"` before the definitions that need it".into()
+        } else if before.ends_with(|c: char| c.is_alphanumeric() || c == '_') {
             "to call a function put its arguments in parentheses: print(\"hi\")".into()
         } else {
             "a string cannot follow here; is an operator or a comma missing?".into()
