@@ -192,3 +192,18 @@ fn use_in_an_expression_is_a_statement() {
     let e = parse_program("print \"hi\"", 0).unwrap_err();
     assert!(e.hint.contains("parentheses"), "{}", e.hint);
 }
+
+/// A parameter named twice is a mistake in the program's text: refused before anything runs.
+#[test]
+fn a_parameter_named_twice_is_a_parse_error() {
+    for (src, at) in [
+        ("fn f(x, x) = x", 8),
+        ("game g(a, a) { move a }", 10),
+        ("let h = fn(y, y) = y", 14),
+        ("print(1)\nfn f(n, k, n) = n", 20),
+    ] {
+        let e = parse_program(src, 0).unwrap_err();
+        assert!(e.message.contains("is named twice"), "{src}: {}", e.message);
+        assert_eq!(e.span.start, at, "{src}");
+    }
+}

@@ -578,7 +578,6 @@ impl Interp {
                 env.define(name.name.clone(), v);
             }
             Stmt::Fn(name, lam) => {
-                distinct_params(&lam.params)?;
                 let c = Closure {
                     name: Some(name.name.clone()),
                     lambda: lam.clone(),
@@ -634,7 +633,6 @@ impl Interp {
                 env.define(name.name.clone(), Value::Group(Rc::new(grp)));
             }
             Stmt::Game(def) => {
-                distinct_params(&def.params)?;
                 if def.loopy && def.rules.iter().any(|r| r.side.is_some()) {
                     return Err(Error::runtime(
                         "loopy partizan rulesets are not valued yet: `loopy game` takes `move` lines for both players",
@@ -821,14 +819,11 @@ impl Interp {
                 let branch = if self.truth(&cv, c.span)? { a } else { b };
                 return self.eval(branch, env);
             }
-            ExprKind::Lambda(lam) => {
-                distinct_params(&lam.params)?;
-                Value::Func(Rc::new(Closure {
-                    name: None,
-                    lambda: lam.clone(),
-                    env: env.clone(),
-                }))
-            }
+            ExprKind::Lambda(lam) => Value::Func(Rc::new(Closure {
+                name: None,
+                lambda: lam.clone(),
+                env: env.clone(),
+            })),
             ExprKind::GameLit { .. } => crate::lang::run::cgt::literal(self, e, env)?,
             ExprKind::CgAtom(text) => {
                 // `v*3` where v is bound was, and stays, a product
@@ -1570,20 +1565,6 @@ impl Interp {
         })
         .map_err(|e: Error| e.at(aspan))
     }
-}
-
-/// Refuses a parameter named twice (the second would silently hide the first).
-fn distinct_params(params: &[Ident]) -> Result<()> {
-    for (i, p) in params.iter().enumerate() {
-        if params[..i].iter().any(|q| q.name == p.name) {
-            return Err(Error::runtime(
-                format!("the parameter `{}` is named twice", p.name),
-                p.span,
-            )
-            .hint("give each parameter its own name"));
-        }
-    }
-    Ok(())
 }
 
 /// Integers may have at most this many bits (about five million decimal digits).

@@ -6,6 +6,7 @@ use num_bigint::BigInt;
 use pest::Parser;
 use pest::iterators::Pair;
 use pest::pratt_parser::{Assoc, Op, PrattParser};
+use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::LazyLock;
 
@@ -194,13 +195,20 @@ pub fn parse_program(src: &str, src_id: u32) -> Result<Vec<Stmt>, ParseError> {
     let text = join_bracketed_lines(src);
     let mut pairs =
         GamutParser::parse(Rule::program, &text).map_err(|e| convert_error(e, src, src_id))?;
-    let b = Builder { src: src_id };
+    let b = Builder {
+        src: src_id,
+        error: RefCell::new(None),
+    };
     let program = pairs.next().unwrap();
-    Ok(program
+    let stmts = program
         .into_inner()
         .filter(|p| p.as_rule() != Rule::EOI)
         .map(|p| b.stmt(p))
-        .collect())
+        .collect();
+    match b.error.into_inner() {
+        Some(e) => Err(e),
+        None => Ok(stmts),
+    }
 }
 
 /// The digits of 2^24 - 1, the largest number of bits an integer may have.
@@ -784,6 +792,8 @@ fn newcomer_mistake(src: &str, pos: usize) -> Option<(String, String, usize, usi
 
 struct Builder {
     src: u32,
+    /// the first mistake the grammar lets through (a parameter named twice)
+    error: RefCell<Option<ParseError>>,
 }
 
 impl Builder {
@@ -807,8 +817,20 @@ impl Builder {
         p.into_inner().map(|s| self.stmt(s)).collect()
     }
 
+    /// A parameter list; a name given twice (the second would hide the first) is a mistake.
     fn params(&self, p: Pair<Rule>) -> Vec<Ident> {
-        p.into_inner().map(|i| self.ident(i)).collect()
+        let params: Vec<Ident> = p.into_inner().map(|i| self.ident(i)).collect();
+        for (i, q) in params.iter().enumerate() {
+            if params[..i].iter().any(|o| o.name == q.name) {
+                self.error.borrow_mut().get_or_insert(ParseError {
+                    span: q.span,
+                    message: format!("the parameter `{}` is named twice", q.name),
+                    hint: "give each parameter its own name".into(),
+                    at_end: false,
+                });
+            }
+        }
+        params
     }
 
     fn stmt(&self, p: Pair<Rule>) -> Stmt {
