@@ -256,8 +256,8 @@ pub(crate) fn mark(seen: &mut u128, big: &mut Vec<u32>, v: u32) {
     }
 }
 
-/// One thread's search: the game, the shared table, cancellation, progress (the nodes of
-/// every thread), and reusable buffers.
+/// One thread's search: the game, the shared table, cancellation, progress (the positions
+/// every thread visits), and reusable buffers.
 struct Search<'a, G: Sums> {
     g: &'a G,
     t: &'a Table<G::Key>,
@@ -504,7 +504,7 @@ fn distinct<G: Sums>(g: &G, opts: Vec<G::Pos>) -> Vec<G::Pos> {
     out.into_iter().map(|(_, _, o)| o).collect()
 }
 
-/// The nimber of `p`. `task` counts the nodes searched.
+/// The nimber of `p`. `task` counts the positions visited.
 pub(crate) fn value<G: Sums>(
     g: &G,
     t: &Table<G::Key>,

@@ -61,23 +61,18 @@ impl Interned {
         Ok(c)
     }
 
-    /// About how many bytes the interned values hold.
-    pub fn bytes(&self) -> u64 {
-        self.bytes.get()
-    }
-
     /// Refuses once the interned values take more than half of the memory a query may use
     /// (the searches that make them keep their tables in the rest): every value a play meets
     /// is kept. Looks at the budget after each new megabyte.
     pub fn check_budget(&self, ctl: &Ctl) -> crate::lang::error::Result<()> {
-        if self.bytes() < self.checked.get() + (1 << 20) {
+        if self.bytes.get() < self.checked.get() + (1 << 20) {
             return Ok(());
         }
-        self.checked.set(self.bytes());
+        self.checked.set(self.bytes.get());
         let memory = ctl.memory();
-        if self.bytes() > memory / 2 {
+        if self.bytes.get() > memory / 2 {
             let e = crate::engine::control::over_budget(
-                self.bytes(),
+                self.bytes.get(),
                 memory / 2,
                 "keeping the positions' arguments (half the memory; the search has the rest)",
             );
