@@ -207,3 +207,16 @@ fn a_parameter_named_twice_is_a_parse_error() {
         assert_eq!(e.span.start, at, "{src}");
     }
 }
+
+/// Keyword arguments come last (contract: "trailing keyword arguments").
+#[test]
+fn a_positional_argument_after_a_keyword_is_refused() {
+    let e = parse_program("period(to: 5, kayles)", 0).unwrap_err();
+    assert!(
+        e.message.contains("after a keyword argument"),
+        "{}",
+        e.message
+    );
+    assert!(e.hint.contains("`to: ...`"), "{}", e.hint);
+    parse_program("period(kayles, to: 5)", 0).unwrap();
+}

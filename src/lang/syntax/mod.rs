@@ -1098,6 +1098,17 @@ impl Builder {
                 let mut k = a.into_inner();
                 kwargs.push((self.ident(k.next().unwrap()), self.expr(k.next().unwrap())));
             } else {
+                if let Some((k, _)) = kwargs.first() {
+                    self.error.borrow_mut().get_or_insert(ParseError {
+                        span: self.span(&a),
+                        message: "a positional argument after a keyword argument".into(),
+                        hint: format!(
+                            "keyword arguments come last: put `{}: ...` after this one",
+                            k.name
+                        ),
+                        at_end: false,
+                    });
+                }
                 args.push(self.expr(a));
             }
         }
