@@ -817,17 +817,26 @@ impl Builder {
         p.into_inner().map(|s| self.stmt(s)).collect()
     }
 
+    /// Records a mistake the grammar lets through; the first one is the parse's error.
+    fn mistake(&self, span: Span, message: String, hint: String) {
+        self.error.borrow_mut().get_or_insert(ParseError {
+            span,
+            message,
+            hint,
+            at_end: false,
+        });
+    }
+
     /// A parameter list; a name given twice (the second would hide the first) is a mistake.
     fn params(&self, p: Pair<Rule>) -> Vec<Ident> {
         let params: Vec<Ident> = p.into_inner().map(|i| self.ident(i)).collect();
         for (i, q) in params.iter().enumerate() {
             if params[..i].iter().any(|o| o.name == q.name) {
-                self.error.borrow_mut().get_or_insert(ParseError {
-                    span: q.span,
-                    message: format!("the parameter `{}` is named twice", q.name),
-                    hint: "give each parameter its own name".into(),
-                    at_end: false,
-                });
+                self.mistake(
+                    q.span,
+                    format!("the parameter `{}` is named twice", q.name),
+                    "give each parameter its own name".into(),
+                );
             }
         }
         params
@@ -1099,15 +1108,14 @@ impl Builder {
                 kwargs.push((self.ident(k.next().unwrap()), self.expr(k.next().unwrap())));
             } else {
                 if let Some((k, _)) = kwargs.first() {
-                    self.error.borrow_mut().get_or_insert(ParseError {
-                        span: self.span(&a),
-                        message: "a positional argument after a keyword argument".into(),
-                        hint: format!(
+                    self.mistake(
+                        self.span(&a),
+                        "a positional argument after a keyword argument".into(),
+                        format!(
                             "keyword arguments come last: put `{}: ...` after this one",
                             k.name
                         ),
-                        at_end: false,
-                    });
+                    );
                 }
                 args.push(self.expr(a));
             }
